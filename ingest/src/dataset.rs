@@ -1,0 +1,327 @@
+//! The dataset on disk: hive-partitioned Parquet tables, written atomically, and the manifest of what has
+//! been ingested.
+//!
+//! Layout under the output directory:
+//! - `<table>/year=<YYYY>/part-<run>.parquet` for `games`, `rounds`, `events`, `decisions`
+//!   (`year=__HIVE_DEFAULT_PARTITION__` when the date is unknown: Polars and Spark read it as null);
+//! - `_haifu/manifest.jsonl`: one line per ingested source file (content hash, path, run, games);
+//! - `_haifu/runs.jsonl`: one line per committed run, with its summary;
+//! - `_haifu/quarantine.jsonl`: the files and games a run could not ingest, with the reason.
+//!
+//! A run writes hidden temporary files and renames them when it commits; a run that did not commit leaves
+//! no visible part, and the next run removes its leftovers.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+use serde::{Deserialize, Serialize};
+
+use crate::tables::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch, TableBatch};
+
+/// The tables, in the order they are listed in docs/SCHEMA.md.
+pub const TABLES: [&str; 4] = ["games", "rounds", "events", "decisions"];
+
+/// Hive's name for a null partition value.
+pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
+
+const META_DIR: &str = "_haifu";
+
+/// Rows per row group, per table: small enough to stream, large enough to compress well.
+fn rows_per_group(table: &str) -> usize {
+    match table {
+        "events" => 131_072,
+        "decisions" => 32_768,
+        _ => 16_384,
+    }
+}
+
+/// One source file recorded in the manifest.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    pub hash: String,
+    pub file: String,
+    pub run: String,
+    pub games: u32,
+    pub games_quarantined: u32,
+}
+
+/// The dataset's manifest: content hashes of ingested files.
+pub fn read_manifest(out: &Path) -> Result<Vec<ManifestEntry>> {
+    let path = out.join(META_DIR).join("manifest.jsonl");
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let f = File::open(&path).with_context(|| format!("opening {}", path.display()))?;
+    let mut v = Vec::new();
+    for (i, line) in BufReader::new(f).lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        v.push(serde_json::from_str(&line).with_context(|| format!("{} line {}", path.display(), i + 1))?);
+    }
+    Ok(v)
+}
+
+fn committed_runs(out: &Path) -> Result<HashSet<String>> {
+    let path = out.join(META_DIR).join("runs.jsonl");
+    if !path.exists() {
+        return Ok(HashSet::new());
+    }
+    let text = std::fs::read_to_string(&path)?;
+    let mut runs = HashSet::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).with_context(|| format!("{}", path.display()))?;
+        if let Some(r) = v.get("run").and_then(|r| r.as_str()) {
+            runs.insert(r.to_string());
+        }
+    }
+    Ok(runs)
+}
+
+/// Removes temporary files and parts of runs that never committed; returns how many.
+pub fn clean_uncommitted(out: &Path) -> Result<usize> {
+    let runs = committed_runs(out)?;
+    let mut removed = 0;
+    for table in TABLES {
+        let dir = out.join(table);
+        if !dir.exists() {
+            continue;
+        }
+        for part in std::fs::read_dir(&dir)? {
+            let part = part?.path();
+            if !part.is_dir() {
+                continue;
+            }
+            for f in std::fs::read_dir(&part)? {
+                let p = f?.path();
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
+                let run = name.strip_prefix("part-").and_then(|r| r.strip_suffix(".parquet"));
+                let stale = name.ends_with(".tmp") || run.is_some_and(|r| !runs.contains(r));
+                if stale {
+                    std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
+                    removed += 1;
+                }
+            }
+        }
+    }
+    Ok(removed)
+}
+
+struct Part<B: TableBatch> {
+    batch: B,
+    writer: Option<ArrowWriter<File>>,
+    tmp: PathBuf,
+    path: PathBuf,
+    rows: u64,
+}
+
+impl<B: TableBatch> Part<B> {
+    fn new(dir: &Path, run: &str) -> Part<B> {
+        Part {
+            batch: B::default(),
+            writer: None,
+            tmp: dir.join(format!(".part-{run}.parquet.tmp")),
+            path: dir.join(format!("part-{run}.parquet")),
+            rows: 0,
+        }
+    }
+
+    fn push(&mut self, g: &GameRow<'_>, props: &WriterProperties) -> Result<()> {
+        self.batch.push(g);
+        if self.batch.len() >= rows_per_group(B::NAME) {
+            self.flush(props)?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self, props: &WriterProperties) -> Result<()> {
+        if self.batch.len() == 0 {
+            return Ok(());
+        }
+        if self.writer.is_none() {
+            if let Some(dir) = self.tmp.parent() {
+                std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            }
+            let file = File::create(&self.tmp).with_context(|| format!("creating {}", self.tmp.display()))?;
+            self.writer = Some(ArrowWriter::try_new(file, B::schema(), Some(props.clone()))?);
+        }
+        let rb = self.batch.finish();
+        self.rows += rb.num_rows() as u64;
+        let w = self.writer.as_mut().expect("writer opened above");
+        w.write(&rb)?;
+        // one batch = one row group, so that readers can stream
+        w.flush()?;
+        Ok(())
+    }
+
+    /// Writes the footer; the file stays temporary until [`Part::commit`].
+    fn close(&mut self, props: &WriterProperties) -> Result<()> {
+        self.flush(props)?;
+        if let Some(w) = self.writer.take() {
+            w.close()?;
+        }
+        Ok(())
+    }
+
+    fn commit(&self) -> Result<Option<PathBuf>> {
+        if self.rows == 0 {
+            return Ok(None);
+        }
+        std::fs::rename(&self.tmp, &self.path).with_context(|| format!("renaming {}", self.tmp.display()))?;
+        Ok(Some(self.path.clone()))
+    }
+
+    fn discard(&mut self) {
+        self.writer = None;
+        let _ = std::fs::remove_file(&self.tmp);
+    }
+}
+
+struct YearParts {
+    games: Part<GamesBatch>,
+    rounds: Part<RoundsBatch>,
+    events: Part<EventsBatch>,
+    decisions: Part<DecisionsBatch>,
+}
+
+impl YearParts {
+    fn close(&mut self, props: &WriterProperties) -> Result<()> {
+        self.games.close(props)?;
+        self.rounds.close(props)?;
+        self.events.close(props)?;
+        self.decisions.close(props)
+    }
+    fn commit(&self) -> Result<Vec<PathBuf>> {
+        let mut v = Vec::new();
+        v.extend(self.games.commit()?);
+        v.extend(self.rounds.commit()?);
+        v.extend(self.events.commit()?);
+        v.extend(self.decisions.commit()?);
+        Ok(v)
+    }
+    fn discard(&mut self) {
+        self.games.discard();
+        self.rounds.discard();
+        self.events.discard();
+        self.decisions.discard();
+    }
+}
+
+/// Writes the games of one run into the dataset.
+pub struct DatasetWriter {
+    out: PathBuf,
+    run: String,
+    props: WriterProperties,
+    years: HashMap<Option<i32>, YearParts>,
+    manifest: Vec<ManifestEntry>,
+    quarantine: Vec<serde_json::Value>,
+}
+
+fn partition_name(year: Option<i32>) -> String {
+    match year {
+        Some(y) => format!("year={y}"),
+        None => format!("year={NULL_PARTITION}"),
+    }
+}
+
+impl DatasetWriter {
+    pub fn new(out: &Path, run: &str) -> Result<DatasetWriter> {
+        std::fs::create_dir_all(out.join(META_DIR)).with_context(|| format!("creating {}", out.display()))?;
+        let props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            .set_created_by(format!("haifu {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        Ok(DatasetWriter { out: out.to_path_buf(), run: run.to_string(), props, years: HashMap::new(), manifest: Vec::new(), quarantine: Vec::new() })
+    }
+
+    pub fn run_id(&self) -> &str {
+        &self.run
+    }
+
+    pub fn write_game(&mut self, g: &GameRow<'_>) -> Result<()> {
+        let year = g.date.map(|d| d.0);
+        let (out, run) = (&self.out, &self.run);
+        let parts = self.years.entry(year).or_insert_with(|| {
+            let p = partition_name(year);
+            YearParts {
+                games: Part::new(&out.join("games").join(&p), run),
+                rounds: Part::new(&out.join("rounds").join(&p), run),
+                events: Part::new(&out.join("events").join(&p), run),
+                decisions: Part::new(&out.join("decisions").join(&p), run),
+            }
+        });
+        parts.games.push(g, &self.props)?;
+        parts.rounds.push(g, &self.props)?;
+        parts.events.push(g, &self.props)?;
+        parts.decisions.push(g, &self.props)
+    }
+
+    /// Records a source file for the manifest (written at commit).
+    pub fn record_source(&mut self, entry: ManifestEntry) {
+        self.manifest.push(entry);
+    }
+
+    /// Records a quarantined file or game for `_haifu/quarantine.jsonl` (written at commit).
+    pub fn record_quarantine(&mut self, item: serde_json::Value) {
+        self.quarantine.push(item);
+    }
+
+    /// Closes every part, renames them into place, then appends the manifest and the run line.
+    pub fn commit(mut self, summary: &serde_json::Value) -> Result<Vec<PathBuf>> {
+        for parts in self.years.values_mut() {
+            parts.close(&self.props)?;
+        }
+        let mut written = Vec::new();
+        for parts in self.years.values() {
+            written.extend(parts.commit()?);
+        }
+        let meta = self.out.join(META_DIR);
+        let mut lines = String::new();
+        for e in &self.manifest {
+            lines.push_str(&serde_json::to_string(e)?);
+            lines.push('\n');
+        }
+        append_atomic(&meta.join("manifest.jsonl"), &lines)?;
+        let mut run_line = serde_json::json!({ "run": self.run });
+        if let (Some(obj), Some(s)) = (run_line.as_object_mut(), summary.as_object()) {
+            obj.extend(s.clone());
+        }
+        let mut quarantine = String::new();
+        for q in &self.quarantine {
+            quarantine.push_str(&serde_json::to_string(&serde_json::json!({ "run": self.run, "item": q }))?);
+            quarantine.push('\n');
+        }
+        if !quarantine.is_empty() {
+            append_atomic(&meta.join("quarantine.jsonl"), &quarantine)?;
+        }
+        append_atomic(&meta.join("runs.jsonl"), &format!("{run_line}\n"))?;
+        written.sort();
+        Ok(written)
+    }
+
+    /// Drops everything this run wrote.
+    pub fn abort(mut self) {
+        for parts in self.years.values_mut() {
+            parts.discard();
+        }
+    }
+}
+
+/// Appends text to a file by writing the whole new content to a temporary file and renaming it.
+pub fn append_atomic(path: &Path, text: &str) -> Result<()> {
+    let mut content = if path.exists() { std::fs::read(path)? } else { Vec::new() };
+    content.extend_from_slice(text.as_bytes());
+    let tmp = path.with_extension("jsonl.tmp");
+    let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    f.write_all(&content)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming {}", tmp.display()))?;
+    Ok(())
+}

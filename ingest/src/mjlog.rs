@@ -1,0 +1,162 @@
+//! Reader of Tenhou mjlog XML (`<mjloggm ver="2.3">`), already decompressed.
+
+use quick_xml::events::{BytesStart, Event as Xml};
+use quick_xml::Reader;
+
+use haifu_rules::Tile;
+
+use crate::error::ReadError;
+use crate::event::{Event, Tag, ROOT};
+
+/// Parses one mjlog document into its events (the root element first, as a `mjloggm` tag).
+pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
+    let mut reader = Reader::from_reader(text);
+    reader.config_mut().trim_text(true);
+    let mut events = Vec::with_capacity(text.len() / 8);
+    let mut depth = 0u32;
+    let mut root_closed = false;
+    loop {
+        let at = reader.buffer_position();
+        let ev = reader.read_event().map_err(|e| ReadError::at(text, reader.error_position(), e.to_string()))?;
+        match ev {
+            Xml::Start(e) if depth == 0 => {
+                if e.name().as_ref() != ROOT {
+                    let name = e.name().as_ref().to_string();
+                    return Err(ReadError::at(text, at, format!("root element is <{name}>, not <{ROOT}>")));
+                }
+                events.push(Event::tag(tag_of(&e, text, at)?));
+                depth = 1;
+            }
+            Xml::Empty(e) if depth == 0 => {
+                // `<mjloggm/>`: a document with no game in it
+                let name = e.name().as_ref().to_string();
+                return Err(ReadError::at(text, at, format!("<{name}/> holds no game")));
+            }
+            Xml::Empty(e) => events.push(element(&e, text, at)?),
+            Xml::Start(e) => {
+                // a child written as <X ...></X>: same meaning as <X .../>
+                events.push(element(&e, text, at)?);
+                depth += 1;
+            }
+            Xml::End(_) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    root_closed = true;
+                }
+            }
+            Xml::Text(t) if depth > 0 && !AsRef::<str>::as_ref(&t).trim().is_empty() => {
+                return Err(ReadError::at(text, at, "unexpected text between tags".into()));
+            }
+            Xml::Eof => break,
+            _ => {}
+        }
+    }
+    if events.is_empty() {
+        return Err(ReadError::at(text, reader.buffer_position(), format!("no <{ROOT}> element (empty or not an mjlog)")));
+    }
+    if !root_closed {
+        return Err(ReadError::at(
+            text,
+            reader.buffer_position(),
+            format!("file ends before </{ROOT}> (truncated after {} tags)", events.len()),
+        ));
+    }
+    Ok(events)
+}
+
+fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError> {
+    let name = e.name();
+    let name = name.as_ref().as_bytes();
+    // Fast path: draws and discards are a letter and a tile id, without attributes.
+    if let [letter, digits @ ..] = name {
+        if !digits.is_empty() && digits.len() <= 3 && digits.iter().all(u8::is_ascii_digit) {
+            let pos = b"TUVWDEFG".iter().position(|c| c == letter);
+            if let Some(p) = pos {
+                let id: u32 = digits.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
+                let tile = u8::try_from(id)
+                    .ok()
+                    .and_then(Tile::new)
+                    .ok_or_else(|| ReadError::at(text, at, format!("tile id {id} out of range 0..136")))?;
+                let seat = (p % 4) as u8;
+                return Ok(if p < 4 { Event::Draw { seat, tile } } else { Event::Discard { seat, tile } });
+            }
+        }
+    }
+    let tag = tag_of(e, text, at)?;
+    match tag.name.as_str() {
+        "N" if tag.attrs.len() == 2 => {
+            if let (Some(who), Some(m)) = (tag.get("who"), tag.get("m")) {
+                let seat = parse_num::<u8>(who, "who", text, at)?;
+                let meld = parse_num::<u32>(m, "m", text, at)?;
+                if seat > 3 {
+                    return Err(ReadError::at(text, at, format!("<N who=\"{seat}\">: seat out of range")));
+                }
+                return Ok(Event::Call { seat, meld });
+            }
+        }
+        "DORA" if tag.attrs.len() == 1 => {
+            if let Some(hai) = tag.get("hai") {
+                let id = parse_num::<u8>(hai, "hai", text, at)?;
+                let tile = Tile::new(id).ok_or_else(|| ReadError::at(text, at, format!("DORA hai={id} out of range")))?;
+                return Ok(Event::Dora { tile });
+            }
+        }
+        _ => {}
+    }
+    Ok(Event::tag(tag))
+}
+
+fn parse_num<T: std::str::FromStr>(v: &str, what: &str, text: &[u8], at: u64) -> Result<T, ReadError> {
+    v.trim().parse().map_err(|_| ReadError::at(text, at, format!("attribute {what}={v:?} is not a number")))
+}
+
+fn tag_of(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Tag, ReadError> {
+    let name = e.name().as_ref().to_string();
+    let mut attrs = Vec::new();
+    for a in e.attributes() {
+        let a = a.map_err(|err| ReadError::at(text, at, format!("<{name}>: {err}")))?;
+        let key: &str = a.key.as_ref();
+        let raw: &str = &a.value;
+        let value = if raw.contains('&') {
+            quick_xml::escape::unescape(raw)
+                .map_err(|err| ReadError::at(text, at, format!("<{name} {key}>: {err}")))?
+                .into_owned()
+        } else {
+            raw.to_string()
+        };
+        attrs.push((key.to_string(), value));
+    }
+    Ok(Tag { name, attrs })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_tags_and_round_trips() {
+        let xml = br#"<mjloggm ver="2.3"><GO type="169" lobby="0"/><T12/><D12/><N who="1" m="47723" /><DORA hai="5" /><FOO bar="a&amp;b"/></mjloggm>"#;
+        let ev = parse(xml).unwrap();
+        assert_eq!(ev.len(), 7);
+        assert_eq!(ev[2], Event::Draw { seat: 0, tile: Tile::from_id(12) });
+        assert_eq!(ev[3], Event::Discard { seat: 0, tile: Tile::from_id(12) });
+        assert_eq!(ev[4], Event::Call { seat: 1, meld: 47723 });
+        assert_eq!(ev[5], Event::Dora { tile: Tile::from_id(5) });
+        assert_eq!(ev[6].as_tag("FOO").unwrap().get("bar"), Some("a&b"));
+        let rec = crate::event::GameRecord { format: crate::Format::Mjlog, index_in_file: 0, log_id: None, events: ev };
+        let again = parse(rec.to_mjlog().as_bytes()).unwrap();
+        assert_eq!(again, rec.events);
+    }
+
+    #[test]
+    fn errors_name_the_position() {
+        let e = parse(b"<mjloggm ver=\"2.3\">\n<T12/>\n<D12").unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        let e = parse(b"<mjloggm ver=\"2.3\">\n<T12/>\n").unwrap_err();
+        assert!(e.message.contains("truncated"), "{e}");
+        assert!(parse(b"").unwrap_err().message.contains("no <mjloggm>"));
+        assert!(parse(b"{\"title\": 1}").is_err());
+        assert!(parse(b"<html></html>").unwrap_err().message.contains("root element"));
+        assert!(parse(b"<mjloggm><T999/></mjloggm>").unwrap_err().message.contains("out of range"));
+    }
+}

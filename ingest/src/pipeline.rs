@@ -1,0 +1,306 @@
+//! The ingest run: files are read, parsed and replayed in parallel (rayon), in chunks whose results go, in
+//! input order, to one writer thread. Memory is bounded by the chunk size and the row groups in flight,
+//! not by the number of inputs.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::dataset::{clean_uncommitted, read_manifest, DatasetWriter, ManifestEntry};
+use crate::event::GameRecord;
+use crate::replay::{replay, ReplayedGame};
+use crate::source;
+use crate::tables::GameRow;
+
+/// Files handled per parallel chunk.
+const CHUNK: usize = 256;
+
+#[derive(Clone, Debug)]
+pub struct IngestOptions {
+    pub out: PathBuf,
+    /// Worker threads (0 = all cores).
+    pub jobs: usize,
+    /// Fail the run (commit nothing) at the first file or game that cannot be ingested.
+    pub strict: bool,
+}
+
+/// A file or game that could not be ingested, and why.
+#[derive(Clone, Debug, Serialize)]
+pub struct Quarantined {
+    pub file: String,
+    /// The game within the file, when the file itself was readable.
+    pub game: Option<u32>,
+    pub reason: String,
+}
+
+/// A game kept although it stops early (complete rounds only).
+#[derive(Clone, Debug, Serialize)]
+pub struct Truncated {
+    pub file: String,
+    pub game: u32,
+    pub rounds_kept: usize,
+    pub reason: String,
+}
+
+/// What a run did: printed for people, and as JSON with `--json`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub out: String,
+    pub run: String,
+    pub files_read: u64,
+    pub files_skipped: u64,
+    pub files_quarantined: u64,
+    pub games_ingested: u64,
+    pub games_quarantined: u64,
+    pub games_truncated: u64,
+    pub rounds: u64,
+    pub events: u64,
+    pub decisions: u64,
+    /// Bytes of the files as stored, and after decompression.
+    pub input_bytes: u64,
+    pub decompressed_bytes: u64,
+    pub elapsed_s: f64,
+    /// Stale temporary files of an interrupted earlier run, removed at the start.
+    pub stale_removed: usize,
+    pub quarantined: Vec<Quarantined>,
+    pub truncated: Vec<Truncated>,
+    pub written: Vec<String>,
+}
+
+/// Progress of the run, for a progress bar.
+pub trait Progress: Sync {
+    fn start(&self, _files: u64, _bytes: u64) {}
+    fn file_done(&self, _bytes: u64, _games: u64) {}
+}
+
+/// No progress display.
+pub struct Silent;
+impl Progress for Silent {}
+
+struct GameOut {
+    record: GameRecord,
+    replayed: ReplayedGame,
+}
+
+struct FileOut {
+    path: PathBuf,
+    hash: String,
+    raw_len: u64,
+    text_len: u64,
+    date: Option<(i32, u32, u32)>,
+    games: Vec<GameOut>,
+    quarantined: Vec<Quarantined>,
+    /// The file could be read at all (it goes into the manifest).
+    readable: bool,
+    /// Already ingested (same content hash): not parsed again.
+    skipped: bool,
+}
+
+impl FileOut {
+    fn empty(path: &Path, raw_len: u64, hash: String) -> FileOut {
+        FileOut {
+            path: path.to_path_buf(),
+            hash,
+            raw_len,
+            text_len: 0,
+            date: None,
+            games: Vec::new(),
+            quarantined: Vec::new(),
+            readable: false,
+            skipped: false,
+        }
+    }
+    fn skipped(path: &Path, raw_len: u64, hash: String) -> FileOut {
+        FileOut { skipped: true, ..FileOut::empty(path, raw_len, hash) }
+    }
+    fn unreadable(path: &Path, reason: String) -> FileOut {
+        let mut f = FileOut::empty(path, 0, String::new());
+        f.quarantined.push(Quarantined { file: display(path), game: None, reason });
+        f
+    }
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Reads, parses and replays one file.
+fn process(path: &Path, raw: Vec<u8>, hash: String) -> FileOut {
+    let name = display(path);
+    let raw_len = raw.len() as u64;
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut out = FileOut::empty(path, raw_len, hash);
+    let text = match source::decompress(raw) {
+        Ok(t) => t,
+        Err(e) => {
+            out.quarantined.push(Quarantined { file: name, game: None, reason: e });
+            return out;
+        }
+    };
+    out.text_len = text.len() as u64;
+    let records = match crate::read_games(&file_name, &text) {
+        Ok(r) => r,
+        Err(e) => {
+            out.quarantined.push(Quarantined { file: name, game: None, reason: e.to_string() });
+            return out;
+        }
+    };
+    out.readable = true;
+    out.date = source::find_log_id(&file_name)
+        .and_then(|id| source::log_id_date(&id))
+        .or_else(|| source::name_date(&file_name));
+    for record in records {
+        match replay(&record) {
+            Ok(replayed) => out.games.push(GameOut { record, replayed }),
+            Err(e) => out.quarantined.push(Quarantined {
+                file: name.clone(),
+                game: Some(record.index_in_file),
+                reason: e.to_string(),
+            }),
+        }
+    }
+    out
+}
+
+/// A game id stable across runs: from the file's content hash and the game's place in the file.
+pub fn game_id(hash: &str, index: u32) -> i64 {
+    let h = xxhash_rust::xxh3::xxh3_64(format!("{hash}:{index}").as_bytes());
+    (h >> 1) as i64
+}
+
+fn run_id() -> String {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    format!("{}{:09}-{}", now.as_secs(), now.subsec_nanos(), std::process::id())
+}
+
+/// Ingests the inputs into the dataset at `opts.out`.
+pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress) -> Result<Summary> {
+    let started = Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.jobs).build()?;
+    std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
+    let stale_removed = clean_uncommitted(&opts.out)?;
+    let mut seen: HashSet<String> = read_manifest(&opts.out)?.into_iter().map(|e| e.hash).collect();
+    let total_bytes: u64 = inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    progress.start(inputs.len() as u64, total_bytes);
+
+    let mut writer = DatasetWriter::new(&opts.out, &run_id())?;
+    let mut summary = Summary { out: display(&opts.out), stale_removed, ..Summary::default() };
+    let (tx, rx) = crossbeam_channel::bounded::<Vec<FileOut>>(1);
+    let strict = opts.strict;
+
+    let result: Result<()> = std::thread::scope(|scope| {
+        let reader = scope.spawn(move || {
+            for chunk in inputs.chunks(CHUNK) {
+                // reading is sequential (the content hash decides what to skip); parsing and replay are parallel
+                let mut todo = Vec::with_capacity(chunk.len());
+                for p in chunk {
+                    let read = std::fs::read(p).map_err(|e| format!("cannot read: {e}"));
+                    let hash = read.as_ref().map(|raw| source::content_hash(raw)).unwrap_or_default();
+                    let skip = read.is_ok() && !seen.insert(hash.clone());
+                    todo.push((p, read, hash, skip));
+                }
+                let outs: Vec<FileOut> = pool.install(|| {
+                    todo.into_par_iter()
+                        .map(|(p, read, hash, skip)| match read {
+                            Ok(raw) if skip => FileOut::skipped(p, raw.len() as u64, hash),
+                            Ok(raw) => process(p, raw, hash),
+                            Err(reason) => FileOut::unreadable(p, reason),
+                        })
+                        .collect()
+                });
+                if tx.send(outs).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut first_error: Option<String> = None;
+        for outs in rx.iter() {
+            for f in outs {
+                progress.file_done(f.raw_len, f.games.len() as u64);
+                if f.skipped {
+                    summary.files_skipped += 1;
+                    continue;
+                }
+                summary.files_read += 1;
+                summary.input_bytes += f.raw_len;
+                summary.decompressed_bytes += f.text_len;
+                let file = display(&f.path);
+                if !f.readable {
+                    summary.files_quarantined += 1;
+                }
+                if strict && !f.quarantined.is_empty() {
+                    let q = &f.quarantined[0];
+                    first_error.get_or_insert_with(|| format!("{}: {}", q.file, q.reason));
+                    break;
+                }
+                summary.games_quarantined += f.quarantined.iter().filter(|q| q.game.is_some()).count() as u64;
+                for q in &f.quarantined {
+                    writer.record_quarantine(serde_json::to_value(q)?);
+                }
+                summary.quarantined.extend(f.quarantined.iter().cloned());
+                for g in &f.games {
+                    let id = game_id(&f.hash, g.record.index_in_file);
+                    writer.write_game(&GameRow {
+                        game_id: id,
+                        source_file: &file,
+                        source_hash: &f.hash,
+                        record: &g.record,
+                        replayed: &g.replayed,
+                        date: f.date,
+                    })?;
+                    summary.games_ingested += 1;
+                    summary.rounds += g.replayed.rounds.len() as u64;
+                    summary.events += g.record.events.len() as u64;
+                    summary.decisions += g.replayed.decisions.len() as u64;
+                    if let Some(reason) = &g.replayed.truncation {
+                        summary.games_truncated += 1;
+                        summary.truncated.push(Truncated {
+                            file: file.clone(),
+                            game: g.record.index_in_file,
+                            rounds_kept: g.replayed.rounds.len(),
+                            reason: reason.clone(),
+                        });
+                    }
+                }
+                if f.readable {
+                    writer.record_source(ManifestEntry {
+                        hash: f.hash.clone(),
+                        file,
+                        run: writer.run_id().to_string(),
+                        games: f.games.len() as u32,
+                        games_quarantined: f.quarantined.len() as u32,
+                    });
+                }
+            }
+            if first_error.is_some() {
+                break;
+            }
+        }
+        drop(rx);
+        reader.join().map_err(|_| anyhow::anyhow!("reader thread panicked"))?;
+        match first_error {
+            Some(e) => bail!("--strict: {e}"),
+            None => Ok(()),
+        }
+    });
+    if let Err(e) = result {
+        writer.abort();
+        return Err(e);
+    }
+    summary.run = writer.run_id().to_string();
+    summary.elapsed_s = started.elapsed().as_secs_f64();
+    let mut brief = serde_json::to_value(&summary)?;
+    if let Some(o) = brief.as_object_mut() {
+        // the run line keeps counts, not the lists
+        for k in ["quarantined", "truncated", "written"] {
+            o.remove(k);
+        }
+    }
+    let written = writer.commit(&brief)?;
+    summary.written = written.iter().map(|p| display(p)).collect();
+    Ok(summary)
+}

@@ -1,0 +1,129 @@
+//! Reading the dataset back in Rust: the games and their events, as records that can be written as mjlog XML.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context, Result};
+use arrow::array::{Array, AsArray, RecordBatch};
+use arrow::datatypes::{Int64Type, UInt32Type, UInt8Type};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+use haifu_rules::Tile;
+
+use crate::event::{Event, Format, GameRecord, Tag};
+
+/// The part files of a table, sorted by path.
+pub fn part_files(dataset: &Path, table: &str) -> Result<Vec<PathBuf>> {
+    let dir = dataset.join(table);
+    if !dir.is_dir() {
+        bail!("{} has no {table} table ({} is missing)", dataset.display(), dir.display());
+    }
+    let mut files = Vec::new();
+    for part in std::fs::read_dir(&dir)? {
+        let part = part?.path();
+        if !part.is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(&part)? {
+            let p = f?.path();
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.starts_with("part-") && name.ends_with(".parquet") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Reads every record batch of a table.
+pub fn read_table(dataset: &Path, table: &str) -> Result<Vec<RecordBatch>> {
+    let mut out = Vec::new();
+    for p in part_files(dataset, table)? {
+        let f = File::open(&p).with_context(|| format!("opening {}", p.display()))?;
+        let reader = ParquetRecordBatchReaderBuilder::try_new(f)?.with_batch_size(65_536).build()?;
+        for b in reader {
+            out.push(b.with_context(|| format!("reading {}", p.display()))?);
+        }
+    }
+    Ok(out)
+}
+
+fn col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a dyn Array> {
+    b.column_by_name(name).map(|c| c.as_ref()).ok_or_else(|| anyhow!("column {name} missing"))
+}
+
+/// Parses XML attribute text (`a="1" b="x"`) as the attributes of a tag named `name`.
+pub fn parse_attrs(name: &str, attrs: &str) -> Result<Tag> {
+    let xml = format!("<mjloggm><{name} {attrs}/></mjloggm>");
+    let events = crate::mjlog::parse(xml.as_bytes()).map_err(|e| anyhow!("<{name} {attrs}>: {e}"))?;
+    match events.into_iter().nth(1) {
+        Some(Event::Tag(t)) => Ok(*t),
+        Some(other) => Ok(Tag { name: name.to_string(), attrs: typed_attrs(&other) }),
+        None => bail!("<{name}> did not parse"),
+    }
+}
+
+/// Attributes of a typed event, for a tag stored with attributes that the reader would have typed.
+fn typed_attrs(e: &Event) -> Vec<(String, String)> {
+    match e {
+        Event::Call { seat, meld } => vec![("who".into(), seat.to_string()), ("m".into(), meld.to_string())],
+        Event::Dora { tile } => vec![("hai".into(), tile.id().to_string())],
+        _ => Vec::new(),
+    }
+}
+
+/// Games of a dataset with their events, in the order of the events table.
+pub fn read_games(dataset: &Path) -> Result<Vec<(i64, GameRecord)>> {
+    let mut meta: HashMap<i64, (Format, Option<String>, u32)> = HashMap::new();
+    for b in read_table(dataset, "games")? {
+        let ids = col(&b, "game_id")?.as_primitive::<Int64Type>();
+        let formats = col(&b, "format")?.as_string::<i32>();
+        let log_ids = col(&b, "log_id")?.as_string::<i32>();
+        let index = col(&b, "index_in_file")?.as_primitive::<UInt32Type>();
+        for i in 0..b.num_rows() {
+            let format = match formats.value(i) {
+                "tenhou6" => Format::Tenhou6,
+                "mjai" => Format::Mjai,
+                _ => Format::Mjlog,
+            };
+            let log_id = (!log_ids.is_null(i)).then(|| log_ids.value(i).to_string());
+            meta.insert(ids.value(i), (format, log_id, index.value(i)));
+        }
+    }
+    let mut games: Vec<(i64, GameRecord)> = Vec::new();
+    for b in read_table(dataset, "events")? {
+        let ids = col(&b, "game_id")?.as_primitive::<Int64Type>();
+        let kinds = col(&b, "kind")?.as_string::<i32>();
+        let seats = col(&b, "seat")?.as_primitive::<UInt8Type>();
+        let tiles = col(&b, "tile")?.as_primitive::<UInt8Type>();
+        let melds = col(&b, "meld")?.as_primitive::<UInt32Type>();
+        let attrs = col(&b, "attrs")?.as_string::<i32>();
+        for i in 0..b.num_rows() {
+            let id = ids.value(i);
+            if games.last().is_none_or(|(g, _)| *g != id) {
+                let (format, log_id, index_in_file) =
+                    meta.get(&id).cloned().ok_or_else(|| anyhow!("events of game {id} which games does not list"))?;
+                games.push((id, GameRecord { format, index_in_file, log_id, events: Vec::new() }));
+            }
+            let tile = || {
+                (!tiles.is_null(i))
+                    .then(|| Tile::new(tiles.value(i)))
+                    .flatten()
+                    .ok_or_else(|| anyhow!("game {id}: event without a valid tile"))
+            };
+            let seat = || (!seats.is_null(i)).then(|| seats.value(i)).ok_or_else(|| anyhow!("game {id}: no seat"));
+            let ev = match kinds.value(i) {
+                "draw" => Event::Draw { seat: seat()?, tile: tile()? },
+                "discard" => Event::Discard { seat: seat()?, tile: tile()? },
+                "call" => Event::Call { seat: seat()?, meld: melds.value(i) },
+                "dora" => Event::Dora { tile: tile()? },
+                name if attrs.is_null(i) || attrs.value(i).is_empty() => Event::tag(Tag::new(name)),
+                name => Event::tag(parse_attrs(name, attrs.value(i))?),
+            };
+            games.last_mut().expect("pushed above").1.events.push(ev);
+        }
+    }
+    Ok(games)
+}

@@ -1,0 +1,832 @@
+//! Replay: follows a game event by event, tracking every seat's concealed hand, melds, river, riichi state,
+//! the scores, dora indicators and tiles left, and checks the record against itself as it goes.
+//!
+//! Checks (each violation is a [`ReplayError`] naming the event):
+//! - a drawn tile was not dealt or drawn before in the round; a discarded or melded tile is in the hand;
+//! - a call takes the last discard, from the seat its code names; hand sizes stay 13/14 (melds count 3);
+//! - `AGARI hai` equals the tracked hand plus the winning tile, its melds equal the tracked melds;
+//! - `RYUUKYOKU hai0..3` equal the tracked hands (and are tenpai at an exhaustive draw);
+//! - `sc` before-values equal the tracked scores, deltas add up, `REACH ten` equals the scores after the stick;
+//! - the score invariant (scores + 1000 x sticks = 100000 / 105000) at every `INIT`, and `INIT ten` equals the
+//!   scores the previous round left; `owari` equals the final scores (leftover sticks to one seat).
+//!
+//! The output is what the dataset stores: the rounds, and one [`Decision`] per discard.
+
+use haifu_rules::shanten::shanten;
+use haifu_rules::{Counts, Meld, MeldKind, Tile, TileSet};
+
+use crate::error::ReplayError;
+use crate::event::{Event, GameRecord};
+use crate::tags::{self, Agari, DrawKind, GameType, Init, Owari, Player, Reach, Ryuukyoku};
+
+/// Where the tile a decision starts from came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    Draw,
+    Chi,
+    Pon,
+    /// The replacement draw after any kan.
+    Kan,
+    /// The replacement draw after a north extraction (3-player).
+    Nuki,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Draw => "draw",
+            Source::Chi => "chi",
+            Source::Pon => "pon",
+            Source::Kan => "kan",
+            Source::Nuki => "nuki",
+        }
+    }
+}
+
+/// How a round ended for one seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Won the round (ron or tsumo).
+    Win,
+    /// Discarded the winning tile (or had the kan robbed).
+    DealIn,
+    /// Paid for another player's tsumo.
+    TsumoLoss,
+    /// Another player won by ron from a third player.
+    Bystander,
+    /// Exhaustive draw (or nagashi mangan) while tenpai.
+    DrawTenpai,
+    /// Exhaustive draw (or nagashi mangan) while not tenpai.
+    DrawNoten,
+    /// Abortive draw.
+    Abortive,
+}
+
+impl Outcome {
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::DealIn => "deal_in",
+            Outcome::TsumoLoss => "tsumo_loss",
+            Outcome::Bystander => "bystander",
+            Outcome::DrawTenpai => "draw_tenpai",
+            Outcome::DrawNoten => "draw_noten",
+            Outcome::Abortive => "abortive",
+        }
+    }
+}
+
+/// One discard decision (SPEC 2): the state after a draw or call, and the tile discarded.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    /// Index of the discard in the game's events.
+    pub event_index: u32,
+    /// Index of the round in the game.
+    pub round: u16,
+    pub seat: u8,
+    /// The seat's n-th draw or call of the round (junme), from 1.
+    pub turn: u8,
+    pub source: Source,
+    /// The tile drawn, called, or drawn as replacement.
+    pub source_tile: Tile,
+    /// Concealed hand after the draw or call, before the discard.
+    pub hand: TileSet,
+    /// Counts of the state a sequence starts from (SPEC 2): the hand, or for a call the hand before the
+    /// call plus the called tile.
+    pub before: Counts,
+    pub discard: Tile,
+    pub tsumogiri: bool,
+    /// Riichi declared with this discard.
+    pub riichi: bool,
+    /// Already in riichi before this discard.
+    pub in_riichi: bool,
+    pub melds: Vec<Meld>,
+    pub shanten_before: i8,
+    pub shanten_after: i8,
+    /// Scores of the four seats (points) when the decision is made.
+    pub scores: [i32; 4],
+    pub dora_indicators: Vec<Tile>,
+    pub tiles_left: u8,
+    /// Filled when the round ends.
+    pub outcome: Outcome,
+}
+
+/// How a round ended.
+#[derive(Clone, Debug)]
+pub enum RoundEnd {
+    /// One win, or several for a double ron (in the order of the record).
+    Agari(Vec<Agari>),
+    Ryuukyoku(Ryuukyoku),
+}
+
+/// A completed round.
+#[derive(Clone, Debug)]
+pub struct RoundRecord {
+    pub index: u16,
+    pub init: Init,
+    /// Dora indicators at the end of the round, kan dora included.
+    pub dora_indicators: Vec<Tile>,
+    pub end: RoundEnd,
+    /// Sum of the score changes of the round's end (points, by seat).
+    pub deltas: [i32; 4],
+    pub end_scores: [i32; 4],
+    /// Sticks left on the table after the round.
+    pub kyotaku_after: u8,
+    /// Events of the round: `[first, last]` indices (INIT .. the last AGARI/RYUUKYOKU).
+    pub first_event: u32,
+    pub last_event: u32,
+    pub outcomes: [Outcome; 4],
+    /// Each seat's river at the end of the round.
+    pub rivers: [Vec<RiverTile>; 4],
+}
+
+/// Game-level facts.
+#[derive(Clone, Debug, Default)]
+pub struct GameInfo {
+    pub game_type: Option<GameType>,
+    pub lobby: Option<i32>,
+    pub players: [Player; 4],
+    pub n_players: u8,
+    /// Final scores (points) and game points from `owari`.
+    pub owari: Option<Owari>,
+    /// Seats that disconnected at some point (`BYE`).
+    pub disconnected: [bool; 4],
+}
+
+/// The result of a successful replay.
+#[derive(Clone, Debug)]
+pub struct ReplayedGame {
+    pub info: GameInfo,
+    pub rounds: Vec<RoundRecord>,
+    pub decisions: Vec<Decision>,
+    /// The game reached `owari`.
+    pub complete: bool,
+    /// Why the game is incomplete (rounds that did not end are dropped).
+    pub truncation: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Riichi {
+    None,
+    /// Step 1 seen, discard pending.
+    Declared,
+    /// Riichi discard made, step 2 pending.
+    Discarded,
+    Accepted,
+}
+
+/// A discarded tile as the river shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RiverTile {
+    pub tile: Tile,
+    pub tsumogiri: bool,
+    /// The riichi declaration tile.
+    pub riichi: bool,
+    /// Taken by another player's call (it leaves the river).
+    pub called_away: bool,
+}
+
+#[derive(Clone, Debug)]
+struct SeatState {
+    hand: TileSet,
+    melds: Vec<Meld>,
+    river: Vec<RiverTile>,
+    riichi: Riichi,
+    last_draw: Option<Tile>,
+    turn: u8,
+    /// Source of the tile the next discard follows, with the tile and the `before` counts.
+    pending: Option<(Source, Tile, Counts)>,
+    /// Set after a kan or nuki: the next draw is a replacement draw.
+    replacement: Option<Source>,
+}
+
+impl SeatState {
+    fn new(hand: &[Tile]) -> SeatState {
+        SeatState {
+            hand: hand.iter().copied().collect(),
+            melds: Vec::new(),
+            river: Vec::new(),
+            riichi: Riichi::None,
+            last_draw: None,
+            turn: 0,
+            pending: None,
+            replacement: None,
+        }
+    }
+    /// Tiles in hand plus 3 per meld (a kan counts 3, nuki none): 13 between turns, 14 to discard.
+    fn size(&self) -> usize {
+        self.hand.len() + 3 * self.melds.iter().filter(|m| m.kind != MeldKind::Nuki).count()
+    }
+    fn closed(&self) -> bool {
+        self.melds.iter().all(|m| matches!(m.kind, MeldKind::Ankan | MeldKind::Nuki))
+    }
+}
+
+struct RoundState {
+    index: u16,
+    init: Init,
+    first_event: u32,
+    seats: Vec<SeatState>,
+    dora: Vec<Tile>,
+    seen: TileSet,
+    draws_left: i32,
+    /// Last discard: seat, tile, and index of its decision.
+    last_discard: Option<(u8, Tile, usize)>,
+    /// The tile added by the last kakan (can be robbed: chankan).
+    last_kakan: Option<(u8, Tile)>,
+    first_decision: usize,
+    wins: Vec<Agari>,
+}
+
+/// Total of scores and sticks (SPEC 1.2).
+fn total_points(n_players: u8) -> i32 {
+    if n_players == 3 {
+        105_000
+    } else {
+        100_000
+    }
+}
+
+struct Replayer<'a> {
+    events: &'a [Event],
+    info: GameInfo,
+    scores: [i32; 4],
+    kyotaku: u8,
+    round: Option<RoundState>,
+    rounds: Vec<RoundRecord>,
+    decisions: Vec<Decision>,
+    complete: bool,
+    started: bool,
+}
+
+/// Replays a game record. Errors name the event; a record that stops early yields the complete rounds.
+pub fn replay(record: &GameRecord) -> Result<ReplayedGame, ReplayError> {
+    let mut r = Replayer {
+        events: &record.events,
+        info: GameInfo { n_players: 4, ..GameInfo::default() },
+        scores: [0; 4],
+        kyotaku: 0,
+        round: None,
+        rounds: Vec::new(),
+        decisions: Vec::new(),
+        complete: false,
+        started: false,
+    };
+    for (i, ev) in record.events.iter().enumerate() {
+        if r.complete && !matches!(ev, Event::Tag(_)) {
+            return Err(r.err(i, "game event after owari".into()));
+        }
+        r.step(i, ev).map_err(|m| r.err(i, m))?;
+    }
+    let mut truncation = None;
+    if let Some(open) = r.round.take() {
+        r.decisions.truncate(open.first_decision);
+        truncation = Some(format!("round {} (event {}) has no end", open.index, open.first_event));
+    } else if !r.complete {
+        truncation = Some(if r.rounds.is_empty() { "no round in the record".into() } else { "no owari".into() });
+    }
+    Ok(ReplayedGame { info: r.info, rounds: r.rounds, decisions: r.decisions, complete: r.complete, truncation })
+}
+
+impl Replayer<'_> {
+    fn err(&self, i: usize, message: String) -> ReplayError {
+        let mut tag = String::new();
+        self.events[i].write_xml(&mut tag);
+        if tag.len() > 120 {
+            let cut = (0..=120).rev().find(|&c| tag.is_char_boundary(c)).unwrap_or(0);
+            tag.truncate(cut);
+            tag.push_str("...");
+        }
+        ReplayError { event: i, tag, message }
+    }
+
+    fn round_mut(&mut self) -> Result<&mut RoundState, String> {
+        self.round.as_mut().ok_or_else(|| "event outside a round (before INIT or after the round ended)".to_string())
+    }
+
+    fn step(&mut self, i: usize, ev: &Event) -> Result<(), String> {
+        match ev {
+            Event::Draw { seat, tile } => self.draw(*seat, *tile),
+            Event::Discard { seat, tile } => self.discard(i, *seat, *tile),
+            Event::Call { seat, meld } => self.call(*seat, *meld),
+            Event::Dora { tile } => {
+                let r = self.round_mut()?;
+                if !r.seen.insert(*tile) {
+                    return Err(format!("dora indicator {tile} already in play"));
+                }
+                r.dora.push(*tile);
+                Ok(())
+            }
+            Event::Tag(t) => match t.name.as_str() {
+                "GO" => {
+                    if let Some(v) = t.get("type") {
+                        let gt = GameType(v.parse().map_err(|_| format!("GO type={v:?} is not a number"))?);
+                        self.info.game_type = Some(gt);
+                        self.info.n_players = if gt.three_player() { 3 } else { 4 };
+                    }
+                    self.info.lobby = t.get("lobby").and_then(|l| l.parse().ok());
+                    Ok(())
+                }
+                "UN" => {
+                    for (slot, p) in self.info.players.iter_mut().zip(tags::parse_un(t)?) {
+                        if let Some(p) = p {
+                            // a reconnection repeats the name only: keep dan and rate from the first UN
+                            if slot.name.is_empty() || p.dan.is_some() {
+                                *slot = p;
+                            }
+                        }
+                    }
+                    Ok(())
+                }
+                "BYE" => {
+                    let who: usize = t.get("who").and_then(|w| w.parse().ok()).ok_or("BYE without who")?;
+                    *self.info.disconnected.get_mut(who).ok_or("BYE who out of range")? = true;
+                    Ok(())
+                }
+                "INIT" => self.init(i, t),
+                "REACH" => self.reach(Reach::parse(t)?),
+                "AGARI" => self.agari(i, Agari::parse(t)?),
+                "RYUUKYOKU" => self.ryuukyoku(i, Ryuukyoku::parse(t)?),
+                // SHUFFLE, TAIKYOKU, the root and unknown tags carry nothing the replay checks
+                _ => Ok(()),
+            },
+        }
+    }
+
+    fn init(&mut self, i: usize, t: &crate::event::Tag) -> Result<(), String> {
+        if self.round.is_some() {
+            return Err("INIT while the previous round has not ended".into());
+        }
+        if self.complete {
+            return Err("INIT after owari".into());
+        }
+        let init = Init::parse(t)?;
+        let n = if init.hands[3].is_empty() { 3 } else { 4 };
+        if self.info.game_type.is_none() {
+            self.info.n_players = n;
+        } else if n != self.info.n_players {
+            return Err(format!("INIT deals {n} hands in a {}-player game", self.info.n_players));
+        }
+        let np = usize::from(self.info.n_players);
+        let sum: i32 = init.scores.iter().sum::<i32>() + 1000 * i32::from(init.kyotaku);
+        if sum != total_points(self.info.n_players) {
+            return Err(format!("scores {:?} and {} sticks add to {sum}", &init.scores[..np], init.kyotaku));
+        }
+        if self.started && (init.scores != self.scores || init.kyotaku != self.kyotaku) {
+            return Err(format!(
+                "INIT ten {:?} (+{} sticks) differs from the scores the last round left {:?} (+{})",
+                &init.scores[..np],
+                init.kyotaku,
+                &self.scores[..np],
+                self.kyotaku
+            ));
+        }
+        if usize::from(init.dealer) >= np {
+            return Err(format!("dealer {} out of range", init.dealer));
+        }
+        let mut seen = TileSet::new();
+        for (s, h) in init.hands.iter().enumerate().take(np) {
+            if h.len() != 13 {
+                return Err(format!("hai{s} deals {} tiles", h.len()));
+            }
+            for &tile in h {
+                if !seen.insert(tile) {
+                    return Err(format!("tile {} dealt twice", tile.id()));
+                }
+            }
+        }
+        if !seen.insert(init.dora_indicator) {
+            return Err("dora indicator is also in a hand".into());
+        }
+        self.started = true;
+        self.scores = init.scores;
+        self.kyotaku = init.kyotaku;
+        let seats = init.hands.iter().map(|h| SeatState::new(h)).collect();
+        // wall: 136 (108 in 3p) minus the dead wall of 14 and the dealt hands
+        let draws_left = if np == 3 { 108 - 14 - 39 } else { 136 - 14 - 52 };
+        self.round = Some(RoundState {
+            index: self.rounds.len() as u16,
+            dora: vec![init.dora_indicator],
+            init,
+            first_event: i as u32,
+            seats,
+            seen,
+            draws_left,
+            last_discard: None,
+            last_kakan: None,
+            first_decision: self.decisions.len(),
+            wins: Vec::new(),
+        });
+        Ok(())
+    }
+
+    fn seat<'r>(r: &'r mut RoundState, seat: u8, np: u8) -> Result<&'r mut SeatState, String> {
+        if seat >= np {
+            return Err(format!("seat {seat} does not play in a {np}-player game"));
+        }
+        Ok(&mut r.seats[usize::from(seat)])
+    }
+
+    fn draw(&mut self, seat: u8, tile: Tile) -> Result<(), String> {
+        let np = self.info.n_players;
+        let r = self.round_mut()?;
+        if !r.wins.is_empty() {
+            return Err("draw after a win".into());
+        }
+        if !r.seen.insert(tile) {
+            return Err(format!("tile {} ({tile}) was already dealt or drawn this round", tile.id()));
+        }
+        r.draws_left -= 1;
+        if r.draws_left < 0 {
+            return Err("draw from an empty wall".into());
+        }
+        r.last_kakan = None;
+        r.last_discard = None;
+        let s = Self::seat(r, seat, np)?;
+        if s.size() != 13 {
+            return Err(format!("seat {seat} draws holding {} tiles", s.size()));
+        }
+        s.hand.insert(tile);
+        s.last_draw = Some(tile);
+        s.turn = s.turn.saturating_add(1);
+        let source = s.replacement.take().unwrap_or(Source::Draw);
+        s.pending = Some((source, tile, s.hand.counts()));
+        Ok(())
+    }
+
+    fn discard(&mut self, i: usize, seat: u8, tile: Tile) -> Result<(), String> {
+        let np = self.info.n_players;
+        let scores = self.scores;
+        let round_index;
+        let decision_index = self.decisions.len();
+        let decision = {
+            let r = self.round_mut()?;
+            round_index = r.index;
+            let dora = r.dora.clone();
+            let tiles_left = r.draws_left.max(0) as u8;
+            r.last_kakan = None;
+            let s = Self::seat(r, seat, np)?;
+            if s.size() != 14 {
+                return Err(format!("seat {seat} discards holding {} tiles", s.size()));
+            }
+            let (source, source_tile, before) =
+                s.pending.take().ok_or_else(|| format!("seat {seat} discards without a draw or call"))?;
+            let hand = s.hand;
+            if !s.hand.remove(tile) {
+                return Err(format!("tile {} ({tile}) is not in the hand of seat {seat}: {:?}", tile.id(), hand));
+            }
+            let riichi = s.riichi == Riichi::Declared;
+            let in_riichi = s.riichi == Riichi::Accepted;
+            if riichi {
+                s.riichi = Riichi::Discarded;
+            }
+            let tsumogiri = matches!(source, Source::Draw | Source::Kan | Source::Nuki) && s.last_draw == Some(tile);
+            s.river.push(RiverTile { tile, tsumogiri, riichi, called_away: false });
+            let after = s.hand.counts();
+            Decision {
+                event_index: i as u32,
+                round: round_index,
+                seat,
+                turn: s.turn,
+                source,
+                source_tile,
+                hand,
+                before,
+                discard: tile,
+                tsumogiri,
+                riichi,
+                in_riichi,
+                melds: s.melds.clone(),
+                shanten_before: shanten(&hand.counts()),
+                shanten_after: shanten(&after),
+                scores,
+                dora_indicators: dora,
+                tiles_left,
+                outcome: Outcome::Bystander,
+            }
+        };
+        let r = self.round_mut()?;
+        r.last_discard = Some((seat, tile, decision_index));
+        self.decisions.push(decision);
+        Ok(())
+    }
+
+    fn call(&mut self, seat: u8, code: u32) -> Result<(), String> {
+        let np = self.info.n_players;
+        let meld = Meld::decode(code).map_err(|e| e.to_string())?;
+        let r = self.round_mut()?;
+        if !r.wins.is_empty() {
+            return Err("call after a win".into());
+        }
+        r.last_kakan = None;
+        if meld.kind.takes_discard() {
+            let (from_seat, last, _) = r.last_discard.ok_or("call with no discard to take")?;
+            let called = meld.called.ok_or("call without a called tile")?;
+            if called != last {
+                return Err(format!("calls tile {} but the last discard is {}", called.id(), last.id()));
+            }
+            let expect = (seat + meld.from) % 4;
+            if from_seat != expect || meld.from == 0 {
+                return Err(format!("code says the tile comes from seat {expect}, the last discard is seat {from_seat}'s"));
+            }
+            if meld.kind == MeldKind::Chi && (seat + np - 1) % np != from_seat {
+                return Err("chi from a seat other than the previous one".into());
+            }
+            r.last_discard = None;
+            if let Some(t) = r.seats[usize::from(from_seat)].river.last_mut() {
+                t.called_away = true;
+            }
+        }
+        let s = Self::seat(r, seat, np)?;
+        let before_call = s.hand;
+        for t in meld.from_hand() {
+            if !s.hand.remove(t) {
+                return Err(format!("{} needs tile {} ({t}) that seat {seat} does not hold: {before_call:?}", meld.kind.name(), t.id()));
+            }
+        }
+        match meld.kind {
+            MeldKind::Chi | MeldKind::Pon => {
+                if s.size() != 11 {
+                    return Err(format!("seat {seat} calls holding {} tiles", s.size() + 2));
+                }
+                let mut before = before_call.counts();
+                let called = meld.called.ok_or("call without a called tile")?;
+                before[usize::from(called.kind().index())] += 1;
+                let source = if meld.kind == MeldKind::Chi { Source::Chi } else { Source::Pon };
+                s.pending = Some((source, called, before));
+                s.turn = s.turn.saturating_add(1);
+                s.last_draw = None;
+                s.melds.push(meld);
+            }
+            MeldKind::Daiminkan => {
+                s.turn = s.turn.saturating_add(1);
+                s.replacement = Some(Source::Kan);
+                s.last_draw = None;
+                s.melds.push(meld);
+            }
+            MeldKind::Ankan => {
+                s.pending = None;
+                s.replacement = Some(Source::Kan);
+                s.melds.push(meld);
+            }
+            MeldKind::Kakan => {
+                let pon = meld.pon_of_kakan().ok_or("kakan without its pon")?;
+                let slot = s
+                    .melds
+                    .iter_mut()
+                    .find(|m| m.kind == MeldKind::Pon && m.base_kind() == pon.base_kind())
+                    .ok_or_else(|| format!("kakan of {} without a pon of it", pon.base_kind()))?;
+                *slot = meld;
+                s.pending = None;
+                s.replacement = Some(Source::Kan);
+                r.last_kakan = meld.added.map(|t| (seat, t));
+            }
+            MeldKind::Nuki => {
+                s.pending = None;
+                s.replacement = Some(Source::Nuki);
+                s.melds.push(meld);
+            }
+        }
+        Ok(())
+    }
+
+    fn reach(&mut self, reach: Reach) -> Result<(), String> {
+        let np = self.info.n_players;
+        let mut pay = false;
+        {
+            let r = self.round_mut()?;
+            let s = Self::seat(r, reach.who, np)?;
+            match (reach.step, s.riichi) {
+                (1, Riichi::None) => {
+                    if !s.closed() {
+                        return Err("riichi with an open hand".into());
+                    }
+                    s.riichi = Riichi::Declared;
+                }
+                (2, Riichi::Discarded) => {
+                    s.riichi = Riichi::Accepted;
+                    pay = true;
+                }
+                (step, state) => return Err(format!("REACH step {step} while riichi is {state:?}")),
+            }
+        }
+        if pay {
+            self.scores[usize::from(reach.who)] -= 1000;
+            self.kyotaku += 1;
+            if let Some(ten) = reach.scores {
+                if ten != self.scores {
+                    return Err(format!("REACH ten {ten:?} but the scores after the stick are {:?}", self.scores));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_sc(&self, before: &[i32; 4], what: &str) -> Result<(), String> {
+        if *before != self.scores {
+            return Err(format!("{what} sc before-scores {before:?} differ from the tracked {:?}", self.scores));
+        }
+        Ok(())
+    }
+
+    fn agari(&mut self, i: usize, a: Agari) -> Result<(), String> {
+        let np = self.info.n_players;
+        self.check_sc(&a.before, "AGARI")?;
+        let kyotaku = self.kyotaku;
+        let r = self.round_mut()?;
+        if a.honba != r.init.honba {
+            return Err(format!("AGARI ba honba {} but the round has {}", a.honba, r.init.honba));
+        }
+        let first = r.wins.is_empty();
+        // the sticks go to the first winner; a second winner of a double ron gets none
+        let sticks = if first { kyotaku } else { 0 };
+        if a.kyotaku != sticks && a.kyotaku != kyotaku {
+            return Err(format!("AGARI ba sticks {} but {} are on the table", a.kyotaku, sticks));
+        }
+        let (who, from) = (a.who, a.from_who);
+        if who >= np || from >= np {
+            return Err("AGARI seat out of range".into());
+        }
+        let winner = &r.seats[usize::from(who)];
+        let mut expect = winner.hand;
+        let win_tile = if who == from {
+            winner.last_draw.filter(|t| winner.hand.contains(*t)).ok_or("tsumo without a drawn tile")?
+        } else {
+            let robbed = r.last_kakan.filter(|&(s, _)| s == from).map(|(_, t)| t);
+            let discarded = r.last_discard.filter(|&(s, _, _)| s == from).map(|(_, t, _)| t);
+            let t = robbed.or(discarded).ok_or_else(|| format!("ron from seat {from} with no tile to take"))?;
+            expect.insert(t);
+            t
+        };
+        if a.machi != win_tile {
+            return Err(format!("machi {} but the winning tile is {}", a.machi.id(), win_tile.id()));
+        }
+        let shown: TileSet = a.hand.iter().copied().collect();
+        if shown != expect || shown.len() != a.hand.len() {
+            return Err(format!("AGARI hai {shown:?} differs from the tracked hand {expect:?}"));
+        }
+        let mut tracked: Vec<u32> = winner.melds.iter().filter(|m| m.kind != MeldKind::Nuki).map(Meld::encode).collect();
+        let mut logged: Vec<u32> = Vec::new();
+        for &code in &a.melds {
+            let m = Meld::decode(code).map_err(|e| e.to_string())?;
+            if m.kind != MeldKind::Nuki {
+                logged.push(m.encode());
+            }
+        }
+        tracked.sort_unstable();
+        logged.sort_unstable();
+        if tracked != logged {
+            return Err(format!("AGARI m {:?} differs from the tracked melds {:?}", a.melds, tracked));
+        }
+        if shanten(&expect.counts()) != -1 {
+            return Err(format!("AGARI hand {expect:?} is not complete"));
+        }
+        let delta_sum: i32 = a.delta.iter().sum();
+        if delta_sum != 1000 * i32::from(a.kyotaku) {
+            return Err(format!("AGARI deltas add to {delta_sum}, expected {} for the sticks", 1000 * i32::from(a.kyotaku)));
+        }
+        r.wins.push(a.clone());
+        for (s, d) in self.scores.iter_mut().zip(a.delta) {
+            *s += d;
+        }
+        self.kyotaku -= a.kyotaku;
+        // a double ron is a run of AGARI tags: end the round when the next event is not another AGARI
+        let more = self.events.get(i + 1).is_some_and(|e| e.as_tag("AGARI").is_some());
+        if !more {
+            let wins = std::mem::take(&mut self.round_mut()?.wins);
+            let mut outcomes = [Outcome::Bystander; 4];
+            for w in &wins {
+                if w.is_tsumo() {
+                    for (s, o) in outcomes.iter_mut().enumerate().take(usize::from(np)) {
+                        if s != usize::from(w.who) {
+                            *o = Outcome::TsumoLoss;
+                        }
+                    }
+                } else {
+                    outcomes[usize::from(w.from_who)] = Outcome::DealIn;
+                }
+            }
+            for w in &wins {
+                outcomes[usize::from(w.who)] = Outcome::Win;
+            }
+            let owari = wins.last().and_then(|w| w.owari.clone());
+            self.end_round(i, RoundEnd::Agari(wins), outcomes, owari)?;
+        }
+        Ok(())
+    }
+
+    fn ryuukyoku(&mut self, i: usize, d: Ryuukyoku) -> Result<(), String> {
+        let np = usize::from(self.info.n_players);
+        self.check_sc(&d.before, "RYUUKYOKU")?;
+        let r = self.round_mut()?;
+        if d.honba != r.init.honba {
+            return Err(format!("RYUUKYOKU ba honba {} but the round has {}", d.honba, r.init.honba));
+        }
+        if matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi) && r.draws_left != 0 {
+            return Err(format!("exhaustive draw with {} tiles left in the wall", r.draws_left));
+        }
+        let ron_tile = r.last_discard.map(|(_, t, _)| t);
+        let mut outcomes = [Outcome::Abortive; 4];
+        for (s, shown) in d.shown.iter().enumerate() {
+            let Some(shown) = shown else { continue };
+            if s >= np {
+                return Err(format!("hand shown for absent seat {s}"));
+            }
+            let shown_set: TileSet = shown.iter().copied().collect();
+            let tracked = r.seats[s].hand;
+            let mut with_ron = tracked;
+            if let Some(t) = ron_tile {
+                with_ron.insert(t);
+            }
+            let matches = shown_set == tracked || (d.kind == DrawKind::Ron3 && shown_set == with_ron);
+            if !matches || shown_set.len() != shown.len() {
+                return Err(format!("hai{s} {shown_set:?} differs from the tracked hand {tracked:?}"));
+            }
+            if matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi) && shanten(&tracked.counts()) != 0 {
+                return Err(format!("hai{s} {tracked:?} is shown as tenpai but is not"));
+            }
+        }
+        if !d.kind.is_abortive() {
+            for (s, o) in outcomes.iter_mut().enumerate().take(np) {
+                *o = if d.shown[s].is_some() { Outcome::DrawTenpai } else { Outcome::DrawNoten };
+            }
+        }
+        let delta_sum: i32 = d.delta.iter().sum();
+        if delta_sum != 0 {
+            return Err(format!("RYUUKYOKU deltas add to {delta_sum}"));
+        }
+        for (s, dl) in self.scores.iter_mut().zip(d.delta) {
+            *s += dl;
+        }
+        let owari = d.owari.clone();
+        self.end_round(i, RoundEnd::Ryuukyoku(d), outcomes, owari)
+    }
+
+    fn end_round(&mut self, i: usize, end: RoundEnd, outcomes: [Outcome; 4], owari: Option<Owari>) -> Result<(), String> {
+        let r = self.round.take().ok_or("round end outside a round")?;
+        for d in &mut self.decisions[r.first_decision..] {
+            d.outcome = outcomes[usize::from(d.seat)];
+        }
+        let deltas = match &end {
+            RoundEnd::Agari(w) => w.iter().fold([0; 4], |mut acc, a| {
+                for (x, d) in acc.iter_mut().zip(a.delta) {
+                    *x += d;
+                }
+                acc
+            }),
+            RoundEnd::Ryuukyoku(d) => d.delta,
+        };
+        let mut rivers: [Vec<RiverTile>; 4] = Default::default();
+        for (out, seat) in rivers.iter_mut().zip(r.seats) {
+            *out = seat.river;
+        }
+        self.rounds.push(RoundRecord {
+            rivers,
+            index: r.index,
+            init: r.init,
+            dora_indicators: r.dora,
+            end,
+            deltas,
+            end_scores: self.scores,
+            kyotaku_after: self.kyotaku,
+            first_event: r.first_event,
+            last_event: i as u32,
+            outcomes,
+        });
+        if let Some(o) = owari {
+            self.check_owari(&o)?;
+            self.info.owari = Some(o);
+            self.complete = true;
+        }
+        Ok(())
+    }
+
+    /// `owari` = tracked scores, except that leftover sticks go to one seat (the first place).
+    fn check_owari(&self, o: &Owari) -> Result<(), String> {
+        let leftover = 1000 * i32::from(self.kyotaku);
+        let diffs: Vec<(usize, i32)> =
+            (0..4).map(|s| (s, o.scores[s] - self.scores[s])).filter(|&(_, d)| d != 0).collect();
+        let ok = match diffs[..] {
+            [] => leftover == 0,
+            [(s, d)] => d == leftover && o.scores.iter().all(|&x| x <= o.scores[s]),
+            _ => false,
+        };
+        if !ok {
+            return Err(format!(
+                "owari scores {:?} differ from the tracked {:?} with {} sticks left",
+                o.scores, self.scores, self.kyotaku
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl RoundRecord {
+    /// The wins of the round (empty for a draw).
+    pub fn wins(&self) -> &[Agari] {
+        match &self.end {
+            RoundEnd::Agari(w) => w,
+            RoundEnd::Ryuukyoku(_) => &[],
+        }
+    }
+}

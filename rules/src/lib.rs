@@ -1,0 +1,12 @@
+//! Mahjong rules under Tenhou's conventions: tiles, concealed hands, melds and shanten.
+//!
+//! Everything here is pure and allocation-light; the ingest, mining and simulation stages build on it.
+
+pub mod hand;
+pub mod meld;
+pub mod shanten;
+pub mod tile;
+
+pub use hand::{format_counts, suit_digits, Counts, HandNotation, TileSet};
+pub use meld::{Meld, MeldError, MeldKind};
+pub use tile::{Kind, MjaiTile, Suit, Tile, KINDS, TILES};

@@ -1,0 +1,126 @@
+//! `haifu`: the command line. Each subcommand is a thin layer over a workspace crate.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod demo;
+mod export;
+mod progress;
+
+#[derive(Parser)]
+#[command(name = "haifu", version, about = "Tenhou game records to Parquet, and the study of how players play")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Read mjlog XML, tenhou.net/6 JSON and mjai logs, replay and check every game, write the Parquet dataset.
+    Ingest(IngestArgs),
+    /// Write the games of a dataset back as mjlog XML files (from the lossless events table).
+    Export(export::ExportArgs),
+    /// Measure ingest throughput on in-memory inputs.
+    Bench {
+        #[command(subcommand)]
+        what: bench::BenchCommand,
+    },
+    /// Run the main job on the logs embedded in the binary: ingest and a short summary.
+    Demo(demo::DemoArgs),
+}
+
+#[derive(clap::Args)]
+pub struct IngestArgs {
+    /// Files, directories (walked recursively) or @LIST files (one path per line).
+    #[arg(required_unless_present = "list")]
+    pub inputs: Vec<PathBuf>,
+    /// A file listing input paths, one per line (`#` starts a comment).
+    #[arg(long)]
+    pub list: Vec<PathBuf>,
+    /// Output dataset directory.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, short, default_value_t = 0)]
+    pub jobs: usize,
+    /// Fail (and commit nothing) at the first file or game that cannot be ingested.
+    #[arg(long)]
+    pub strict: bool,
+    /// Print one JSON object with the summary on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Ingest(a) => ingest(&a).map(|_| ()),
+        Command::Export(a) => export::run(&a),
+        Command::Bench { what } => bench::run(&what),
+        Command::Demo(a) => demo::run(&a),
+    };
+    if let Err(e) = result {
+        eprintln!("haifu: error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+/// `haifu ingest`: returns the summary after printing it.
+pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
+    let inputs = haifu_ingest::source::expand_inputs(&a.inputs, &a.list)?;
+    let opts = haifu_ingest::pipeline::IngestOptions { out: a.out.clone(), jobs: a.jobs, strict: a.strict };
+    let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json);
+    let summary = haifu_ingest::pipeline::ingest(&inputs, &opts, &bar)?;
+    bar.finish();
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        print_summary(&summary);
+    }
+    Ok(summary)
+}
+
+fn print_summary(s: &haifu_ingest::pipeline::Summary) {
+    let mb = s.decompressed_bytes as f64 / 1e6;
+    println!(
+        "ingested {} games ({} rounds, {} decisions, {} events) from {} files, {:.1} MB, in {:.2}s ({:.1} MB/s, {:.0} games/s)",
+        s.games_ingested,
+        s.rounds,
+        s.decisions,
+        s.events,
+        s.files_read,
+        mb,
+        s.elapsed_s,
+        mb / s.elapsed_s.max(1e-9),
+        s.games_ingested as f64 / s.elapsed_s.max(1e-9)
+    );
+    if s.files_skipped > 0 {
+        println!("skipped {} files already in the dataset (same content)", s.files_skipped);
+    }
+    if s.stale_removed > 0 {
+        println!("removed {} leftover files of an interrupted run", s.stale_removed);
+    }
+    if !s.truncated.is_empty() {
+        println!("{} games stop early (complete rounds kept):", s.truncated.len());
+        for t in &s.truncated {
+            println!("  {} game {}: {} ({} rounds kept)", t.file, t.game, t.reason, t.rounds_kept);
+        }
+    }
+    if !s.quarantined.is_empty() {
+        println!(
+            "quarantined {} files and {} games (also in {}/_haifu/quarantine.jsonl):",
+            s.files_quarantined, s.games_quarantined, s.out
+        );
+        for q in &s.quarantined {
+            match q.game {
+                Some(g) => println!("  {} game {}: {}", q.file, g, q.reason),
+                None => println!("  {}: {}", q.file, q.reason),
+            }
+        }
+    }
+    println!("dataset: {}", s.out);
+}

@@ -1,0 +1,71 @@
+//! Shared by the end-to-end tests: where the real corpus is, and its manifest.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// The shared corpus (`$HAIFU_CORPUS`, else `../shared/corpus` beside the project), if present.
+pub fn corpus() -> Option<PathBuf> {
+    let p = std::env::var_os("HAIFU_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
+    if p.join("MANIFEST.tsv").is_file() {
+        Some(p)
+    } else {
+        println!("SKIPPED: the real corpus is absent (looked at {}; set HAIFU_CORPUS). Nothing checked.", p.display());
+        None
+    }
+}
+
+/// One row of the corpus manifest.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub path: PathBuf,
+    pub format: String,
+    /// `full` or `fragment`.
+    pub kind: String,
+    pub players: String,
+}
+
+/// The manifest, keyed by absolute path.
+pub fn manifest(corpus: &std::path::Path) -> HashMap<PathBuf, Entry> {
+    let text = std::fs::read_to_string(corpus.join("MANIFEST.tsv")).expect("MANIFEST.tsv readable");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"));
+    let (p, f, k, pl) = (col("path"), col("format"), col("kind"), col("players"));
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            let path = corpus.join(c[p]);
+            (path.clone(), Entry { path, format: c[f].into(), kind: c[k].into(), players: c[pl].into() })
+        })
+        .collect()
+}
+
+/// A fresh scratch directory under the target directory (removed when dropped).
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let base = std::env::var_os("CARGO_TARGET_TMPDIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+        let p = base.join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("scratch dir");
+        Scratch(p)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Counts discard tags (`<D12/>`, `<E..`, `<F..`, `<G..`) in mjlog text by a plain byte scan, independent
+/// of the XML reader under test.
+pub fn count_discard_tags(xml: &[u8]) -> usize {
+    xml.windows(3).filter(|w| w[0] == b'<' && b"DEFG".contains(&w[1]) && w[2].is_ascii_digit()).count()
+}

@@ -6,6 +6,10 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 
+// the ingest allocates and frees many small buffers per row; mimalloc keeps them cheap
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod bench;
 mod demo;
 mod export;
@@ -104,23 +108,31 @@ fn print_summary(s: &haifu_ingest::pipeline::Summary) {
     if s.stale_removed > 0 {
         println!("removed {} leftover files of an interrupted run", s.stale_removed);
     }
+    const SHOWN: usize = 10;
+    let more = |n: usize| {
+        if n > SHOWN {
+            println!("  ... and {} more (`--json` lists them all)", n - SHOWN);
+        }
+    };
     if !s.truncated.is_empty() {
         println!("{} games stop early (complete rounds kept):", s.truncated.len());
-        for t in &s.truncated {
+        for t in s.truncated.iter().take(SHOWN) {
             println!("  {} game {}: {} ({} rounds kept)", t.file, t.game, t.reason, t.rounds_kept);
         }
+        more(s.truncated.len());
     }
     if !s.quarantined.is_empty() {
         println!(
             "quarantined {} files and {} games (also in {}/_haifu/quarantine.jsonl):",
             s.files_quarantined, s.games_quarantined, s.out
         );
-        for q in &s.quarantined {
+        for q in s.quarantined.iter().take(SHOWN) {
             match q.game {
                 Some(g) => println!("  {} game {}: {}", q.file, g, q.reason),
                 None => println!("  {}: {}", q.file, q.reason),
             }
         }
+        more(s.quarantined.len());
     }
     println!("dataset: {}", s.out);
 }

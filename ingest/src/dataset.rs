@@ -235,7 +235,7 @@ impl DatasetWriter {
     pub fn new(out: &Path, run: &str) -> Result<DatasetWriter> {
         std::fs::create_dir_all(out.join(META_DIR)).with_context(|| format!("creating {}", out.display()))?;
         let props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
             .set_created_by(format!("haifu {}", env!("CARGO_PKG_VERSION")))
             .build();
         Ok(DatasetWriter { out: out.to_path_buf(), run: run.to_string(), props, years: HashMap::new(), manifest: Vec::new(), quarantine: Vec::new() })

@@ -7,13 +7,14 @@
 //! - `AGARI hai` equals the tracked hand plus the winning tile, its melds equal the tracked melds;
 //! - `RYUUKYOKU hai0..3` equal the tracked hands (and are tenpai at an exhaustive draw);
 //! - `sc` before-values equal the tracked scores, deltas add up, `REACH ten` equals the scores after the stick;
-//! - the score invariant (scores + 1000 x sticks = 100000 / 105000) at every `INIT`, and `INIT ten` equals the
+//! - the score invariant (scores + 1000 x sticks = 100000 / 105000; a custom lobby's own total) at every `INIT`, and `INIT ten` equals the
 //!   scores the previous round left; `owari` equals the final scores (leftover sticks to one seat).
 //!
 //! The output is what the dataset stores: the rounds, and one [`Decision`] per discard.
 
 use haifu_rules::shanten::shanten;
-use haifu_rules::{Counts, Meld, MeldKind, Tile, TileSet};
+use arrayvec::ArrayVec;
+use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
 use crate::error::ReplayError;
 use crate::event::{Event, GameRecord};
@@ -90,7 +91,7 @@ pub struct Decision {
     /// The tile drawn, called, or drawn as replacement.
     pub source_tile: Tile,
     /// Concealed hand after the draw or call, before the discard.
-    pub hand: TileSet,
+    pub hand: Hand,
     /// Counts of the state a sequence starts from (SPEC 2): the hand, or for a call the hand before the
     /// call plus the called tile.
     pub before: Counts,
@@ -100,16 +101,20 @@ pub struct Decision {
     pub riichi: bool,
     /// Already in riichi before this discard.
     pub in_riichi: bool,
-    pub melds: Vec<Meld>,
+    pub melds: Melds,
     pub shanten_before: i8,
     pub shanten_after: i8,
     /// Scores of the four seats (points) when the decision is made.
     pub scores: [i32; 4],
-    pub dora_indicators: Vec<Tile>,
+    /// Dora indicators visible: the first `dora_count` of the round's [`RoundRecord::dora_indicators`].
+    pub dora_count: u8,
     pub tiles_left: u8,
     /// Filled when the round ends.
     pub outcome: Outcome,
 }
+
+/// A seat's melds: at most four sets plus four north extractions.
+pub type Melds = ArrayVec<Meld, 8>;
 
 /// How a round ended.
 #[derive(Clone, Debug)]
@@ -188,8 +193,8 @@ pub struct RiverTile {
 
 #[derive(Clone, Debug)]
 struct SeatState {
-    hand: TileSet,
-    melds: Vec<Meld>,
+    hand: Hand,
+    melds: Melds,
     river: Vec<RiverTile>,
     riichi: Riichi,
     last_draw: Option<Tile>,
@@ -204,7 +209,7 @@ impl SeatState {
     fn new(hand: &[Tile]) -> SeatState {
         SeatState {
             hand: hand.iter().copied().collect(),
-            melds: Vec::new(),
+            melds: Melds::new(),
             river: Vec::new(),
             riichi: Riichi::None,
             last_draw: None,
@@ -232,8 +237,9 @@ struct RoundState {
     draws_left: i32,
     /// Last discard: seat, tile, and index of its decision.
     last_discard: Option<(u8, Tile, usize)>,
-    /// The tile added by the last kakan (can be robbed: chankan).
-    last_kakan: Option<(u8, Tile)>,
+    /// A tile that can be robbed: the one added by the last kakan (chankan), or the last north extracted
+    /// (3-player Tenhou allows ron on a nuki).
+    robbable: Option<(u8, Tile)>,
     first_decision: usize,
     wins: Vec<Agari>,
 }
@@ -257,6 +263,8 @@ struct Replayer<'a> {
     decisions: Vec<Decision>,
     complete: bool,
     started: bool,
+    /// Scores plus sticks: 100000 (4p) or 105000 (3p) under standard rules.
+    total: Option<i32>,
 }
 
 /// Replays a game record. Errors name the event; a record that stops early yields the complete rounds.
@@ -271,6 +279,7 @@ pub fn replay(record: &GameRecord) -> Result<ReplayedGame, ReplayError> {
         decisions: Vec::new(),
         complete: false,
         started: false,
+        total: None,
     };
     for (i, ev) in record.events.iter().enumerate() {
         if r.complete && !matches!(ev, Event::Tag(_)) {
@@ -369,8 +378,12 @@ impl Replayer<'_> {
         }
         let np = usize::from(self.info.n_players);
         let sum: i32 = init.scores.iter().sum::<i32>() + 1000 * i32::from(init.kyotaku);
-        if sum != total_points(self.info.n_players) {
-            return Err(format!("scores {:?} and {} sticks add to {sum}", &init.scores[..np], init.kyotaku));
+        // private lobbies (lobby != 0) and newer rule sets (GO type >= 0x100) may start from other scores:
+        // their first INIT sets the total, which must then hold for the whole game
+        let standard = self.info.game_type.is_none_or(|t| t.0 < 0x100) && self.info.lobby.unwrap_or(0) == 0;
+        let total = *self.total.get_or_insert(if standard { total_points(self.info.n_players) } else { sum });
+        if sum != total {
+            return Err(format!("scores {:?} and {} sticks add to {sum}, not {total}", &init.scores[..np], init.kyotaku));
         }
         if self.started && (init.scores != self.scores || init.kyotaku != self.kyotaku) {
             return Err(format!(
@@ -413,7 +426,7 @@ impl Replayer<'_> {
             seen,
             draws_left,
             last_discard: None,
-            last_kakan: None,
+            robbable: None,
             first_decision: self.decisions.len(),
             wins: Vec::new(),
         });
@@ -440,7 +453,7 @@ impl Replayer<'_> {
         if r.draws_left < 0 {
             return Err("draw from an empty wall".into());
         }
-        r.last_kakan = None;
+        r.robbable = None;
         r.last_discard = None;
         let s = Self::seat(r, seat, np)?;
         if s.size() != 13 {
@@ -450,7 +463,7 @@ impl Replayer<'_> {
         s.last_draw = Some(tile);
         s.turn = s.turn.saturating_add(1);
         let source = s.replacement.take().unwrap_or(Source::Draw);
-        s.pending = Some((source, tile, s.hand.counts()));
+        s.pending = Some((source, tile, *s.hand.counts()));
         Ok(())
     }
 
@@ -462,9 +475,9 @@ impl Replayer<'_> {
         let decision = {
             let r = self.round_mut()?;
             round_index = r.index;
-            let dora = r.dora.clone();
+            let dora_count = r.dora.len() as u8;
             let tiles_left = r.draws_left.max(0) as u8;
-            r.last_kakan = None;
+            r.robbable = None;
             let s = Self::seat(r, seat, np)?;
             if s.size() != 14 {
                 return Err(format!("seat {seat} discards holding {} tiles", s.size()));
@@ -482,7 +495,7 @@ impl Replayer<'_> {
             }
             let tsumogiri = matches!(source, Source::Draw | Source::Kan | Source::Nuki) && s.last_draw == Some(tile);
             s.river.push(RiverTile { tile, tsumogiri, riichi, called_away: false });
-            let after = s.hand.counts();
+            let after = *s.hand.counts();
             Decision {
                 event_index: i as u32,
                 round: round_index,
@@ -497,10 +510,10 @@ impl Replayer<'_> {
                 riichi,
                 in_riichi,
                 melds: s.melds.clone(),
-                shanten_before: shanten(&hand.counts()),
+                shanten_before: shanten(hand.counts()),
                 shanten_after: shanten(&after),
                 scores,
-                dora_indicators: dora,
+                dora_count,
                 tiles_left,
                 outcome: Outcome::Bystander,
             }
@@ -518,7 +531,7 @@ impl Replayer<'_> {
         if !r.wins.is_empty() {
             return Err("call after a win".into());
         }
-        r.last_kakan = None;
+        r.robbable = None;
         if meld.kind.takes_discard() {
             let (from_seat, last, _) = r.last_discard.ok_or("call with no discard to take")?;
             let called = meld.called.ok_or("call without a called tile")?;
@@ -549,25 +562,25 @@ impl Replayer<'_> {
                 if s.size() != 11 {
                     return Err(format!("seat {seat} calls holding {} tiles", s.size() + 2));
                 }
-                let mut before = before_call.counts();
+                let mut before = *before_call.counts();
                 let called = meld.called.ok_or("call without a called tile")?;
                 before[usize::from(called.kind().index())] += 1;
                 let source = if meld.kind == MeldKind::Chi { Source::Chi } else { Source::Pon };
                 s.pending = Some((source, called, before));
                 s.turn = s.turn.saturating_add(1);
                 s.last_draw = None;
-                s.melds.push(meld);
+                s.melds.try_push(meld).map_err(|_| "more than eight melds".to_string())?;
             }
             MeldKind::Daiminkan => {
                 s.turn = s.turn.saturating_add(1);
                 s.replacement = Some(Source::Kan);
                 s.last_draw = None;
-                s.melds.push(meld);
+                s.melds.try_push(meld).map_err(|_| "more than eight melds".to_string())?;
             }
             MeldKind::Ankan => {
                 s.pending = None;
                 s.replacement = Some(Source::Kan);
-                s.melds.push(meld);
+                s.melds.try_push(meld).map_err(|_| "more than eight melds".to_string())?;
             }
             MeldKind::Kakan => {
                 let pon = meld.pon_of_kakan().ok_or("kakan without its pon")?;
@@ -579,12 +592,13 @@ impl Replayer<'_> {
                 *slot = meld;
                 s.pending = None;
                 s.replacement = Some(Source::Kan);
-                r.last_kakan = meld.added.map(|t| (seat, t));
+                r.robbable = meld.added.map(|t| (seat, t));
             }
             MeldKind::Nuki => {
                 s.pending = None;
                 s.replacement = Some(Source::Nuki);
-                s.melds.push(meld);
+                s.melds.try_push(meld).map_err(|_| "more than eight melds".to_string())?;
+                r.robbable = Some((seat, meld.tiles()[0]));
             }
         }
         Ok(())
@@ -652,7 +666,7 @@ impl Replayer<'_> {
         let win_tile = if who == from {
             winner.last_draw.filter(|t| winner.hand.contains(*t)).ok_or("tsumo without a drawn tile")?
         } else {
-            let robbed = r.last_kakan.filter(|&(s, _)| s == from).map(|(_, t)| t);
+            let robbed = r.robbable.filter(|&(s, _)| s == from).map(|(_, t)| t);
             let discarded = r.last_discard.filter(|&(s, _, _)| s == from).map(|(_, t, _)| t);
             let t = robbed.or(discarded).ok_or_else(|| format!("ron from seat {from} with no tile to take"))?;
             expect.insert(t);
@@ -662,7 +676,7 @@ impl Replayer<'_> {
             return Err(format!("machi {} but the winning tile is {}", a.machi.id(), win_tile.id()));
         }
         let shown: TileSet = a.hand.iter().copied().collect();
-        if shown != expect || shown.len() != a.hand.len() {
+        if shown != *expect.tiles() || shown.len() != a.hand.len() {
             return Err(format!("AGARI hai {shown:?} differs from the tracked hand {expect:?}"));
         }
         let mut tracked: Vec<u32> = winner.melds.iter().filter(|m| m.kind != MeldKind::Nuki).map(Meld::encode).collect();
@@ -678,7 +692,7 @@ impl Replayer<'_> {
         if tracked != logged {
             return Err(format!("AGARI m {:?} differs from the tracked melds {:?}", a.melds, tracked));
         }
-        if shanten(&expect.counts()) != -1 {
+        if shanten(expect.counts()) != -1 {
             return Err(format!("AGARI hand {expect:?} is not complete"));
         }
         let delta_sum: i32 = a.delta.iter().sum();
@@ -738,11 +752,11 @@ impl Replayer<'_> {
             if let Some(t) = ron_tile {
                 with_ron.insert(t);
             }
-            let matches = shown_set == tracked || (d.kind == DrawKind::Ron3 && shown_set == with_ron);
+            let matches = shown_set == *tracked.tiles() || (d.kind == DrawKind::Ron3 && shown_set == *with_ron.tiles());
             if !matches || shown_set.len() != shown.len() {
                 return Err(format!("hai{s} {shown_set:?} differs from the tracked hand {tracked:?}"));
             }
-            if matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi) && shanten(&tracked.counts()) != 0 {
+            if matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi) && shanten(tracked.counts()) != 0 {
                 return Err(format!("hai{s} {tracked:?} is shown as tenpai but is not"));
             }
         }

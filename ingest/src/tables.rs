@@ -11,7 +11,9 @@ use arrow::array::{
 use arrow::buffer::OffsetBuffer;
 use arrow::datatypes::{DataType, Field, Fields, Schema, SchemaRef};
 
-use haifu_rules::{format_counts, suit_digits, Suit, Tile};
+use std::fmt::Write;
+
+use haifu_rules::{write_counts, write_suit_digits, Suit, Tile};
 
 use crate::event::{Event, GameRecord};
 use crate::replay::{ReplayedGame, RoundEnd};
@@ -597,6 +599,8 @@ pub struct DecisionsBatch {
     outcome: StringBuilder,
     win_yaku: ListBuilder<UInt8Builder>,
     suits: [[StringBuilder; 2]; 3],
+    /// Reused text buffer: the row loop allocates nothing.
+    buf: String,
 }
 
 impl TableBatch for DecisionsBatch {
@@ -660,24 +664,27 @@ impl TableBatch for DecisionsBatch {
             self.turn.append_value(d.turn);
             self.source.append_value(d.source.name());
             self.source_tile.append_value(d.source_tile.id());
-            let counts = d.hand.counts();
+            let counts = *d.hand.counts();
             self.hand.values().append_slice(&counts);
             self.hand.append(true);
-            self.hand_red.append_value(d.hand.red_mask());
-            self.hand_text.append_value(format_counts(&counts));
+            self.hand_red.append_value(d.hand.tiles().red_mask());
+            write_counts(&counts, &mut self.buf);
+            self.hand_text.append_value(&self.buf);
             self.discard.append_value(d.discard.id());
-            self.discard_kind.append_value(d.discard.kind().to_string());
+            self.discard_kind.append_value(d.discard.kind().name());
             self.tsumogiri.append_value(d.tsumogiri);
             self.riichi.append_value(d.riichi);
             self.in_riichi.append_value(d.in_riichi);
             for m in &d.melds {
-                self.melds.values().append_value(m.to_string());
+                self.buf.clear();
+                let _ = write!(self.buf, "{m}");
+                self.melds.values().append_value(&self.buf);
             }
             self.melds.append(true);
             self.shanten_before.append_value(d.shanten_before);
             self.shanten_after.append_value(d.shanten_after);
             push_i32s(&mut self.scores, &d.scores[..np]);
-            push_ids(&mut self.dora_indicators, &d.dora_indicators);
+            push_ids(&mut self.dora_indicators, &round.dora_indicators[..usize::from(d.dora_count)]);
             self.tiles_left.append_value(d.tiles_left);
             self.outcome.append_value(d.outcome.name());
             for w in round.wins().iter().filter(|w| w.who == d.seat) {
@@ -690,8 +697,10 @@ impl TableBatch for DecisionsBatch {
             let mut after = counts;
             after[usize::from(d.discard.kind().index())] -= 1;
             for (s, cols) in Suit::ALL.iter().zip(self.suits.iter_mut()) {
-                cols[0].append_value(suit_digits(&d.before, *s));
-                cols[1].append_value(suit_digits(&after, *s));
+                write_suit_digits(&d.before, *s, &mut self.buf);
+                cols[0].append_value(&self.buf);
+                write_suit_digits(&after, *s, &mut self.buf);
+                cols[1].append_value(&self.buf);
             }
         }
     }

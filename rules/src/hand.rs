@@ -105,23 +105,104 @@ impl fmt::Debug for TileSet {
     }
 }
 
+/// A concealed hand: the exact tiles, and their counts per kind kept in step (the replay reads counts at
+/// every decision, so they are not recomputed from the bits).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Hand {
+    tiles: TileSet,
+    counts: Counts,
+}
+
+impl Default for Hand {
+    fn default() -> Hand {
+        Hand { tiles: TileSet::new(), counts: [0; 34] }
+    }
+}
+
+impl Hand {
+    pub fn new() -> Hand {
+        Hand::default()
+    }
+    pub fn tiles(&self) -> &TileSet {
+        &self.tiles
+    }
+    pub fn counts(&self) -> &Counts {
+        &self.counts
+    }
+    pub fn len(&self) -> usize {
+        self.counts.iter().map(|&c| usize::from(c)).sum()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+    pub fn contains(&self, t: Tile) -> bool {
+        self.tiles.contains(t)
+    }
+    /// Adds a tile; false if it was already there.
+    pub fn insert(&mut self, t: Tile) -> bool {
+        let fresh = self.tiles.insert(t);
+        if fresh {
+            self.counts[usize::from(t.kind().index())] += 1;
+        }
+        fresh
+    }
+    /// Removes a tile; false if it was not there.
+    pub fn remove(&mut self, t: Tile) -> bool {
+        let had = self.tiles.remove(t);
+        if had {
+            self.counts[usize::from(t.kind().index())] -= 1;
+        }
+        had
+    }
+}
+
+impl FromIterator<Tile> for Hand {
+    fn from_iter<I: IntoIterator<Item = Tile>>(iter: I) -> Self {
+        let mut h = Hand::new();
+        for t in iter {
+            h.insert(t);
+        }
+        h
+    }
+}
+
+impl fmt::Debug for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", format_counts(&self.counts))
+    }
+}
+
 /// The digits of one suit, ascending, as SPEC 2 writes a sequence side: "3336678"; `-` when empty.
 pub fn suit_digits(counts: &Counts, suit: Suit) -> String {
     let mut s = String::with_capacity(14);
-    for d in 1..=9u8 {
-        for _ in 0..counts[usize::from(suit.kind(d).index())] {
-            s.push(char::from(b'0' + d));
+    write_suit_digits(counts, suit, &mut s);
+    s
+}
+
+/// [`suit_digits`] into a reused buffer (cleared first): no allocation on hot paths.
+pub fn write_suit_digits(counts: &Counts, suit: Suit, out: &mut String) {
+    out.clear();
+    let base = usize::from(suit.kind(1).index());
+    for (d, &n) in counts[base..base + 9].iter().enumerate() {
+        for _ in 0..n {
+            out.push(char::from(b'1' + d as u8));
         }
     }
-    if s.is_empty() {
-        s.push('-');
+    if out.is_empty() {
+        out.push('-');
     }
-    s
 }
 
 /// Tenhou-style hand notation: `123m456p789s11z` (honors 1z..7z = E S W N P F C).
 pub fn format_counts(counts: &Counts) -> String {
     let mut out = String::new();
+    write_counts(counts, &mut out);
+    out
+}
+
+/// [`format_counts`] into a reused buffer (cleared first).
+pub fn write_counts(counts: &Counts, out: &mut String) {
+    out.clear();
     for (group, letter) in [(0usize, 'm'), (9, 'p'), (18, 's'), (27, 'z')] {
         let len = if letter == 'z' { 7 } else { 9 };
         let before = out.len();
@@ -134,7 +215,6 @@ pub fn format_counts(counts: &Counts) -> String {
             out.push(letter);
         }
     }
-    out
 }
 
 /// A hand written in Tenhou notation, e.g. `3336678p33345s22z`; `0` is a red five.

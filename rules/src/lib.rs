@@ -7,6 +7,6 @@ pub mod meld;
 pub mod shanten;
 pub mod tile;
 
-pub use hand::{format_counts, suit_digits, Counts, HandNotation, TileSet};
+pub use hand::{format_counts, suit_digits, write_counts, write_suit_digits, Counts, Hand, HandNotation, TileSet};
 pub use meld::{Meld, MeldError, MeldKind};
 pub use tile::{Kind, MjaiTile, Suit, Tile, KINDS, TILES};

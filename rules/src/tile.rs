@@ -83,6 +83,12 @@ pub struct Kind(u8);
 
 const HONOR_NAMES: [&str; 7] = ["E", "S", "W", "N", "P", "F", "C"];
 
+/// mjai names of the 34 kinds, by index.
+const KIND_NAMES: [&str; KINDS] = [
+    "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s",
+    "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "E", "S", "W", "N", "P", "F", "C",
+];
+
 impl Kind {
     pub const EAST: Kind = Kind(27);
     pub const NORTH: Kind = Kind(30);
@@ -153,13 +159,17 @@ impl Kind {
     }
 }
 
+impl Kind {
+    /// mjai notation: `1m`..`9s`, `E S W N P F C`.
+    pub fn name(self) -> &'static str {
+        KIND_NAMES[usize::from(self.0)]
+    }
+}
+
 impl fmt::Display for Kind {
     /// mjai notation: `1m`..`9s`, `E S W N P F C`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.suit() {
-            Some(s) => write!(f, "{}{}", self.digit(), s.letter()),
-            None => f.write_str(HONOR_NAMES[usize::from(self.0 - 27)]),
-        }
+        f.write_str(self.name())
     }
 }
 
@@ -232,6 +242,9 @@ mod tests {
         for k in 0..34u8 {
             let kind = Kind::from_index(k);
             assert_eq!(kind.to_string().parse::<Kind>().unwrap(), kind);
+            if let Some(s) = kind.suit() {
+                assert_eq!(kind.name(), format!("{}{}", kind.digit(), s.letter()));
+            }
         }
         assert_eq!("5sr".parse::<MjaiTile>().unwrap(), MjaiTile { kind: Suit::Sou.kind(5), red: true });
         assert_eq!("3z".parse::<Kind>().unwrap(), Kind(29));

@@ -46,7 +46,8 @@ pub fn run(cmd: &BenchCommand) -> Result<()> {
         bail!("give the files to measure, e.g. haifu bench ingest ../shared/corpus/mjlog");
     }
     let files = haifu_ingest::source::expand_inputs(inputs, &[])?;
-    let scratch = scratch.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("haifu-bench-{}", std::process::id())));
+    let scratch =
+        scratch.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("haifu-bench-{}", std::process::id())));
     let plain = scratch.join("input");
     std::fs::create_dir_all(&plain).with_context(|| format!("creating {}", plain.display()))?;
     let mut bytes = 0u64;

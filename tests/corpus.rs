@@ -65,7 +65,8 @@ fn every_full_game_replays_and_tables_read_back() {
 
     // Polars reads every table back, with the counts of the summary
     let games = scan(&out, "games").collect().expect("games");
-    let count = |t: &str| scan(&out, t).select([len()]).collect().expect(t).column("len").unwrap().u32().unwrap().get(0);
+    let count =
+        |t: &str| scan(&out, t).select([len()]).collect().expect(t).column("len").unwrap().u32().unwrap().get(0);
     assert_eq!(games.height() as u64, s.games_ingested);
     assert_eq!(count("rounds").map(u64::from), Some(s.rounds));
     assert_eq!(count("events").map(u64::from), Some(s.events));
@@ -81,7 +82,8 @@ fn every_full_game_replays_and_tables_read_back() {
         .select([col("source_file"), col("decisions")])
         .collect()
         .unwrap();
-    let (names, counts) = (per_file.column("source_file").unwrap().str().unwrap(), per_file.column("decisions").unwrap());
+    let (names, counts) =
+        (per_file.column("source_file").unwrap().str().unwrap(), per_file.column("decisions").unwrap());
     let counts = counts.u32().unwrap();
     let mut checked = 0;
     for i in 0..per_file.height() {
@@ -117,7 +119,7 @@ fn mjlog_round_trip_is_lossless() {
         std::fs::write(xml_dir.join(format!("{stem}__{id}.xml")), &xml).unwrap();
         xml_a.insert(*id, xml);
     }
-    let sb = run(&haifu_ingest::source::expand_inputs(&[xml_dir.clone()], &[]).unwrap(), &b);
+    let sb = run(&haifu_ingest::source::expand_inputs(std::slice::from_ref(&xml_dir), &[]).unwrap(), &b);
     assert_eq!(sb.games_ingested, sa.games_ingested, "every exported game ingests again: {:?}", sb.quarantined.first());
     assert_eq!((sb.rounds, sb.events, sb.decisions), (sa.rounds, sa.events, sa.decisions));
 

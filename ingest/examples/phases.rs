@@ -55,19 +55,26 @@ fn main() {
             "chunk" => parquet::file::properties::EnabledStatistics::Chunk,
             _ => parquet::file::properties::EnabledStatistics::Page,
         };
-        let props = parquet::file::properties::WriterProperties::builder()
+        let mut props = parquet::file::properties::WriterProperties::builder()
             .set_compression(comp)
-            .set_dictionary_enabled(env("DICT", "1") == "1")
-            .set_statistics_enabled(stats)
-            .build();
+            .set_dictionary_enabled(env("DICT", "1") != "0")
+            .set_statistics_enabled(stats);
+        if env("DICT", "1") == "str" {
+            // dictionary only for text columns
+            for f in B::schema().fields() {
+                if !matches!(f.data_type(), arrow::datatypes::DataType::Utf8) {
+                    let leaf = match f.data_type() {
+                        arrow::datatypes::DataType::List(_) => format!("{}.list.item", f.name()),
+                        _ => f.name().to_string(),
+                    };
+                    props = props.set_column_dictionary_enabled(leaf.into(), false);
+                }
+            }
+        }
+        let props = props.build();
         let drop: Vec<String> = env("DROP", "").split(',').filter(|x| !x.is_empty()).map(String::from).collect();
-        let keep: Vec<usize> = B::schema()
-            .fields()
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| !drop.contains(f.name()))
-            .map(|(i, _)| i)
-            .collect();
+        let keep: Vec<usize> =
+            B::schema().fields().iter().enumerate().filter(|(_, f)| !drop.contains(f.name())).map(|(i, _)| i).collect();
         let schema = std::sync::Arc::new(B::schema().project(&keep).unwrap());
         let mut w = ArrowWriter::try_new(Vec::new(), schema, Some(props)).unwrap();
         for b in &batches {

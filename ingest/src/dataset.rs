@@ -22,7 +22,7 @@ use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
 
-use crate::tables::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch, TableBatch};
+use crate::tables::{GameRow, TableBatch};
 
 /// The tables, in the order they are listed in docs/SCHEMA.md.
 pub const TABLES: [&str; 4] = ["games", "rounds", "events", "decisions"];
@@ -117,9 +117,30 @@ pub fn clean_uncommitted(out: &Path) -> Result<usize> {
 struct Part<B: TableBatch> {
     batch: B,
     writer: Option<ArrowWriter<File>>,
+    staged: Staged,
+    rows: u64,
+}
+
+/// A closed part file waiting for the run to commit: hidden under `tmp` until renamed to `path`.
+#[derive(Debug)]
+pub struct Staged {
     tmp: PathBuf,
     path: PathBuf,
     rows: u64,
+}
+
+impl Staged {
+    fn commit(&self) -> Result<Option<PathBuf>> {
+        if self.rows == 0 {
+            return Ok(None);
+        }
+        std::fs::rename(&self.tmp, &self.path).with_context(|| format!("renaming {}", self.tmp.display()))?;
+        Ok(Some(self.path.clone()))
+    }
+    /// Removes the temporary file (a run that does not commit).
+    pub fn discard(&self) {
+        let _ = std::fs::remove_file(&self.tmp);
+    }
 }
 
 impl<B: TableBatch> Part<B> {
@@ -127,8 +148,11 @@ impl<B: TableBatch> Part<B> {
         Part {
             batch: B::default(),
             writer: None,
-            tmp: dir.join(format!(".part-{run}.parquet.tmp")),
-            path: dir.join(format!("part-{run}.parquet")),
+            staged: Staged {
+                tmp: dir.join(format!(".part-{run}.parquet.tmp")),
+                path: dir.join(format!("part-{run}.parquet")),
+                rows: 0,
+            },
             rows: 0,
         }
     }
@@ -142,14 +166,15 @@ impl<B: TableBatch> Part<B> {
     }
 
     fn flush(&mut self, props: &WriterProperties) -> Result<()> {
-        if self.batch.len() == 0 {
+        if self.batch.is_empty() {
             return Ok(());
         }
         if self.writer.is_none() {
-            if let Some(dir) = self.tmp.parent() {
+            let tmp = &self.staged.tmp;
+            if let Some(dir) = tmp.parent() {
                 std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
             }
-            let file = File::create(&self.tmp).with_context(|| format!("creating {}", self.tmp.display()))?;
+            let file = File::create(tmp).with_context(|| format!("creating {}", tmp.display()))?;
             self.writer = Some(ArrowWriter::try_new(file, B::schema(), Some(props.clone()))?);
         }
         let rb = self.batch.finish();
@@ -161,67 +186,15 @@ impl<B: TableBatch> Part<B> {
         Ok(())
     }
 
-    /// Writes the footer; the file stays temporary until [`Part::commit`].
-    fn close(&mut self, props: &WriterProperties) -> Result<()> {
+    /// Writes the footer; the file stays hidden until the run commits.
+    fn close(mut self, props: &WriterProperties) -> Result<Staged> {
         self.flush(props)?;
         if let Some(w) = self.writer.take() {
             w.close()?;
         }
-        Ok(())
+        self.staged.rows = self.rows;
+        Ok(self.staged)
     }
-
-    fn commit(&self) -> Result<Option<PathBuf>> {
-        if self.rows == 0 {
-            return Ok(None);
-        }
-        std::fs::rename(&self.tmp, &self.path).with_context(|| format!("renaming {}", self.tmp.display()))?;
-        Ok(Some(self.path.clone()))
-    }
-
-    fn discard(&mut self) {
-        self.writer = None;
-        let _ = std::fs::remove_file(&self.tmp);
-    }
-}
-
-struct YearParts {
-    games: Part<GamesBatch>,
-    rounds: Part<RoundsBatch>,
-    events: Part<EventsBatch>,
-    decisions: Part<DecisionsBatch>,
-}
-
-impl YearParts {
-    fn close(&mut self, props: &WriterProperties) -> Result<()> {
-        self.games.close(props)?;
-        self.rounds.close(props)?;
-        self.events.close(props)?;
-        self.decisions.close(props)
-    }
-    fn commit(&self) -> Result<Vec<PathBuf>> {
-        let mut v = Vec::new();
-        v.extend(self.games.commit()?);
-        v.extend(self.rounds.commit()?);
-        v.extend(self.events.commit()?);
-        v.extend(self.decisions.commit()?);
-        Ok(v)
-    }
-    fn discard(&mut self) {
-        self.games.discard();
-        self.rounds.discard();
-        self.events.discard();
-        self.decisions.discard();
-    }
-}
-
-/// Writes the games of one run into the dataset.
-pub struct DatasetWriter {
-    out: PathBuf,
-    run: String,
-    props: WriterProperties,
-    years: HashMap<Option<i32>, YearParts>,
-    manifest: Vec<ManifestEntry>,
-    quarantine: Vec<serde_json::Value>,
 }
 
 fn partition_name(year: Option<i32>) -> String {
@@ -231,6 +204,38 @@ fn partition_name(year: Option<i32>) -> String {
     }
 }
 
+/// One table of one run: a part file per year partition. Each table can be written on its own thread.
+pub struct TableWriter<B: TableBatch> {
+    dir: PathBuf,
+    run: String,
+    props: WriterProperties,
+    parts: HashMap<Option<i32>, Part<B>>,
+}
+
+impl<B: TableBatch> TableWriter<B> {
+    pub fn write_game(&mut self, g: &GameRow<'_>) -> Result<()> {
+        let year = g.date.map(|d| d.0);
+        let (dir, run) = (&self.dir, &self.run);
+        let part = self.parts.entry(year).or_insert_with(|| Part::new(&dir.join(partition_name(year)), run));
+        part.push(g, &self.props)
+    }
+
+    /// Closes every part file; they stay hidden until [`DatasetWriter::commit`].
+    pub fn close(self) -> Result<Vec<Staged>> {
+        let props = self.props;
+        self.parts.into_values().map(|p| p.close(&props)).collect()
+    }
+}
+
+/// The bookkeeping of one run: table writers, the manifest lines and the quarantine list, and the commit.
+pub struct DatasetWriter {
+    out: PathBuf,
+    run: String,
+    props: WriterProperties,
+    manifest: Vec<ManifestEntry>,
+    quarantine: Vec<serde_json::Value>,
+}
+
 impl DatasetWriter {
     pub fn new(out: &Path, run: &str) -> Result<DatasetWriter> {
         std::fs::create_dir_all(out.join(META_DIR)).with_context(|| format!("creating {}", out.display()))?;
@@ -238,29 +243,27 @@ impl DatasetWriter {
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
             .set_created_by(format!("haifu {}", env!("CARGO_PKG_VERSION")))
             .build();
-        Ok(DatasetWriter { out: out.to_path_buf(), run: run.to_string(), props, years: HashMap::new(), manifest: Vec::new(), quarantine: Vec::new() })
+        Ok(DatasetWriter {
+            out: out.to_path_buf(),
+            run: run.to_string(),
+            props,
+            manifest: Vec::new(),
+            quarantine: Vec::new(),
+        })
     }
 
     pub fn run_id(&self) -> &str {
         &self.run
     }
 
-    pub fn write_game(&mut self, g: &GameRow<'_>) -> Result<()> {
-        let year = g.date.map(|d| d.0);
-        let (out, run) = (&self.out, &self.run);
-        let parts = self.years.entry(year).or_insert_with(|| {
-            let p = partition_name(year);
-            YearParts {
-                games: Part::new(&out.join("games").join(&p), run),
-                rounds: Part::new(&out.join("rounds").join(&p), run),
-                events: Part::new(&out.join("events").join(&p), run),
-                decisions: Part::new(&out.join("decisions").join(&p), run),
-            }
-        });
-        parts.games.push(g, &self.props)?;
-        parts.rounds.push(g, &self.props)?;
-        parts.events.push(g, &self.props)?;
-        parts.decisions.push(g, &self.props)
+    /// A writer for one table of this run.
+    pub fn table<B: TableBatch>(&self) -> TableWriter<B> {
+        TableWriter {
+            dir: self.out.join(B::NAME),
+            run: self.run.clone(),
+            props: self.props.clone(),
+            parts: HashMap::new(),
+        }
     }
 
     /// Records a source file for the manifest (written at commit).
@@ -273,14 +276,12 @@ impl DatasetWriter {
         self.quarantine.push(item);
     }
 
-    /// Closes every part, renames them into place, then appends the manifest and the run line.
-    pub fn commit(mut self, summary: &serde_json::Value) -> Result<Vec<PathBuf>> {
-        for parts in self.years.values_mut() {
-            parts.close(&self.props)?;
-        }
+    /// Renames the closed part files into place, then appends the manifest, the quarantine list and the run
+    /// line (the run counts as committed once its line is there).
+    pub fn commit(self, staged: &[Staged], summary: &serde_json::Value) -> Result<Vec<PathBuf>> {
         let mut written = Vec::new();
-        for parts in self.years.values() {
-            written.extend(parts.commit()?);
+        for s in staged {
+            written.extend(s.commit()?);
         }
         let meta = self.out.join(META_DIR);
         let mut lines = String::new();
@@ -289,10 +290,6 @@ impl DatasetWriter {
             lines.push('\n');
         }
         append_atomic(&meta.join("manifest.jsonl"), &lines)?;
-        let mut run_line = serde_json::json!({ "run": self.run });
-        if let (Some(obj), Some(s)) = (run_line.as_object_mut(), summary.as_object()) {
-            obj.extend(s.clone());
-        }
         let mut quarantine = String::new();
         for q in &self.quarantine {
             quarantine.push_str(&serde_json::to_string(&serde_json::json!({ "run": self.run, "item": q }))?);
@@ -301,16 +298,13 @@ impl DatasetWriter {
         if !quarantine.is_empty() {
             append_atomic(&meta.join("quarantine.jsonl"), &quarantine)?;
         }
+        let mut run_line = serde_json::json!({ "run": self.run });
+        if let (Some(obj), Some(s)) = (run_line.as_object_mut(), summary.as_object()) {
+            obj.extend(s.clone());
+        }
         append_atomic(&meta.join("runs.jsonl"), &format!("{run_line}\n"))?;
         written.sort();
         Ok(written)
-    }
-
-    /// Drops everything this run wrote.
-    pub fn abort(mut self) {
-        for parts in self.years.values_mut() {
-            parts.discard();
-        }
     }
 }
 

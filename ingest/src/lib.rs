@@ -14,6 +14,7 @@ pub mod source;
 pub mod tables;
 pub mod tags;
 pub mod tenhou6;
+pub mod testkit;
 
 pub use error::{ReadError, ReplayError};
 pub use event::{Event, Format, GameRecord, Tag};

@@ -16,8 +16,12 @@ pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
     let mut depth = 0u32;
     let mut root_closed = false;
     loop {
-        let at = reader.buffer_position();
+        let end_of_last = reader.buffer_position();
         let ev = reader.read_event().map_err(|e| ReadError::at(text, reader.error_position(), e.to_string()))?;
+        // trim_text skipped the whitespace before this event: errors point at its `<`, not the line before
+        let skipped =
+            text.get(end_of_last as usize..).unwrap_or_default().iter().take_while(|b| b.is_ascii_whitespace());
+        let at = end_of_last + skipped.count() as u64;
         match ev {
             Xml::Start(e) if depth == 0 => {
                 if e.name().as_ref() != ROOT {
@@ -52,7 +56,11 @@ pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
         }
     }
     if events.is_empty() {
-        return Err(ReadError::at(text, reader.buffer_position(), format!("no <{ROOT}> element (empty or not an mjlog)")));
+        return Err(ReadError::at(
+            text,
+            reader.buffer_position(),
+            format!("no <{ROOT}> element (empty or not an mjlog)"),
+        ));
     }
     if !root_closed {
         return Err(ReadError::at(
@@ -97,7 +105,8 @@ fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError>
         "DORA" if tag.attrs.len() == 1 => {
             if let Some(hai) = tag.get("hai") {
                 let id = parse_num::<u8>(hai, "hai", text, at)?;
-                let tile = Tile::new(id).ok_or_else(|| ReadError::at(text, at, format!("DORA hai={id} out of range")))?;
+                let tile =
+                    Tile::new(id).ok_or_else(|| ReadError::at(text, at, format!("DORA hai={id} out of range")))?;
                 return Ok(Event::Dora { tile });
             }
         }

@@ -1,20 +1,21 @@
 //! The ingest run: files are read, parsed and replayed in parallel (rayon), in chunks whose results go, in
-//! input order, to one writer thread. Memory is bounded by the chunk size and the row groups in flight,
-//! not by the number of inputs.
+//! input order, to one writer thread per table. Memory is bounded by the chunk size and the row groups in
+//! flight, not by the number of inputs.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::dataset::{clean_uncommitted, read_manifest, DatasetWriter, ManifestEntry};
+use crate::dataset::{clean_uncommitted, read_manifest, DatasetWriter, ManifestEntry, Staged};
 use crate::event::GameRecord;
 use crate::replay::{replay, ReplayedGame};
 use crate::source;
-use crate::tables::GameRow;
+use crate::tables::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
 
 /// Files handled per parallel chunk.
 const CHUNK: usize = 256;
@@ -87,7 +88,8 @@ struct GameOut {
 }
 
 struct FileOut {
-    path: PathBuf,
+    /// The path as given, for messages and the `source_file` column.
+    name: String,
     hash: String,
     raw_len: u64,
     text_len: u64,
@@ -103,7 +105,7 @@ struct FileOut {
 impl FileOut {
     fn empty(path: &Path, raw_len: u64, hash: String) -> FileOut {
         FileOut {
-            path: path.to_path_buf(),
+            name: display(path),
             hash,
             raw_len,
             text_len: 0,
@@ -117,6 +119,18 @@ impl FileOut {
     fn skipped(path: &Path, raw_len: u64, hash: String) -> FileOut {
         FileOut { skipped: true, ..FileOut::empty(path, raw_len, hash) }
     }
+    /// The table row of one of this file's games.
+    fn row<'a>(&'a self, g: &'a GameOut) -> GameRow<'a> {
+        GameRow {
+            game_id: game_id(&self.hash, g.record.index_in_file),
+            source_file: &self.name,
+            source_hash: &self.hash,
+            record: &g.record,
+            replayed: &g.replayed,
+            date: self.date,
+        }
+    }
+
     fn unreadable(path: &Path, reason: String) -> FileOut {
         let mut f = FileOut::empty(path, 0, String::new());
         f.quarantined.push(Quarantined { file: display(path), game: None, reason });
@@ -166,6 +180,55 @@ fn process(path: &Path, raw: Vec<u8>, hash: String) -> FileOut {
     out
 }
 
+/// Adds a file to the summary, the manifest and the quarantine list; under `--strict` the first problem is an
+/// error.
+fn account(summary: &mut Summary, writer: &mut DatasetWriter, f: &FileOut, strict: bool) -> Result<()> {
+    if f.skipped {
+        summary.files_skipped += 1;
+        return Ok(());
+    }
+    summary.files_read += 1;
+    summary.input_bytes += f.raw_len;
+    summary.decompressed_bytes += f.text_len;
+    if !f.readable {
+        summary.files_quarantined += 1;
+    }
+    if let (true, Some(q)) = (strict, f.quarantined.first()) {
+        bail!("--strict: {}: {}", q.file, q.reason);
+    }
+    summary.games_quarantined += f.quarantined.iter().filter(|q| q.game.is_some()).count() as u64;
+    for q in &f.quarantined {
+        writer.record_quarantine(serde_json::to_value(q)?);
+    }
+    summary.quarantined.extend(f.quarantined.iter().cloned());
+    for g in &f.games {
+        summary.games_ingested += 1;
+        summary.rounds += g.replayed.rounds.len() as u64;
+        summary.events += g.record.events.len() as u64;
+        summary.decisions += g.replayed.decisions.len() as u64;
+        if let Some(reason) = &g.replayed.truncation {
+            summary.games_truncated += 1;
+            summary.truncated.push(Truncated {
+                file: f.name.clone(),
+                game: g.record.index_in_file,
+                rounds_kept: g.replayed.rounds.len(),
+                reason: reason.clone(),
+            });
+        }
+    }
+    if f.readable {
+        let run = writer.run_id().to_string();
+        writer.record_source(ManifestEntry {
+            hash: f.hash.clone(),
+            file: f.name.clone(),
+            run,
+            games: f.games.len() as u32,
+            games_quarantined: f.quarantined.len() as u32,
+        });
+    }
+    Ok(())
+}
+
 /// A game id stable across runs: from the file's content hash and the game's place in the file.
 pub fn game_id(hash: &str, index: u32) -> i64 {
     let h = xxhash_rust::xxh3::xxh3_64(format!("{hash}:{index}").as_bytes());
@@ -191,8 +254,15 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     let mut summary = Summary { out: display(&opts.out), stale_removed, ..Summary::default() };
     let (tx, rx) = crossbeam_channel::bounded::<Vec<FileOut>>(1);
     let strict = opts.strict;
+    // one thread per table: encoding Parquet is most of the work, and the tables are independent
+    let (games, rounds, events, decisions) = (
+        writer.table::<GamesBatch>(),
+        writer.table::<RoundsBatch>(),
+        writer.table::<EventsBatch>(),
+        writer.table::<DecisionsBatch>(),
+    );
 
-    let result: Result<()> = std::thread::scope(|scope| {
+    let result: Result<Vec<Staged>> = std::thread::scope(|scope| {
         let reader = scope.spawn(move || {
             for chunk in inputs.chunks(CHUNK) {
                 // reading is sequential (the content hash decides what to skip); parsing and replay are parallel
@@ -217,80 +287,69 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
                 }
             }
         });
-        let mut first_error: Option<String> = None;
-        for outs in rx.iter() {
-            for f in outs {
-                progress.file_done(f.raw_len, f.games.len() as u64);
-                if f.skipped {
-                    summary.files_skipped += 1;
-                    continue;
-                }
-                summary.files_read += 1;
-                summary.input_bytes += f.raw_len;
-                summary.decompressed_bytes += f.text_len;
-                let file = display(&f.path);
-                if !f.readable {
-                    summary.files_quarantined += 1;
-                }
-                if strict && !f.quarantined.is_empty() {
-                    let q = &f.quarantined[0];
-                    first_error.get_or_insert_with(|| format!("{}: {}", q.file, q.reason));
-                    break;
-                }
-                summary.games_quarantined += f.quarantined.iter().filter(|q| q.game.is_some()).count() as u64;
-                for q in &f.quarantined {
-                    writer.record_quarantine(serde_json::to_value(q)?);
-                }
-                summary.quarantined.extend(f.quarantined.iter().cloned());
-                for g in &f.games {
-                    let id = game_id(&f.hash, g.record.index_in_file);
-                    writer.write_game(&GameRow {
-                        game_id: id,
-                        source_file: &file,
-                        source_hash: &f.hash,
-                        record: &g.record,
-                        replayed: &g.replayed,
-                        date: f.date,
-                    })?;
-                    summary.games_ingested += 1;
-                    summary.rounds += g.replayed.rounds.len() as u64;
-                    summary.events += g.record.events.len() as u64;
-                    summary.decisions += g.replayed.decisions.len() as u64;
-                    if let Some(reason) = &g.replayed.truncation {
-                        summary.games_truncated += 1;
-                        summary.truncated.push(Truncated {
-                            file: file.clone(),
-                            game: g.record.index_in_file,
-                            rounds_kept: g.replayed.rounds.len(),
-                            reason: reason.clone(),
-                        });
+        let mut senders = Vec::new();
+        let mut tables = Vec::new();
+        macro_rules! table_thread {
+            ($w:expr) => {{
+                let (ttx, trx) = crossbeam_channel::bounded::<Arc<Vec<FileOut>>>(1);
+                senders.push(ttx);
+                let mut w = $w;
+                tables.push(scope.spawn(move || -> Result<Vec<Staged>> {
+                    for chunk in trx {
+                        for f in chunk.iter() {
+                            for g in &f.games {
+                                w.write_game(&f.row(g))?;
+                            }
+                        }
                     }
-                }
-                if f.readable {
-                    writer.record_source(ManifestEntry {
-                        hash: f.hash.clone(),
-                        file,
-                        run: writer.run_id().to_string(),
-                        games: f.games.len() as u32,
-                        games_quarantined: f.quarantined.len() as u32,
-                    });
+                    w.close()
+                }));
+            }};
+        }
+        table_thread!(games);
+        table_thread!(rounds);
+        table_thread!(events);
+        table_thread!(decisions);
+
+        let mut failure: Option<anyhow::Error> = None;
+        'chunks: for mut outs in rx.iter() {
+            for f in &outs {
+                progress.file_done(f.raw_len, f.games.len() as u64);
+                if let Err(e) = account(&mut summary, &mut writer, f, strict) {
+                    failure = Some(e);
+                    break 'chunks;
                 }
             }
-            if first_error.is_some() {
-                break;
+            outs.retain(|f| !f.skipped);
+            let chunk = Arc::new(outs);
+            for t in &senders {
+                // a table thread that stopped has an error to report when joined
+                if t.send(Arc::clone(&chunk)).is_err() {
+                    break 'chunks;
+                }
             }
         }
         drop(rx);
+        drop(senders);
         reader.join().map_err(|_| anyhow::anyhow!("reader thread panicked"))?;
-        match first_error {
-            Some(e) => bail!("--strict: {e}"),
-            None => Ok(()),
+        let mut staged = Vec::new();
+        for t in tables {
+            match t.join().map_err(|_| anyhow::anyhow!("table writer panicked"))? {
+                Ok(s) => staged.extend(s),
+                Err(e) => {
+                    failure.get_or_insert(e);
+                }
+            }
+        }
+        match failure {
+            Some(e) => {
+                staged.iter().for_each(Staged::discard);
+                Err(e)
+            }
+            None => Ok(staged),
         }
     });
-    if let Err(e) = result {
-        writer.abort();
-        return Err(e);
-    }
+    let staged = result?;
     summary.run = writer.run_id().to_string();
     summary.elapsed_s = started.elapsed().as_secs_f64();
     let mut brief = serde_json::to_value(&summary)?;
@@ -300,7 +359,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
             o.remove(k);
         }
     }
-    let written = writer.commit(&brief)?;
+    let written = writer.commit(&staged, &brief)?;
     summary.written = written.iter().map(|p| display(p)).collect();
     Ok(summary)
 }

@@ -12,8 +12,8 @@
 //!
 //! The output is what the dataset stores: the rounds, and one [`Decision`] per discard.
 
-use haifu_rules::shanten::shanten;
 use arrayvec::ArrayVec;
+use haifu_rules::shanten::shanten;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
 use crate::error::ReplayError;
@@ -53,6 +53,8 @@ pub enum Outcome {
     DealIn,
     /// Paid for another player's tsumo.
     TsumoLoss,
+    /// Paid for another player's win as the one responsible (pao) for a yakuman's last set.
+    Pao,
     /// Another player won by ron from a third player.
     Bystander,
     /// Exhaustive draw (or nagashi mangan) while tenpai.
@@ -69,6 +71,7 @@ impl Outcome {
             Outcome::Win => "win",
             Outcome::DealIn => "deal_in",
             Outcome::TsumoLoss => "tsumo_loss",
+            Outcome::Pao => "pao",
             Outcome::Bystander => "bystander",
             Outcome::DrawTenpai => "draw_tenpai",
             Outcome::DrawNoten => "draw_noten",
@@ -222,6 +225,9 @@ impl SeatState {
     fn size(&self) -> usize {
         self.hand.len() + 3 * self.melds.iter().filter(|m| m.kind != MeldKind::Nuki).count()
     }
+    fn add_meld(&mut self, m: Meld) -> Result<(), String> {
+        self.melds.try_push(m).map_err(|_| "more than eight melds".to_string())
+    }
     fn closed(&self) -> bool {
         self.melds.iter().all(|m| matches!(m.kind, MeldKind::Ankan | MeldKind::Nuki))
     }
@@ -237,9 +243,10 @@ struct RoundState {
     draws_left: i32,
     /// Last discard: seat, tile, and index of its decision.
     last_discard: Option<(u8, Tile, usize)>,
-    /// A tile that can be robbed: the one added by the last kakan (chankan), or the last north extracted
-    /// (3-player Tenhou allows ron on a nuki).
-    robbable: Option<(u8, Tile)>,
+    /// Tiles that can be robbed and by whom they were shown: the tile added by the last kakan (chankan), the
+    /// four of a closed kan (only kokushi may rob it), or the last north extracted (3-player Tenhou allows
+    /// ron on a nuki).
+    robbable: Option<(u8, ArrayVec<Tile, 4>)>,
     first_decision: usize,
     wins: Vec<Agari>,
 }
@@ -383,7 +390,11 @@ impl Replayer<'_> {
         let standard = self.info.game_type.is_none_or(|t| t.0 < 0x100) && self.info.lobby.unwrap_or(0) == 0;
         let total = *self.total.get_or_insert(if standard { total_points(self.info.n_players) } else { sum });
         if sum != total {
-            return Err(format!("scores {:?} and {} sticks add to {sum}, not {total}", &init.scores[..np], init.kyotaku));
+            return Err(format!(
+                "scores {:?} and {} sticks add to {sum}, not {total}",
+                &init.scores[..np],
+                init.kyotaku
+            ));
         }
         if self.started && (init.scores != self.scores || init.kyotaku != self.kyotaku) {
             return Err(format!(
@@ -433,7 +444,7 @@ impl Replayer<'_> {
         Ok(())
     }
 
-    fn seat<'r>(r: &'r mut RoundState, seat: u8, np: u8) -> Result<&'r mut SeatState, String> {
+    fn seat(r: &mut RoundState, seat: u8, np: u8) -> Result<&mut SeatState, String> {
         if seat >= np {
             return Err(format!("seat {seat} does not play in a {np}-player game"));
         }
@@ -540,7 +551,9 @@ impl Replayer<'_> {
             }
             let expect = (seat + meld.from) % 4;
             if from_seat != expect || meld.from == 0 {
-                return Err(format!("code says the tile comes from seat {expect}, the last discard is seat {from_seat}'s"));
+                return Err(format!(
+                    "code says the tile comes from seat {expect}, the last discard is seat {from_seat}'s"
+                ));
             }
             if meld.kind == MeldKind::Chi && (seat + np - 1) % np != from_seat {
                 return Err("chi from a seat other than the previous one".into());
@@ -554,7 +567,11 @@ impl Replayer<'_> {
         let before_call = s.hand;
         for t in meld.from_hand() {
             if !s.hand.remove(t) {
-                return Err(format!("{} needs tile {} ({t}) that seat {seat} does not hold: {before_call:?}", meld.kind.name(), t.id()));
+                return Err(format!(
+                    "{} needs tile {} ({t}) that seat {seat} does not hold: {before_call:?}",
+                    meld.kind.name(),
+                    t.id()
+                ));
             }
         }
         match meld.kind {
@@ -569,18 +586,19 @@ impl Replayer<'_> {
                 s.pending = Some((source, called, before));
                 s.turn = s.turn.saturating_add(1);
                 s.last_draw = None;
-                s.melds.try_push(meld).map_err(|_| "more than eight melds".to_string())?;
+                s.add_meld(meld)?;
             }
             MeldKind::Daiminkan => {
                 s.turn = s.turn.saturating_add(1);
                 s.replacement = Some(Source::Kan);
                 s.last_draw = None;
-                s.melds.try_push(meld).map_err(|_| "more than eight melds".to_string())?;
+                s.add_meld(meld)?;
             }
             MeldKind::Ankan => {
                 s.pending = None;
                 s.replacement = Some(Source::Kan);
-                s.melds.try_push(meld).map_err(|_| "more than eight melds".to_string())?;
+                s.add_meld(meld)?;
+                r.robbable = Some((seat, meld.tiles().iter().copied().collect()));
             }
             MeldKind::Kakan => {
                 let pon = meld.pon_of_kakan().ok_or("kakan without its pon")?;
@@ -592,13 +610,13 @@ impl Replayer<'_> {
                 *slot = meld;
                 s.pending = None;
                 s.replacement = Some(Source::Kan);
-                r.robbable = meld.added.map(|t| (seat, t));
+                r.robbable = meld.added.map(|t| (seat, [t].into_iter().collect()));
             }
             MeldKind::Nuki => {
                 s.pending = None;
                 s.replacement = Some(Source::Nuki);
-                s.melds.try_push(meld).map_err(|_| "more than eight melds".to_string())?;
-                r.robbable = Some((seat, meld.tiles()[0]));
+                s.add_meld(meld)?;
+                r.robbable = Some((seat, meld.tiles().iter().copied().collect()));
             }
         }
         Ok(())
@@ -666,7 +684,10 @@ impl Replayer<'_> {
         let win_tile = if who == from {
             winner.last_draw.filter(|t| winner.hand.contains(*t)).ok_or("tsumo without a drawn tile")?
         } else {
-            let robbed = r.robbable.filter(|&(s, _)| s == from).map(|(_, t)| t);
+            let robbed = r.robbable.as_ref().filter(|(s, _)| *s == from).and_then(|(_, ts)| {
+                // a closed kan shows four tiles: the one Tenhou names as machi is the one robbed
+                ts.iter().copied().find(|&t| t == a.machi).or_else(|| ts.first().copied())
+            });
             let discarded = r.last_discard.filter(|&(s, _, _)| s == from).map(|(_, t, _)| t);
             let t = robbed.or(discarded).ok_or_else(|| format!("ron from seat {from} with no tile to take"))?;
             expect.insert(t);
@@ -677,9 +698,15 @@ impl Replayer<'_> {
         }
         let shown: TileSet = a.hand.iter().copied().collect();
         if shown != *expect.tiles() || shown.len() != a.hand.len() {
-            return Err(format!("AGARI hai {shown:?} differs from the tracked hand {expect:?}"));
+            let ids = |set: &TileSet| set.iter().map(|t| t.id().to_string()).collect::<Vec<_>>().join(",");
+            return Err(format!(
+                "AGARI hai {shown:?} ({}) differs from the tracked hand {expect:?} ({})",
+                ids(&shown),
+                ids(expect.tiles())
+            ));
         }
-        let mut tracked: Vec<u32> = winner.melds.iter().filter(|m| m.kind != MeldKind::Nuki).map(Meld::encode).collect();
+        let mut tracked: Vec<u32> =
+            winner.melds.iter().filter(|m| m.kind != MeldKind::Nuki).map(Meld::encode).collect();
         let mut logged: Vec<u32> = Vec::new();
         for &code in &a.melds {
             let m = Meld::decode(code).map_err(|e| e.to_string())?;
@@ -697,27 +724,39 @@ impl Replayer<'_> {
         }
         let delta_sum: i32 = a.delta.iter().sum();
         if delta_sum != 1000 * i32::from(a.kyotaku) {
-            return Err(format!("AGARI deltas add to {delta_sum}, expected {} for the sticks", 1000 * i32::from(a.kyotaku)));
+            return Err(format!(
+                "AGARI deltas add to {delta_sum}, expected {} for the sticks",
+                1000 * i32::from(a.kyotaku)
+            ));
         }
         r.wins.push(a.clone());
         for (s, d) in self.scores.iter_mut().zip(a.delta) {
             *s += d;
         }
         self.kyotaku -= a.kyotaku;
-        // a double ron is a run of AGARI tags: end the round when the next event is not another AGARI
-        let more = self.events.get(i + 1).is_some_and(|e| e.as_tag("AGARI").is_some());
+        // a double ron is a run of AGARI tags, maybe with tags such as BYE between them (SPEC 1.2: no INIT
+        // between): end the round when the next event that is not such a tag is not another AGARI
+        let more = self.events[i + 1..]
+            .iter()
+            .find(|e| !matches!(e, Event::Tag(t) if !matches!(t.name.as_str(), "AGARI" | "INIT" | "RYUUKYOKU")))
+            .is_some_and(|e| e.as_tag("AGARI").is_some());
         if !more {
             let wins = std::mem::take(&mut self.round_mut()?.wins);
             let mut outcomes = [Outcome::Bystander; 4];
             for w in &wins {
-                if w.is_tsumo() {
-                    for (s, o) in outcomes.iter_mut().enumerate().take(usize::from(np)) {
-                        if s != usize::from(w.who) {
-                            *o = Outcome::TsumoLoss;
-                        }
+                // who paid decides: under pao the responsible seat pays (all of a tsumo, half of a ron)
+                for (s, o) in outcomes.iter_mut().enumerate().take(usize::from(np)) {
+                    let paid = w.delta[s] < 0;
+                    if s == usize::from(w.who) || *o == Outcome::DealIn {
+                        continue;
                     }
-                } else {
-                    outcomes[usize::from(w.from_who)] = Outcome::DealIn;
+                    if !w.is_tsumo() && s == usize::from(w.from_who) {
+                        *o = Outcome::DealIn;
+                    } else if paid && w.pao_who == Some(s as u8) {
+                        *o = Outcome::Pao;
+                    } else if paid && w.is_tsumo() {
+                        *o = Outcome::TsumoLoss;
+                    }
                 }
             }
             for w in &wins {
@@ -776,7 +815,13 @@ impl Replayer<'_> {
         self.end_round(i, RoundEnd::Ryuukyoku(d), outcomes, owari)
     }
 
-    fn end_round(&mut self, i: usize, end: RoundEnd, outcomes: [Outcome; 4], owari: Option<Owari>) -> Result<(), String> {
+    fn end_round(
+        &mut self,
+        i: usize,
+        end: RoundEnd,
+        outcomes: [Outcome; 4],
+        owari: Option<Owari>,
+    ) -> Result<(), String> {
         let r = self.round.take().ok_or("round end outside a round")?;
         for d in &mut self.decisions[r.first_decision..] {
             d.outcome = outcomes[usize::from(d.seat)];

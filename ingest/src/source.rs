@@ -88,7 +88,9 @@ pub fn decompress(raw: Vec<u8>) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(raw.len() * 4);
     let mut dec = flate2::read::MultiGzDecoder::new(&raw[..]).take(MAX_DECOMPRESSED + 1);
     match dec.read_to_end(&mut out) {
-        Ok(_) if out.len() as u64 > MAX_DECOMPRESSED => Err(format!("gzip expands beyond {} MiB", MAX_DECOMPRESSED >> 20)),
+        Ok(_) if out.len() as u64 > MAX_DECOMPRESSED => {
+            Err(format!("gzip expands beyond {} MiB", MAX_DECOMPRESSED >> 20))
+        }
         Ok(_) => Ok(out),
         Err(e) => Err(format!("gzip stream broken after {} decompressed bytes: {e}", out.len())),
     }

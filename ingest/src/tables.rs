@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use arrow::array::{
-    ArrayBuilder, ArrayRef, BooleanBuilder, Date32Builder, Float32Builder, Float64Builder, Int16Builder, Int32Builder, Int64Builder,
-    Int8Builder, ListArray, ListBuilder, RecordBatch, StringBuilder, StructArray, UInt16Builder, UInt32Builder,
-    UInt8Builder,
+    ArrayBuilder, ArrayRef, BooleanBuilder, Date32Builder, Float32Builder, Float64Builder, Int16Builder, Int32Builder,
+    Int64Builder, Int8Builder, ListArray, ListBuilder, RecordBatch, StringBuilder, StructArray, UInt16Builder,
+    UInt32Builder, UInt8Builder,
 };
 use arrow::buffer::OffsetBuffer;
 use arrow::datatypes::{DataType, Field, Fields, Schema, SchemaRef};
@@ -36,6 +36,9 @@ pub trait TableBatch: Default {
     fn schema() -> SchemaRef;
     fn push(&mut self, g: &GameRow<'_>);
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// The rows so far as a record batch; the builder starts empty again.
     fn finish(&mut self) -> RecordBatch;
 }
@@ -300,7 +303,7 @@ pub struct RoundsBatch {
 impl RoundsBatch {
     fn wins_array(&mut self) -> ArrayRef {
         let wins = std::mem::take(&mut self.wins);
-        let offsets = std::mem::replace(&mut self.win_offsets, Vec::new());
+        let offsets = std::mem::take(&mut self.win_offsets);
         let mut who = UInt8Builder::new();
         let mut from = UInt8Builder::new();
         let mut pao = UInt8Builder::new();
@@ -648,6 +651,8 @@ impl TableBatch for DecisionsBatch {
     fn push(&mut self, g: &GameRow<'_>) {
         let info = &g.replayed.info;
         let np = usize::from(info.n_players);
+        // ids 16, 52, 88 are plain fives in a lobby without red fives
+        let red = info.game_type.is_none_or(|t| t.red());
         for d in &g.replayed.decisions {
             let round = &g.replayed.rounds[usize::from(d.round)];
             let player = &info.players[usize::from(d.seat)];
@@ -667,7 +672,7 @@ impl TableBatch for DecisionsBatch {
             let counts = *d.hand.counts();
             self.hand.values().append_slice(&counts);
             self.hand.append(true);
-            self.hand_red.append_value(d.hand.tiles().red_mask());
+            self.hand_red.append_value(if red { d.hand.tiles().red_mask() } else { 0 });
             write_counts(&counts, &mut self.buf);
             self.hand_text.append_value(&self.buf);
             self.discard.append_value(d.discard.id());

@@ -160,7 +160,7 @@ impl Agari {
         let ten: Vec<i64> = num_list(attr(t, "ten")?)?;
         let [fu, points, limit] = ten[..] else { return Err("AGARI ten must hold fu,points,limit".into()) };
         let yaku_pairs: Vec<u8> = num_list(t.get("yaku").unwrap_or(""))?;
-        if yaku_pairs.len() % 2 != 0 {
+        if !yaku_pairs.len().is_multiple_of(2) {
             return Err("AGARI yaku must hold id,han pairs".into());
         }
         let (before, delta) = parse_sc(t)?;
@@ -311,7 +311,7 @@ pub fn percent_decode(s: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Player {
     pub name: String,
-    /// Tenhou dan index (0 = new, 9 = 1-dan, 16 = 8-dan ...); None when absent.
+    /// Tenhou rank index (0 = new, 9 = 1-kyu, 10 = 1-dan, 17 = 8-dan, 20 = tenhoui); None when absent.
     pub dan: Option<i8>,
     pub rate: Option<f32>,
     pub sex: Option<String>,
@@ -370,48 +370,6 @@ impl GameType {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn game_type_bits() {
-        let houou = GameType(169);
-        assert!(houou.hanchan() && houou.red() && houou.kuitan() && !houou.three_player());
-        assert_eq!(houou.level(), "houou");
-        assert!(!GameType(225).hanchan());
-        assert!(GameType(185).three_player());
-        assert!(!GameType(0x03).red());
-        assert!(!GameType(0x05).kuitan());
-    }
-
-    #[test]
-    fn names_decode() {
-        assert_eq!(percent_decode("%E3%81%82abc"), "あabc");
-        assert_eq!(percent_decode("100%"), "100%");
-        assert_eq!(percent_decode("%4"), "%4");
-    }
-
-    #[test]
-    fn agari_fields() {
-        let t = Tag::new("AGARI")
-            .with("ba", "1,1")
-            .with("hai", "4,8,12,16,20,24,52,56,60,100,101,108,109,110")
-            .with("machi", "110")
-            .with("ten", "30,3900,0")
-            .with("yaku", "1,1,8,1,52,0,53,0")
-            .with("doraHai", "3")
-            .with("who", "2")
-            .with("fromWho", "0")
-            .with("sc", "250,-49,240,0,250,59,250,0");
-        let a = Agari::parse(&t).unwrap();
-        assert_eq!((a.fu, a.points, a.han()), (30, 3900, 2));
-        assert_eq!(a.delta, [-4900, 0, 5900, 0]);
-        assert!(!a.is_tsumo());
-        assert!(Agari::parse(&Tag::new("AGARI").with("ba", "0")).is_err());
-    }
-}
-
 /// Joins numbers as Tenhou writes lists: `1,2,3`.
 pub fn join<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> String {
     let mut s = String::new();
@@ -454,13 +412,13 @@ impl Init {
 impl Agari {
     /// `n_players` decides how many `sc` / `owari` pairs are written (Tenhou writes 4 in 3-player games too).
     pub fn to_tag(&self, n_players: usize) -> Tag {
-        let mut t = Tag::new("AGARI")
-            .with("ba", join([self.honba, self.kyotaku]))
-            .with("hai", tile_ids(&self.hand));
+        let mut t = Tag::new("AGARI").with("ba", join([self.honba, self.kyotaku])).with("hai", tile_ids(&self.hand));
         if !self.melds.is_empty() {
             t = t.with("m", join(&self.melds));
         }
-        t = t.with("machi", self.machi.id().to_string()).with("ten", join([self.fu as i64, self.points as i64, self.limit as i64]));
+        t = t
+            .with("machi", self.machi.id().to_string())
+            .with("ten", join([self.fu as i64, self.points as i64, self.limit as i64]));
         if !self.yaku.is_empty() {
             t = t.with("yaku", join(self.yaku.iter().flat_map(|y| [y.id, y.han])));
         }
@@ -535,4 +493,46 @@ pub fn un_tag(players: &[Player]) -> Tag {
     let rate = join(players.iter().map(|p| format!("{:.2}", p.rate.unwrap_or(1500.0))));
     let sx = join(players.iter().map(|p| p.sex.clone().unwrap_or_else(|| "C".into())));
     t.with("dan", dan).with("rate", rate).with("sx", sx)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_type_bits() {
+        let houou = GameType(169);
+        assert!(houou.hanchan() && houou.red() && houou.kuitan() && !houou.three_player());
+        assert_eq!(houou.level(), "houou");
+        assert!(!GameType(225).hanchan());
+        assert!(GameType(185).three_player());
+        assert!(!GameType(0x03).red());
+        assert!(!GameType(0x05).kuitan());
+    }
+
+    #[test]
+    fn names_decode() {
+        assert_eq!(percent_decode("%E3%81%82abc"), "あabc");
+        assert_eq!(percent_decode("100%"), "100%");
+        assert_eq!(percent_decode("%4"), "%4");
+    }
+
+    #[test]
+    fn agari_fields() {
+        let t = Tag::new("AGARI")
+            .with("ba", "1,1")
+            .with("hai", "4,8,12,16,20,24,52,56,60,100,101,108,109,110")
+            .with("machi", "110")
+            .with("ten", "30,3900,0")
+            .with("yaku", "1,1,8,1,52,0,53,0")
+            .with("doraHai", "3")
+            .with("who", "2")
+            .with("fromWho", "0")
+            .with("sc", "250,-49,240,0,250,59,250,0");
+        let a = Agari::parse(&t).unwrap();
+        assert_eq!((a.fu, a.points, a.han()), (30, 3900, 2));
+        assert_eq!(a.delta, [-4900, 0, 5900, 0]);
+        assert!(!a.is_tsumo());
+        assert!(Agari::parse(&Tag::new("AGARI").with("ba", "0")).is_err());
+    }
 }

@@ -1,0 +1,1022 @@
+//! Scripted games written as Tenhou mjlog: test fixtures the project makes itself (and example logs).
+//!
+//! A [`GameBuilder`] writes the tags of a game in Tenhou's order while it tracks what Tenhou tracks: the
+//! concealed hands and melds, the live wall (70 draws, 55 in 3-player; a replacement draw after a kan or a
+//! nuki counts as a draw), the dora indicators, riichi, the scores and the sticks on the table. A script names
+//! tiles in Tenhou notation (`"5m"` a plain five, `"0m"` the red one, `"1z"`..`"7z"` or `"E"`..`"C"` the
+//! honors) or by id, and the builder resolves them to free ids (dealing or drawing) or to ids in the hand
+//! (discarding, calling). So the log it writes replays cleanly unless the script does something impossible
+//! (then the builder panics, naming the step) or breaks the log on purpose with [`GameBuilder::raw`] or
+//! [`GameBuilder::tag_mut`].
+//!
+//! Tenhou's order, followed here:
+//! - `REACH step=1`, the riichi discard, then `REACH step=2 ten=` before the next draw or call, never when the
+//!   discard is ronned (the stick is not paid then);
+//! - a closed kan's `DORA` comes before the replacement draw; an open or added kan's after the replacement draw,
+//!   just before the discard; none when the kan is robbed or the replacement tile wins;
+//! - a double ron is a run of `AGARI` tags in turn order from the discarder; the first winner takes the honba
+//!   and the sticks;
+//! - 3-player games keep the 4-slot numbering: `hai3=""`, four `ten` and `sc` pairs, kyoku 0 1 2 then 4 5 6.
+//!
+//! Points need not follow the scoring tables, but every payment adds up: a win's deltas sum to 1000 x the sticks
+//! taken, a draw's to zero, and `owari` gives the leftover sticks to the first place.
+
+use haifu_rules::{HandNotation, Kind, Meld, MeldKind, MjaiTile, Tile, TileSet};
+
+use crate::event::{Event, GameRecord, Tag, ROOT};
+use crate::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
+use crate::Format;
+
+/// A tile named in a script: an exact id, or a kind with its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    Id(Tile),
+    /// `red`: `Some(true)` the red five, `Some(false)` a plain copy, `None` any copy (plain first).
+    Kind {
+        kind: Kind,
+        red: Option<bool>,
+    },
+}
+
+impl From<Tile> for Pick {
+    fn from(t: Tile) -> Pick {
+        Pick::Id(t)
+    }
+}
+
+impl From<u8> for Pick {
+    fn from(id: u8) -> Pick {
+        Pick::Id(Tile::from_id(id))
+    }
+}
+
+impl From<Kind> for Pick {
+    fn from(kind: Kind) -> Pick {
+        Pick::Kind { kind, red: None }
+    }
+}
+
+impl From<&str> for Pick {
+    /// One tile in Tenhou notation (`5m` plain, `0m` red, `1z`) or mjai notation (`E`, `5mr`).
+    ///
+    /// # Panics
+    /// When the text does not name exactly one tile.
+    fn from(s: &str) -> Pick {
+        let five = |kind: Kind| !kind.is_honor() && kind.digit() == 5;
+        if let Ok(h) = s.parse::<HandNotation>() {
+            let mut kinds = h.counts.iter().enumerate().filter(|(_, &n)| n > 0);
+            if let (Some((k, 1)), None) = (kinds.next().map(|(k, &n)| (k, n)), kinds.next()) {
+                let kind = Kind::from_index(k as u8);
+                let red = five(kind).then_some(h.red != 0);
+                return Pick::Kind { kind, red };
+            }
+        }
+        match s.parse::<MjaiTile>() {
+            Ok(m) => Pick::Kind { kind: m.kind, red: five(m.kind).then_some(m.red) },
+            Err(_) => panic!("{s:?} does not name one tile"),
+        }
+    }
+}
+
+/// The tiles of a hand in Tenhou notation (`"123m0p55z"`), as picks in order.
+///
+/// # Panics
+/// When the notation is not valid.
+pub fn picks(notation: &str) -> Vec<Pick> {
+    let mut out = Vec::new();
+    let mut digits = Vec::new();
+    for c in notation.chars() {
+        match c {
+            '0'..='9' => digits.push(c),
+            'm' | 'p' | 's' | 'z' => out.extend(digits.drain(..).map(|d| Pick::from(format!("{d}{c}").as_str()))),
+            ' ' => {}
+            _ => panic!("{notation:?}: unexpected {c:?}"),
+        }
+    }
+    assert!(digits.is_empty(), "{notation:?}: digits without a suit letter");
+    out
+}
+
+/// A win as the script wants it scored: the points of the hand (before honba and sticks) and its yaku.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Win {
+    pub fu: u32,
+    pub points: i32,
+    pub yaku: Vec<Yaku>,
+    pub yakuman: Vec<u8>,
+    /// The seat liable for the yakuman (pao), if any.
+    pub pao: Option<u8>,
+}
+
+impl Win {
+    /// A 30-fu win worth `points`, without yaku (add them with [`Win::yaku`]).
+    pub fn new(points: i32) -> Win {
+        Win { fu: 30, points, yaku: Vec::new(), yakuman: Vec::new(), pao: None }
+    }
+    pub fn fu(mut self, fu: u32) -> Win {
+        self.fu = fu;
+        self
+    }
+    /// Yaku as Tenhou `(id, han)` pairs (SPEC 1.3).
+    pub fn yaku(mut self, pairs: &[(u8, u8)]) -> Win {
+        self.yaku = pairs.iter().map(|&(id, han)| Yaku { id, han }).collect();
+        self
+    }
+    /// Yakuman ids (never together with `yaku`).
+    pub fn yakuman(mut self, ids: &[u8]) -> Win {
+        self.yakuman = ids.to_vec();
+        self
+    }
+    pub fn pao(mut self, seat: u8) -> Win {
+        self.pao = Some(seat);
+        self
+    }
+}
+
+/// When the next kan dora indicator is turned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PendingDora {
+    None,
+    /// Closed kan: before the replacement draw of this seat.
+    BeforeDraw(u8),
+    /// Open or added kan: before the next discard (or call) of this seat.
+    BeforeDiscard(u8),
+}
+
+/// The round being written.
+#[derive(Clone, Debug)]
+struct Round {
+    kyoku: u8,
+    honba: u8,
+    dealer: u8,
+    /// Every id in play this round: dealt, drawn, dora and ura indicators.
+    used: TileSet,
+    hands: [TileSet; 4],
+    melds: [Vec<Meld>; 4],
+    draws_left: u8,
+    dora: Vec<Tile>,
+    last_draw: [Option<Tile>; 4],
+    /// The last discard while it can still be called or ronned.
+    last_discard: Option<(u8, Tile)>,
+    /// The tile added by the last kakan while it can be robbed (chankan).
+    last_kakan: Option<(u8, Tile)>,
+    riichi: [bool; 4],
+    /// The seat whose riichi discard is out and whose stick is not paid yet.
+    reach_pending: Option<u8>,
+    /// Made the riichi declaration (step 1) and has not discarded yet.
+    reach_declared: Option<u8>,
+    pending_dora: PendingDora,
+    /// The seat whose turn it is to draw.
+    next_seat: u8,
+}
+
+/// The typed end tag of the last round and its index in the events (`owari` is added to it).
+#[derive(Clone, Debug)]
+enum EndTag {
+    Agari(Box<Agari>),
+    Ryuukyoku(Box<Ryuukyoku>),
+}
+
+/// Writes one scripted game as mjlog events. See the module documentation.
+#[derive(Clone, Debug)]
+pub struct GameBuilder {
+    events: Vec<Event>,
+    n_players: u8,
+    red: bool,
+    players: Vec<Player>,
+    scores: [i32; 4],
+    kyotaku: u8,
+    /// kyoku and honba of the next round.
+    next_kyoku: u8,
+    next_honba: u8,
+    round: Option<Round>,
+    last_end: Option<(usize, EndTag)>,
+    finished: bool,
+}
+
+/// Names given to the seats: A, B, C, D.
+const NAMES: [&str; 4] = ["A", "B", "C", "D"];
+
+impl GameBuilder {
+    /// A game of this `GO type` (169 = 4-player houou hanchan, 185 = 3-player), with the header Tenhou writes:
+    /// root, `GO`, `UN`, `TAIKYOKU oya="0"`.
+    pub fn new(go_type: u32) -> GameBuilder {
+        GameBuilder::with_go(Tag::new("GO").with("type", go_type.to_string()).with("lobby", "0"))
+    }
+
+    /// A game whose `GO` tag is given as is (newer logs add attributes); its `type` sets the rules.
+    ///
+    /// # Panics
+    /// When the tag has no numeric `type`.
+    pub fn with_go(go: Tag) -> GameBuilder {
+        let go_type: u32 = go.get("type").and_then(|t| t.parse().ok()).expect("GO tag without a numeric type");
+        let gt = tags::GameType(go_type);
+        let n_players = if gt.three_player() { 3 } else { 4 };
+        let players: Vec<Player> = (0..4)
+            .map(|s| {
+                if s < n_players {
+                    let name = NAMES[usize::from(s)].to_string();
+                    Player { name, dan: Some(16), rate: Some(2000.0), sex: Some("M".into()) }
+                } else {
+                    Player { name: String::new(), dan: Some(0), rate: Some(1500.0), sex: Some("C".into()) }
+                }
+            })
+            .collect();
+        let start = if n_players == 3 { 35_000 } else { 25_000 };
+        let mut scores = [0; 4];
+        scores[..usize::from(n_players)].fill(start);
+        let events = vec![
+            Event::tag(Tag::new(ROOT).with("ver", "2.3")),
+            Event::tag(go),
+            Event::tag(tags::un_tag(&players)),
+            Event::tag(Tag::new("TAIKYOKU").with("oya", "0")),
+        ];
+        GameBuilder {
+            events,
+            n_players,
+            red: gt.red(),
+            players,
+            scores,
+            kyotaku: 0,
+            next_kyoku: 0,
+            next_honba: 0,
+            round: None,
+            last_end: None,
+            finished: false,
+        }
+    }
+
+    // ---- reading the state ----
+
+    pub fn n_players(&self) -> u8 {
+        self.n_players
+    }
+    /// Scores in points (the absent seat of a 3-player game holds 0).
+    pub fn scores(&self) -> [i32; 4] {
+        self.scores
+    }
+    /// Riichi sticks on the table.
+    pub fn kyotaku(&self) -> u8 {
+        self.kyotaku
+    }
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+    /// The concealed hand of a seat in the current round.
+    pub fn hand(&self, seat: u8) -> TileSet {
+        self.cur().hands[usize::from(seat)]
+    }
+    /// Draws left in the live wall of the current round.
+    pub fn draws_left(&self) -> u8 {
+        self.cur().draws_left
+    }
+    /// The tile a seat drew last in the current round.
+    pub fn last_draw(&self, seat: u8) -> Option<Tile> {
+        self.cur().last_draw[usize::from(seat)]
+    }
+    /// Dora indicators of the current round, kan dora included.
+    pub fn dora_indicators(&self) -> &[Tile] {
+        &self.cur().dora
+    }
+    /// The game as a record (format mjlog).
+    pub fn record(&self) -> GameRecord {
+        GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: self.events.clone() }
+    }
+    /// The game as mjlog XML text.
+    pub fn xml(&self) -> String {
+        self.record().to_mjlog()
+    }
+
+    // ---- writing anything ----
+
+    /// Appends a tag verbatim (unknown tags, `SHUFFLE` ...).
+    pub fn tag(&mut self, t: Tag) -> &mut Self {
+        self.events.push(Event::tag(t));
+        self
+    }
+    /// Appends an event without tracking it: for logs broken on purpose.
+    pub fn raw(&mut self, e: Event) -> &mut Self {
+        self.events.push(e);
+        self
+    }
+    /// The `nth` (from 0) tag of this name written so far, to edit a log on purpose.
+    ///
+    /// # Panics
+    /// When there is no such tag.
+    pub fn tag_mut(&mut self, name: &str, nth: usize) -> &mut Tag {
+        self.events
+            .iter_mut()
+            .filter_map(|e| match e {
+                Event::Tag(t) if t.name == name => Some(t.as_mut()),
+                _ => None,
+            })
+            .nth(nth)
+            .unwrap_or_else(|| panic!("no <{name}> number {nth} in the log"))
+    }
+    /// `BYE who=`: a disconnection (allowed anywhere, before the first round and after `owari` too).
+    pub fn bye(&mut self, seat: u8) -> &mut Self {
+        self.tag(Tag::new("BYE").with("who", seat.to_string()))
+    }
+    /// A reconnection: `UN` with the one name of the seat.
+    pub fn reconnect(&mut self, seat: u8) -> &mut Self {
+        let name = tags::percent_encode(&self.players[usize::from(seat)].name);
+        self.tag(Tag::new("UN").with(&format!("n{seat}"), name))
+    }
+
+    // ---- dealing ----
+
+    /// Starts the next round with hands in Tenhou notation (`""` for the absent seat of a 3-player game).
+    /// The dora indicator is a free tile of a kind the hands do not use, if any.
+    pub fn deal(&mut self, hands: [&str; 4]) -> &mut Self {
+        self.deal_picks(hands.map(picks), None)
+    }
+
+    /// As [`GameBuilder::deal`], with the dora indicator given.
+    pub fn deal_with_dora(&mut self, hands: [&str; 4], dora: impl Into<Pick>) -> &mut Self {
+        self.deal_picks(hands.map(picks), Some(dora.into()))
+    }
+
+    /// Starts the next round with hands given by tile ids.
+    pub fn deal_ids(&mut self, hands: [&[u8]; 4], dora: u8) -> &mut Self {
+        self.deal_picks(hands.map(|h| h.iter().map(|&id| Pick::from(id)).collect()), Some(Pick::from(dora)))
+    }
+
+    fn deal_picks(&mut self, hands: [Vec<Pick>; 4], dora: Option<Pick>) -> &mut Self {
+        assert!(self.round.is_none(), "deal while a round is open");
+        assert!(!self.finished, "deal after owari");
+        let np = usize::from(self.n_players);
+        let (kyoku, honba) = (self.next_kyoku, self.next_honba);
+        let dealer = kyoku % 4;
+        let mut round = Round {
+            kyoku,
+            honba,
+            dealer,
+            used: TileSet::new(),
+            hands: [TileSet::new(); 4],
+            melds: Default::default(),
+            draws_left: if np == 3 { 55 } else { 70 },
+            dora: Vec::new(),
+            last_draw: [None; 4],
+            last_discard: None,
+            last_kakan: None,
+            riichi: [false; 4],
+            reach_pending: None,
+            reach_declared: None,
+            pending_dora: PendingDora::None,
+            next_seat: dealer,
+        };
+        let mut dealt: [Vec<Tile>; 4] = Default::default();
+        for (s, h) in hands.iter().enumerate() {
+            let want = if s < np { 13 } else { 0 };
+            assert_eq!(h.len(), want, "hand {s} holds {} tiles, not {want}", h.len());
+            for &p in h {
+                let t = self.take_free(&mut round, p);
+                round.hands[s].insert(t);
+                dealt[s].push(t);
+            }
+        }
+        let dora = match dora {
+            Some(p) => self.take_free(&mut round, p),
+            None => self.indicator(&mut round),
+        };
+        round.dora.push(dora);
+        let init = Init {
+            kyoku,
+            honba,
+            kyotaku: self.kyotaku,
+            dice: [kyoku % 6 + 1, honba % 6 + 1],
+            dora_indicator: dora,
+            scores: self.scores,
+            dealer,
+            hands: dealt,
+        };
+        self.events.push(Event::tag(init.to_tag()));
+        self.round = Some(round);
+        self.last_end = None;
+        self
+    }
+
+    // ---- turns ----
+
+    /// Draws a tile (a replacement draw after a kan or nuki).
+    pub fn draw(&mut self, seat: u8, tile: impl Into<Pick>) -> &mut Self {
+        let pick = tile.into();
+        self.settle_riichi();
+        let mut r = self.round.take().expect("draw outside a round");
+        assert!(r.draws_left > 0, "seat {seat} draws from an empty wall");
+        assert_eq!(self.size(&r, seat), 13, "seat {seat} draws holding {} tiles", self.size(&r, seat));
+        if r.pending_dora == PendingDora::BeforeDraw(seat) {
+            self.turn_dora(&mut r);
+        }
+        let t = self.take_free(&mut r, pick);
+        r.draws_left -= 1;
+        let s = usize::from(seat);
+        r.hands[s].insert(t);
+        r.last_draw[s] = Some(t);
+        r.last_discard = None;
+        r.last_kakan = None;
+        self.events.push(Event::Draw { seat, tile: t });
+        self.round = Some(r);
+        self
+    }
+
+    /// Discards a tile from the hand.
+    pub fn discard(&mut self, seat: u8, tile: impl Into<Pick>) -> &mut Self {
+        let pick = tile.into();
+        let mut r = self.round.take().expect("discard outside a round");
+        assert_eq!(self.size(&r, seat), 14, "seat {seat} discards holding {} tiles", self.size(&r, seat));
+        if r.pending_dora == PendingDora::BeforeDiscard(seat) {
+            self.turn_dora(&mut r);
+        }
+        let t = self.take_from_hand(&mut r, seat, pick);
+        if r.reach_declared == Some(seat) {
+            r.reach_declared = None;
+            r.reach_pending = Some(seat);
+        }
+        r.last_discard = Some((seat, t));
+        r.last_kakan = None;
+        r.next_seat = (seat + 1) % self.n_players;
+        self.events.push(Event::Discard { seat, tile: t });
+        self.round = Some(r);
+        self
+    }
+
+    /// Discards the tile just drawn.
+    pub fn tsumogiri(&mut self, seat: u8) -> &mut Self {
+        let t = self.last_draw(seat).unwrap_or_else(|| panic!("seat {seat} has drawn nothing"));
+        self.discard(seat, t)
+    }
+
+    /// Draws a tile and discards it.
+    pub fn draw_tsumogiri(&mut self, seat: u8, tile: impl Into<Pick>) -> &mut Self {
+        self.draw(seat, tile).tsumogiri(seat)
+    }
+
+    /// Declares riichi with this discard: `REACH step=1`, the discard; step 2 follows unless it is ronned.
+    pub fn riichi(&mut self, seat: u8, tile: impl Into<Pick>) -> &mut Self {
+        {
+            let r = self.cur_mut();
+            assert!(!r.riichi[usize::from(seat)], "seat {seat} is already in riichi");
+            r.riichi[usize::from(seat)] = true;
+            r.reach_declared = Some(seat);
+        }
+        self.flush_discard_dora(seat);
+        self.events.push(Event::tag(Reach { who: seat, step: 1, scores: None }.to_tag()));
+        self.discard(seat, tile)
+    }
+
+    /// Lets every draw left go by: each seat in turn draws a free tile and discards it, until the wall is empty.
+    pub fn exhaust_wall(&mut self) -> &mut Self {
+        self.exhaust_wall_where(|_, _| true)
+    }
+
+    /// As [`GameBuilder::exhaust_wall`], each seat drawing the lowest free tile that `wanted(seat, tile)` accepts
+    /// (e.g. only terminals and honors for a nagashi mangan).
+    ///
+    /// # Panics
+    /// When no free tile is accepted.
+    pub fn exhaust_wall_where(&mut self, wanted: impl Fn(u8, Tile) -> bool) -> &mut Self {
+        while self.draws_left() > 0 {
+            let r = self.cur();
+            let seat = r.next_seat;
+            let t = (0..136u8)
+                .map(Tile::from_id)
+                .find(|&t| !r.used.contains(t) && self.in_game(t) && wanted(seat, t))
+                .unwrap_or_else(|| panic!("no free tile left for seat {seat}"));
+            self.draw_tsumogiri(seat, t);
+        }
+        self
+    }
+
+    // ---- calls ----
+
+    /// Chi of the last discard (from the previous seat) with these two tiles of the hand.
+    pub fn chi(&mut self, seat: u8, a: impl Into<Pick>, b: impl Into<Pick>) -> &mut Self {
+        let picks = [a.into(), b.into()];
+        self.call_discard(seat, MeldKind::Chi, &picks)
+    }
+
+    /// Pon of the last discard with two copies from the hand (plain copies first).
+    pub fn pon(&mut self, seat: u8) -> &mut Self {
+        let kind = self.cur().last_discard.expect("pon with no discard").1.kind();
+        self.call_discard(seat, MeldKind::Pon, &[Pick::from(kind); 2])
+    }
+
+    /// Pon of the last discard with these two tiles of the hand.
+    pub fn pon_with(&mut self, seat: u8, a: impl Into<Pick>, b: impl Into<Pick>) -> &mut Self {
+        let picks = [a.into(), b.into()];
+        self.call_discard(seat, MeldKind::Pon, &picks)
+    }
+
+    /// Open kan (daiminkan) of the last discard; the seat draws its replacement next.
+    pub fn daiminkan(&mut self, seat: u8) -> &mut Self {
+        let kind = self.cur().last_discard.expect("kan with no discard").1.kind();
+        self.call_discard(seat, MeldKind::Daiminkan, &[Pick::from(kind); 3])
+    }
+
+    /// Closed kan (ankan) of the four copies of a kind in the hand; the seat draws its replacement next.
+    pub fn ankan(&mut self, seat: u8, kind: impl Into<Pick>) -> &mut Self {
+        let kind = match kind.into() {
+            Pick::Id(t) => t.kind(),
+            Pick::Kind { kind, .. } => kind,
+        };
+        self.before_call(seat);
+        let mut r = self.round.take().expect("ankan outside a round");
+        assert_eq!(self.size(&r, seat), 14, "ankan by seat {seat} out of turn");
+        for t in kind.ids() {
+            assert!(r.hands[usize::from(seat)].remove(t), "ankan of {kind}: seat {seat} lacks tile {}", t.id());
+        }
+        let meld = Meld::ankan(kind);
+        self.push_meld(&mut r, seat, meld);
+        r.pending_dora = PendingDora::BeforeDraw(seat);
+        self.round = Some(r);
+        self
+    }
+
+    /// Added kan (kakan): a tile of the hand joins the seat's pon of its kind; it can be robbed (chankan).
+    pub fn kakan(&mut self, seat: u8, tile: impl Into<Pick>) -> &mut Self {
+        let pick = tile.into();
+        self.before_call(seat);
+        let mut r = self.round.take().expect("kakan outside a round");
+        assert_eq!(self.size(&r, seat), 14, "kakan by seat {seat} out of turn");
+        let added = self.take_from_hand(&mut r, seat, pick);
+        let melds = &mut r.melds[usize::from(seat)];
+        let slot = melds
+            .iter_mut()
+            .find(|m| m.kind == MeldKind::Pon && m.base_kind() == added.kind())
+            .unwrap_or_else(|| panic!("kakan of {}: seat {seat} has no pon of it", added.kind()));
+        let kakan = slot.kakan_of(added).expect("kakan of a pon");
+        *slot = kakan;
+        self.events.push(Event::Call { seat, meld: kakan.encode() });
+        r.pending_dora = PendingDora::BeforeDiscard(seat);
+        r.last_kakan = Some((seat, added));
+        r.last_discard = None;
+        self.round = Some(r);
+        self
+    }
+
+    /// North extraction (3-player): a north of the hand is set aside; the seat draws its replacement next.
+    pub fn nuki(&mut self, seat: u8) -> &mut Self {
+        self.before_call(seat);
+        let mut r = self.round.take().expect("nuki outside a round");
+        assert_eq!(self.size(&r, seat), 14, "nuki by seat {seat} out of turn");
+        let north = self.take_from_hand(&mut r, seat, Pick::from(Kind::NORTH));
+        self.push_meld(&mut r, seat, Meld::nuki(north));
+        r.last_discard = None;
+        self.round = Some(r);
+        self
+    }
+
+    fn call_discard(&mut self, seat: u8, kind: MeldKind, from_hand: &[Pick]) -> &mut Self {
+        self.before_call(seat);
+        let np = self.n_players;
+        let mut r = self.round.take().expect("call outside a round");
+        let (from_seat, called) = r.last_discard.take().expect("call with no discard to take");
+        assert_ne!(from_seat, seat, "seat {seat} calls its own discard");
+        assert_eq!(self.size(&r, seat), 13, "seat {seat} calls out of turn");
+        let tiles: Vec<Tile> = from_hand.iter().map(|&p| self.take_from_hand(&mut r, seat, p)).collect();
+        // `from` counts seats to the right in Tenhou's 4-slot numbering, in 3-player games too
+        let from = (from_seat + 4 - seat) % 4;
+        let meld = Meld::call(kind, &tiles, called, from).unwrap_or_else(|e| panic!("seat {seat}: {e}"));
+        self.push_meld(&mut r, seat, meld);
+        if kind == MeldKind::Daiminkan {
+            r.pending_dora = PendingDora::BeforeDiscard(seat);
+        }
+        r.next_seat = (seat + 1) % np;
+        self.round = Some(r);
+        self
+    }
+
+    fn push_meld(&mut self, r: &mut Round, seat: u8, meld: Meld) {
+        r.melds[usize::from(seat)].push(meld);
+        self.events.push(Event::Call { seat, meld: meld.encode() });
+    }
+
+    /// What precedes any call: the stick of a riichi discard that was not ronned, the dora of an earlier kan.
+    fn before_call(&mut self, seat: u8) {
+        self.settle_riichi();
+        self.flush_discard_dora(seat);
+    }
+
+    // ---- wins ----
+
+    /// The seat wins on the tile it drew (tsumo).
+    pub fn tsumo(&mut self, seat: u8, win: Win) -> &mut Self {
+        self.settle_riichi();
+        let r = self.cur();
+        let tile = r.last_draw[usize::from(seat)].expect("tsumo without a draw");
+        assert!(r.hands[usize::from(seat)].contains(tile), "tsumo on a tile no longer held");
+        self.win(seat, seat, tile, true, &win);
+        self.end_wins(&[seat]);
+        self
+    }
+
+    /// Ron on the last discard (or the tile of the last kakan: chankan) of `from`. Several winners make a
+    /// double ron: their `AGARI` tags follow in turn order from the discarder, whatever the order given.
+    pub fn ron(&mut self, from: u8, winners: &[(u8, Win)]) -> &mut Self {
+        let np = self.n_players;
+        let r = self.cur();
+        let robbed = r.last_kakan.filter(|&(s, _)| s == from).map(|(_, t)| t);
+        let discarded = r.last_discard.filter(|&(s, _)| s == from).map(|(_, t)| t);
+        let tile = robbed.or(discarded).unwrap_or_else(|| panic!("ron: seat {from} has no tile to take"));
+        let mut order: Vec<&(u8, Win)> = winners.iter().collect();
+        order.sort_by_key(|(w, _)| (w + np - from) % np);
+        for (i, (who, win)) in order.iter().enumerate() {
+            self.win(*who, from, tile, i == 0, win);
+        }
+        let seats: Vec<u8> = order.iter().map(|(w, _)| *w).collect();
+        self.end_wins(&seats);
+        self
+    }
+
+    /// Writes one `AGARI`. `first`: this winner takes the honba and the sticks.
+    fn win(&mut self, who: u8, from: u8, tile: Tile, first: bool, win: &Win) {
+        let np = self.n_players;
+        let r = self.round.as_mut().expect("win outside a round");
+        let mut hand = r.hands[usize::from(who)];
+        hand.insert(tile);
+        let melds: Vec<u32> =
+            r.melds[usize::from(who)].iter().filter(|m| m.kind != MeldKind::Nuki).map(Meld::encode).collect();
+        let ura: Vec<Tile> = if r.riichi[usize::from(who)] {
+            (0..r.dora.len()).map(|_| Self::indicator_in(np, &mut r.used)).collect()
+        } else {
+            Vec::new()
+        };
+        let (honba, sticks) = if first { (r.honba, self.kyotaku) } else { (0, 0) };
+        let dealer = r.dealer;
+        let mut delta = [0i32; 4];
+        let honba_pts = i32::from(honba);
+        if who == from {
+            let mut shares = [0i32; 4];
+            for (s, share) in shares.iter_mut().enumerate().take(usize::from(np)) {
+                let s = s as u8;
+                if s == who {
+                    continue;
+                }
+                let part = if who == dealer {
+                    win.points / 3
+                } else if s == dealer {
+                    win.points / 2
+                } else {
+                    win.points / 4
+                };
+                *share = round_up_100(part) + 100 * honba_pts;
+            }
+            let total: i32 = shares.iter().sum();
+            match win.pao {
+                Some(p) => delta[usize::from(p)] -= total,
+                None => {
+                    for (d, s) in delta.iter_mut().zip(shares) {
+                        *d -= s;
+                    }
+                }
+            }
+            delta[usize::from(who)] += total;
+        } else {
+            let total = win.points + 300 * honba_pts;
+            match win.pao {
+                Some(p) => {
+                    let half = round_up_100(win.points / 2);
+                    delta[usize::from(from)] -= half;
+                    delta[usize::from(p)] -= total - half;
+                }
+                None => delta[usize::from(from)] -= total,
+            }
+            delta[usize::from(who)] += total;
+        }
+        delta[usize::from(who)] += 1000 * i32::from(sticks);
+        let limit = limit_of(win.points, who == dealer, !win.yakuman.is_empty());
+        let agari = Agari {
+            honba: r.honba,
+            kyotaku: sticks,
+            hand: hand.iter().collect(),
+            melds,
+            machi: tile,
+            fu: win.fu,
+            points: win.points,
+            limit,
+            yaku: win.yaku.clone(),
+            yakuman: win.yakuman.clone(),
+            dora_indicators: r.dora.clone(),
+            ura_indicators: ura,
+            who,
+            from_who: from,
+            pao_who: win.pao,
+            before: self.scores,
+            delta,
+            owari: None,
+        };
+        for (s, d) in self.scores.iter_mut().zip(delta) {
+            *s += d;
+        }
+        self.kyotaku -= sticks;
+        self.last_end = Some((self.events.len(), EndTag::Agari(Box::new(agari.clone()))));
+        self.events.push(Event::tag(agari.to_tag(4)));
+    }
+
+    /// Closes a round won by `winners`: the dealer keeps the seat (renchan) when among them.
+    fn end_wins(&mut self, winners: &[u8]) {
+        let r = self.round.take().expect("round end outside a round");
+        if winners.contains(&r.dealer) {
+            self.next_kyoku = r.kyoku;
+            self.next_honba = r.honba + 1;
+        } else {
+            self.next_kyoku = self.kyoku_after(r.kyoku);
+            self.next_honba = 0;
+        }
+    }
+
+    // ---- draws ----
+
+    /// Exhaustive draw (the wall must be empty); the hands of `tenpai` are shown and receive the noten payments
+    /// (3000 in 4-player games, 2000 in 3-player).
+    pub fn exhaustive(&mut self, tenpai: &[u8]) -> &mut Self {
+        assert_eq!(self.draws_left(), 0, "exhaustive draw with tiles left");
+        let delta = self.noten_payments(tenpai);
+        self.draw_end(DrawKind::Exhaustive, tenpai, delta)
+    }
+
+    /// Nagashi mangan of `who` at the exhaustive draw: paid as a mangan tsumo; `tenpai` hands are shown.
+    pub fn nagashi(&mut self, who: u8, tenpai: &[u8]) -> &mut Self {
+        assert_eq!(self.draws_left(), 0, "nagashi mangan with tiles left");
+        let np = self.n_players;
+        let dealer = self.cur().dealer;
+        let mut delta = [0i32; 4];
+        for s in (0..np).filter(|&s| s != who) {
+            let pay = if who == dealer || s == dealer { 4000 } else { 2000 };
+            delta[usize::from(s)] -= pay;
+            delta[usize::from(who)] += pay;
+        }
+        self.draw_end(DrawKind::Nagashi, tenpai, delta)
+    }
+
+    /// An abortive draw (yao9, reach4, ron3, kan4, kaze4); the hands of `shown` are shown as they are.
+    pub fn abort(&mut self, kind: DrawKind, shown: &[u8]) -> &mut Self {
+        assert!(kind.is_abortive(), "{} is not abortive", kind.name());
+        // a triple ron is declared on the discard: a riichi made with it is not accepted
+        if kind != DrawKind::Ron3 {
+            self.settle_riichi();
+        }
+        self.draw_end(kind, shown, [0; 4])
+    }
+
+    fn noten_payments(&self, tenpai: &[u8]) -> [i32; 4] {
+        let np = i32::from(self.n_players);
+        let k = tenpai.len() as i32;
+        let mut delta = [0; 4];
+        if k == 0 || k == np {
+            return delta;
+        }
+        let pool = if np == 3 { 2000 } else { 3000 };
+        for (s, d) in delta.iter_mut().enumerate().take(np as usize) {
+            *d = if tenpai.contains(&(s as u8)) { pool / k } else { -pool / (np - k) };
+        }
+        delta
+    }
+
+    fn draw_end(&mut self, kind: DrawKind, shown: &[u8], delta: [i32; 4]) -> &mut Self {
+        let r = self.round.take().expect("draw outside a round");
+        let mut hands: [Option<Vec<Tile>>; 4] = Default::default();
+        for &s in shown {
+            hands[usize::from(s)] = Some(r.hands[usize::from(s)].iter().collect());
+        }
+        let d = Ryuukyoku {
+            kind,
+            honba: r.honba,
+            kyotaku: self.kyotaku,
+            shown: hands,
+            before: self.scores,
+            delta,
+            owari: None,
+        };
+        for (s, x) in self.scores.iter_mut().zip(delta) {
+            *s += x;
+        }
+        self.last_end = Some((self.events.len(), EndTag::Ryuukyoku(Box::new(d.clone()))));
+        self.events.push(Event::tag(d.to_tag(4)));
+        // the dealer keeps the seat after an abortive draw or when tenpai at the end of the wall
+        let renchan = kind.is_abortive() || shown.contains(&r.dealer);
+        self.next_kyoku = if renchan { r.kyoku } else { self.kyoku_after(r.kyoku) };
+        self.next_honba = r.honba + 1;
+        self
+    }
+
+    // ---- the end ----
+
+    /// Ends the game: `owari` on the last round's end tag, the leftover sticks to the first place.
+    ///
+    /// # Panics
+    /// When a round is open or no round has ended.
+    pub fn finish(&mut self) -> &mut Self {
+        assert!(self.round.is_none(), "finish with a round open");
+        let (at, end) = self.last_end.take().expect("finish before any round ended");
+        let np = usize::from(self.n_players);
+        let mut final_scores = self.scores;
+        // first place: highest score, ties to the seat nearer the first dealer (seat 0)
+        let mut order: Vec<usize> = (0..np).collect();
+        order.sort_by_key(|&s| (-final_scores[s], s));
+        final_scores[order[0]] += 1000 * i32::from(self.kyotaku);
+        self.kyotaku = 0;
+        let (ret, uma): (i32, &[f64]) =
+            if np == 3 { (40_000, &[20.0, 0.0, -20.0]) } else { (30_000, &[20.0, 10.0, -10.0, -20.0]) };
+        let mut points = [0.0; 4];
+        for (rank, &s) in order.iter().enumerate().skip(1) {
+            points[s] = (f64::from(final_scores[s] - ret) / 1000.0).round() + uma[rank];
+        }
+        // the first place takes what makes the sum zero (oka included)
+        points[order[0]] = -points.iter().sum::<f64>();
+        let owari = Some(Owari { scores: final_scores, points });
+        let tag = match end {
+            EndTag::Agari(mut a) => {
+                a.owari = owari;
+                a.to_tag(4)
+            }
+            EndTag::Ryuukyoku(mut d) => {
+                d.owari = owari;
+                d.to_tag(4)
+            }
+        };
+        self.events[at] = Event::tag(tag);
+        self.scores = final_scores;
+        self.finished = true;
+        self
+    }
+
+    // ---- helpers ----
+
+    fn cur(&self) -> &Round {
+        self.round.as_ref().expect("no round is open")
+    }
+    fn cur_mut(&mut self) -> &mut Round {
+        self.round.as_mut().expect("no round is open")
+    }
+
+    /// Tiles in hand plus 3 per meld (a kan counts 3, nuki none).
+    fn size(&self, r: &Round, seat: u8) -> usize {
+        let s = usize::from(seat);
+        r.hands[s].len() + 3 * r.melds[s].iter().filter(|m| m.kind != MeldKind::Nuki).count()
+    }
+
+    fn kyoku_after(&self, kyoku: u8) -> u8 {
+        // 3-player rounds are East 1-3 = 0, 1, 2, South 1-3 = 4, 5, 6: the dealer is kyoku % 4
+        if self.n_players == 3 && kyoku % 4 == 2 {
+            kyoku + 2
+        } else {
+            kyoku + 1
+        }
+    }
+
+    /// Pays the stick of a riichi discard that was not ronned: `REACH step=2` with the scores after it.
+    fn settle_riichi(&mut self) {
+        let Some(who) = self.round.as_mut().and_then(|r| r.reach_pending.take()) else { return };
+        self.scores[usize::from(who)] -= 1000;
+        self.kyotaku += 1;
+        self.events.push(Event::tag(Reach { who, step: 2, scores: Some(self.scores) }.to_tag()));
+    }
+
+    /// Turns an open or added kan's indicator owed before this seat's discard or next call.
+    fn flush_discard_dora(&mut self, seat: u8) {
+        let mut r = self.round.take().expect("outside a round");
+        if r.pending_dora == PendingDora::BeforeDiscard(seat) {
+            self.turn_dora(&mut r);
+        }
+        self.round = Some(r);
+    }
+
+    fn turn_dora(&mut self, r: &mut Round) {
+        r.pending_dora = PendingDora::None;
+        let t = Self::indicator_in(self.n_players, &mut r.used);
+        r.dora.push(t);
+        self.events.push(Event::Dora { tile: t });
+    }
+
+    fn in_game(&self, t: Tile) -> bool {
+        self.n_players == 4 || !t.kind().absent_in_sanma()
+    }
+
+    fn indicator(&self, r: &mut Round) -> Tile {
+        Self::indicator_in(self.n_players, &mut r.used)
+    }
+
+    /// Takes a tile for a dora or ura indicator: the last copy of a kind with the most free copies, so that the
+    /// tiles a script names (kinds already in play) stay free.
+    fn indicator_in(n_players: u8, used: &mut TileSet) -> Tile {
+        let free = |t: Tile| !used.contains(t) && (n_players == 4 || !t.kind().absent_in_sanma());
+        let t = (0..136u8)
+            .map(Tile::from_id)
+            .filter(|&t| free(t))
+            .max_by_key(|t| (t.kind().ids().into_iter().filter(|&c| free(c)).count(), t.id()))
+            .expect("every tile is in play");
+        used.insert(t);
+        t
+    }
+
+    /// Whether `t` matches the colour asked: red fives are copy 0 only in games with red.
+    fn colour_ok(&self, t: Tile, red: Option<bool>) -> bool {
+        match red {
+            None => true,
+            Some(want) if self.red => t.is_red_id() == want,
+            Some(want) => {
+                assert!(!want, "a red five in a game without red fives");
+                true
+            }
+        }
+    }
+
+    /// A free id for a tile entering play.
+    fn take_free(&self, r: &mut Round, p: Pick) -> Tile {
+        let t = match p {
+            Pick::Id(t) => {
+                assert!(!r.used.contains(t), "tile {} ({t}) is already in play", t.id());
+                t
+            }
+            Pick::Kind { kind, red } => {
+                // a plain copy before the red one when the colour is left open
+                let mut ids = kind.ids();
+                ids.sort_by_key(|t| self.red && t.is_red_id());
+                ids.into_iter()
+                    .find(|&t| !r.used.contains(t) && self.colour_ok(t, red))
+                    .unwrap_or_else(|| panic!("no free {kind}{} left", if red == Some(true) { " (red)" } else { "" }))
+            }
+        };
+        assert!(self.in_game(t), "{t} is not played in 3-player games");
+        r.used.insert(t);
+        t
+    }
+
+    /// An id of the seat's hand.
+    fn take_from_hand(&self, r: &mut Round, seat: u8, p: Pick) -> Tile {
+        let hand = &mut r.hands[usize::from(seat)];
+        let t = match p {
+            Pick::Id(t) => t,
+            Pick::Kind { kind, red } => {
+                let mut ids = kind.ids();
+                ids.sort_by_key(|t| self.red && t.is_red_id());
+                ids.into_iter().find(|&t| hand.contains(t) && self.colour_ok(t, red)).unwrap_or_else(|| {
+                    panic!("seat {seat} holds no {kind}{}", if red == Some(true) { " (red)" } else { "" })
+                })
+            }
+        };
+        assert!(hand.remove(t), "seat {seat} does not hold tile {} ({t}): {hand:?}", t.id());
+        t
+    }
+}
+
+fn round_up_100(x: i32) -> i32 {
+    (x + 99) / 100 * 100
+}
+
+/// Tenhou's limit code (0 none .. 5 yakuman) from the points, roughly: enough for consistent logs.
+fn limit_of(points: i32, dealer: bool, yakuman: bool) -> u8 {
+    if yakuman {
+        return 5;
+    }
+    let base = if dealer { points * 2 / 3 } else { points };
+    match base {
+        32_000.. => 5,
+        24_000.. => 4,
+        16_000.. => 3,
+        12_000.. => 2,
+        8_000.. => 1,
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn picks_read_tenhou_and_mjai_names() {
+        let five_m: Kind = "5m".parse().unwrap();
+        assert_eq!(Pick::from("0m"), Pick::Kind { kind: five_m, red: Some(true) });
+        assert_eq!(Pick::from("5mr"), Pick::Kind { kind: five_m, red: Some(true) });
+        assert_eq!(Pick::from("5m"), Pick::Kind { kind: five_m, red: Some(false) });
+        assert_eq!(Pick::from("1z"), Pick::from("E"));
+        assert_eq!(Pick::from("E"), Pick::Kind { kind: Kind::EAST, red: None });
+        assert_eq!(picks("123m0p 55z").len(), 6);
+    }
+
+    #[test]
+    fn fives_resolve_by_the_red_rule() {
+        let others = ["147m258p369s1234z", "369m147p258s1235z", "19m19p19s1234567z"];
+        let mut red = GameBuilder::new(169);
+        red.deal(["0555m123p456s123z", others[0], others[1], others[2]]);
+        let ids: Vec<u8> = red.hand(0).iter().filter(|t| t.kind().index() == 4).map(Tile::id).collect();
+        assert_eq!(ids, [16, 17, 18, 19]);
+        // no red fives: "5m" is the first copy, id 16
+        let mut plain = GameBuilder::new(0x0B);
+        plain.deal(["5m1234p456s12345z", others[0], others[1], others[2]]);
+        assert!(plain.hand(0).contains(Tile::from_id(16)));
+    }
+
+    #[test]
+    fn payments_add_up() {
+        let mut g = GameBuilder::new(169);
+        g.deal(["147m258p369s1234z", "258m369p147s1236z", "999s999p888s777s4z", "123456789m111p5z"]);
+        g.draw(0, "5z").tsumogiri(0);
+        assert_eq!(g.draws_left(), 69);
+        g.ron(0, &[(3, Win::new(7700))]);
+        assert_eq!(g.scores(), [17300, 25000, 25000, 32700]);
+    }
+}

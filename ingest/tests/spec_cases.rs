@@ -1,0 +1,1038 @@
+//! One test per SPEC 1.2 case of the mjlog format, on small games the project writes itself
+//! ([`haifu_ingest::testkit`]): each log goes through the XML text (`mjlog::parse`) and the validating replay,
+//! and the test checks properties worked out by hand from the script. Then logs broken on purpose: each replay
+//! check must name the problem; and bad files must fail to read with a line and column.
+//!
+//! Covers: red fives (and a no-red lobby), every meld kind, kan dora order, riichi (accepted and ronned),
+//! double ron, the five abortive draws, nagashi mangan, pao, disconnections, 3-player with nuki, east-only and
+//! hanchan, the no-kuitan bit, unknown tags and attributes, a truncated game, and lossless re-writing.
+//! Skips: real corpus logs (their own tests), scoring exactness (points here are only consistent).
+
+use haifu_ingest::event::{Event, Tag};
+use haifu_ingest::replay::{RoundEnd, RoundRecord};
+use haifu_ingest::tags::{DrawKind, GameType};
+use haifu_ingest::testkit::{GameBuilder, Win};
+use haifu_ingest::{mjlog, read_games, replay, Format, GameRecord, Outcome, ReplayError, ReplayedGame, Source};
+use haifu_rules::{Kind, MeldKind, Tile};
+
+// ---- helpers ----
+
+/// Writes the game as XML, parses the text, and replays it.
+fn run(g: &GameBuilder) -> (Vec<Event>, ReplayedGame) {
+    let xml = g.xml();
+    let events = mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+    let record = GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: events.clone() };
+    let game = replay(&record).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+    (events, game)
+}
+
+/// The replay error of a log broken on purpose (after the XML text round).
+fn replay_error(g: &GameBuilder) -> ReplayError {
+    let xml = g.xml();
+    let events = mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+    let record = GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events };
+    match replay(&record) {
+        Ok(_) => panic!("the broken log replayed without error:\n{xml}"),
+        Err(e) => e,
+    }
+}
+
+fn discards(events: &[Event]) -> usize {
+    events.iter().filter(|e| matches!(e, Event::Discard { .. })).count()
+}
+
+fn kind(s: &str) -> Kind {
+    s.parse().unwrap()
+}
+
+fn id(i: u8) -> Tile {
+    Tile::from_id(i)
+}
+
+/// Index of the first event that matches.
+fn find(events: &[Event], pred: impl Fn(&Event) -> bool) -> usize {
+    events.iter().position(pred).expect("no such event")
+}
+
+fn tags<'a>(events: &'a [Event], name: &'a str) -> impl Iterator<Item = &'a Tag> + 'a {
+    events.iter().filter_map(move |e| e.as_tag(name))
+}
+
+fn ryuukyoku_kind(r: &RoundRecord) -> DrawKind {
+    match &r.end {
+        RoundEnd::Ryuukyoku(d) => d.kind,
+        RoundEnd::Agari(_) => panic!("round {} ended with a win", r.index),
+    }
+}
+
+/// Seats from `first` on, in turn, each draw a tile and discard it (tsumogiri).
+fn go_around(g: &mut GameBuilder, first: u8, draws: &[&str]) {
+    for (i, t) in draws.iter().enumerate() {
+        g.draw_tsumogiri((first + i as u8) % 4, *t);
+    }
+}
+
+// ---- the cases: each builds one game ----
+
+/// Red fives 0m 0p 0s in a game with red (169).
+fn case_red_fives() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["1230m456p789s112z", "1230s456m789p334z", "111999m111999p1s", "8m222s444s666p577z"]);
+    g.draw(0, "0p").discard(0, "0m"); // red 5p in, red 5m out
+    g.draw(1, "7z").discard(1, "0s");
+    go_around(&mut g, 2, &["1z", "4z"]);
+    g.draw_tsumogiri(0, "5m"); // a plain 5m: ids 16 (red) and 17 (seat 1) are taken
+    g.exhaust_wall().exhaustive(&[]).finish();
+    g
+}
+
+/// A lobby without red fives (GO type bit 0x02): id 16 is a plain five.
+fn case_no_red() -> GameBuilder {
+    let mut g = GameBuilder::new(0x0B); // vs humans, no red, hanchan
+    g.deal(["5m123p456p789s123z", "55m123s456s789p12z", "111999m111999p1s", "222888m222888s3z"]);
+    g.draw(0, "9s").discard(0, "5m"); // the only 5m seat 0 holds: id 16
+    g.pon(1).discard(1, "1z");
+    g.exhaust_wall().exhaustive(&[]).finish();
+    g
+}
+
+/// Chi, pon and an added kan in one round (169).
+fn case_open_melds() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["2m456p456s112233z", "13m89p789s555677z", "99p111222333s44z", "111777999m111p6z"]);
+    g.draw(0, "7m").discard(0, "2m");
+    g.chi(1, "1m", "3m").discard(1, "9p");
+    g.pon(2).discard(2, "4z");
+    g.draw_tsumogiri(3, "8m");
+    g.draw_tsumogiri(0, "3s");
+    g.draw(1, "6m").discard(1, "6m");
+    g.draw(2, "9p").kakan(2, "9p").draw(2, "2p").discard(2, "2p");
+    g.exhaust_wall().exhaustive(&[]).finish();
+    g
+}
+
+/// A closed kan (dora before the replacement draw) then an open kan on a red five (dora after it).
+fn case_closed_and_open_kan() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["111m234p567889s1z", "456m555p123s1477z", "999m999p999s2233z", "222333m666777p5z"]);
+    g.draw(0, "1m").ankan(0, "1m").draw(0, "8m").discard(0, "1z");
+    go_around(&mut g, 1, &["6z", "7z", "5z"]);
+    g.draw(0, "0p").discard(0, "0p");
+    g.daiminkan(1).draw(1, "4s").tsumogiri(1);
+    g.exhaust_wall().exhaustive(&[]).finish();
+    g
+}
+
+/// A kakan robbed by a ron (chankan): no dora is turned for it.
+fn case_chankan() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["33s23m456p789p112z", "12s234m567m678s55z", "3s111999m111p244z", "666777m888p69s67z"]);
+    g.draw_tsumogiri(0, "9s");
+    g.draw_tsumogiri(1, "9m");
+    g.draw(2, "1z").discard(2, "3s");
+    g.pon(0).discard(0, "2z");
+    g.draw_tsumogiri(1, "8s");
+    g.draw_tsumogiri(2, "8s");
+    g.draw_tsumogiri(3, "8s");
+    g.draw(0, "3s").kakan(0, "3s");
+    // seat 1 waits on 3s with 1s-2s
+    g.ron(0, &[(1, Win::new(2000).yaku(&[(3, 1), (8, 1)]))]);
+    g.finish();
+    g
+}
+
+/// Riichi accepted (step 2 pays the stick) then a tsumo; next round a riichi discard that is ronned.
+fn case_riichi() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["123m456p789s1122z", "456m123p345s3667z", "777m888p666s4555z", "111m999p11222s44z"]);
+    g.draw(0, "9m").riichi(0, "9m");
+    g.draw(1, "8m").discard(1, "8m");
+    g.draw(2, "8s").discard(2, "8s");
+    g.draw(3, "8p").discard(3, "8p");
+    g.draw_tsumogiri(0, "3z"); // in riichi
+    go_around(&mut g, 1, &["7m", "7p", "7s"]);
+    g.draw(0, "1z").tsumo(0, Win::new(12000).yaku(&[(1, 1), (0, 1), (53, 0)]));
+    // the dealer won: kyoku 0, honba 1
+    g.deal(["147m258p369s1234z", "234m567m234p567p9s", "123456789s1155z", "8999m111999p667z"]);
+    g.draw(0, "2z").discard(0, "2z");
+    g.draw(1, "1z").riichi(1, "1z");
+    g.ron(1, &[(2, Win::new(2000).yaku(&[(18, 1)]))]);
+    g.finish();
+    g
+}
+
+/// Nine terminals (yao9) in East 1, then a double ron with a riichi stick and one honba on the table.
+fn case_double_ron() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["19m19p19s1234567z", "222m333p444s5556z", "333m444p555s1777z", "444m555p666s2223z"]);
+    g.draw(0, "5m").abort(DrawKind::Yao9, &[0]);
+    g.deal(["147m258p369s1234z", "11122244488s22z", "123456789m5566z", "123456789p5777z"]);
+    g.draw_tsumogiri(0, "3m");
+    g.draw_tsumogiri(1, "9s");
+    g.draw_tsumogiri(2, "9p");
+    g.draw(3, "1s").riichi(3, "1s");
+    g.draw_tsumogiri(0, "6m");
+    g.draw(1, "5z").discard(1, "5z");
+    // given in reverse: the builder writes seat 2 first (next after the discarder), as Tenhou does
+    g.ron(1, &[(3, Win::new(8000).yaku(&[(1, 1), (34, 3)])), (2, Win::new(3900).yaku(&[(18, 1)]))]);
+    g.finish();
+    g
+}
+
+/// Four riichi (reach4): the fourth stick is paid, all hands are shown; the sticks stay to the end.
+fn case_reach4() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["123m456p789s1122z", "456m789p123s3344z", "789m123p456s5566z", "234m567p345s7711z"]);
+    g.draw(0, "9m").riichi(0, "9m");
+    g.draw(1, "9m").riichi(1, "9m");
+    g.draw(2, "9m").riichi(2, "9m");
+    g.draw(3, "1p").riichi(3, "1p");
+    g.abort(DrawKind::Reach4, &[0, 1, 2, 3]);
+    g.finish();
+    g
+}
+
+/// Triple ron (ron3) on the dealer's first discard (5s): hands shown, nobody pays.
+fn case_ron3() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["1199p99s4455667z", "123456789m34s11z", "123456789p46s22z", "67s777888m111s33z"]);
+    // 5s: seat 1 waits 2s-5s, seat 2 on 4s-6s, seat 3 5s-8s
+    g.draw(0, "5s").discard(0, "5s");
+    g.abort(DrawKind::Ron3, &[1, 2, 3]);
+    g.finish();
+    g
+}
+
+/// Four kans by four players (kan4), each a closed kan with its dora before the replacement draw.
+fn case_kan4() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["111m456p789s1234z", "222m567p789m1234z", "333m678p123s5567z", "444m123p456s5667z"]);
+    for (seat, k, rep) in [(0u8, "1m", "5m"), (1, "2m", "6m"), (2, "3m", "7m"), (3, "4m", "9p")] {
+        g.draw(seat, k).ankan(seat, k).draw(seat, rep).tsumogiri(seat);
+    }
+    g.abort(DrawKind::Kan4, &[]);
+    g.finish();
+    g
+}
+
+/// Four same winds discarded in the first go-around (kaze4).
+fn case_kaze4() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    // every East is drawn: the indicator is named so that it is not one of them
+    let hands = ["147m258p369s2345z", "258m369p147s2356z", "369m147p258s2367z", "123m456p789s3456z"];
+    g.deal_with_dora(hands, "9m");
+    for seat in 0..4 {
+        g.draw_tsumogiri(seat, "1z");
+    }
+    g.abort(DrawKind::Kaze4, &[]);
+    g.finish();
+    g
+}
+
+/// Nagashi mangan by seat 2 (only terminals and honors discarded, none called); seat 1 tenpai.
+fn case_nagashi() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["234m345p456s678m2p", "123m456p789s1112z", "234s345s567p678p4m", "345m456m678s789s3p"]);
+    // seat 2 draws only honors (and lets them go), the others only numbered tiles
+    g.exhaust_wall_where(|seat, t| (seat == 2) == t.kind().is_honor());
+    g.nagashi(2, &[1]);
+    g.finish();
+    g
+}
+
+/// An exhaustive draw with seat 1 tenpai (noten payments), then a second round (kyoku 1, honba 1).
+fn case_exhaustive() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
+    g.exhaust_wall();
+    g.exhaustive(&[1]);
+    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
+    g.draw(1, "2z").tsumo(1, Win::new(1000).yaku(&[(0, 1)]));
+    g.finish();
+    g
+}
+
+/// Daisangen with the third dragon fed by seat 3: pao, seat 3 pays the whole tsumo.
+fn case_pao() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["147m258p369s1234z", "123m44p89s556677z", "258m369p147s1239m", "369m147p258s1239p"]);
+    g.draw(0, "5z").discard(0, "5z");
+    g.pon(1).discard(1, "9s");
+    g.draw(2, "6z").discard(2, "6z");
+    g.pon(1).discard(1, "8s");
+    g.draw_tsumogiri(2, "1s");
+    g.draw(3, "7z").discard(3, "7z");
+    g.pon(1).discard(1, "4p"); // tenpai on 4p alone
+    go_around(&mut g, 2, &["2s", "3s", "4s"]);
+    g.draw(1, "4p").tsumo(1, Win::new(32000).yakuman(&[39]).pao(3));
+    g.finish();
+    g
+}
+
+/// Disconnections: BYE before the first INIT, BYE and a reconnection UN mid-round, BYE after owari.
+fn case_bye() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.bye(3);
+    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
+    g.draw_tsumogiri(0, "9m");
+    g.bye(1);
+    g.draw_tsumogiri(1, "9p");
+    g.reconnect(1);
+    g.draw_tsumogiri(2, "1p");
+    g.draw(3, "2z").discard(3, "2z");
+    g.ron(3, &[(1, Win::new(1300).yaku(&[(16, 1)]))]);
+    g.finish();
+    g.bye(2);
+    g
+}
+
+/// Three players (185): 35000 each, nuki with its replacement draw, pons in the 4-slot numbering, exhaustive draw.
+fn case_three_player() -> GameBuilder {
+    let mut g = GameBuilder::new(185);
+    g.deal(["199m11p234p9s4z556z", "19m22p678p1234s77z", "9m33p789p5678s666z", ""]);
+    g.draw(0, "4z").nuki(0).draw(0, "1s").discard(0, "1s"); // two norths: one set aside
+    g.draw(1, "3p").discard(1, "3p");
+    g.pon(2).discard(2, "9m"); // seat 1 is the previous seat of seat 2
+    g.pon(0).discard(0, "2p"); // seat 2 is the previous seat of seat 0 (from = 2 in the 4-slot numbering)
+    g.exhaust_wall();
+    g.exhaustive(&[]);
+    g.finish();
+    g
+}
+
+/// One quick round: the dealer of `kyoku` discards 5z and `winner` rons it.
+fn quick_round(g: &mut GameBuilder, dealer: u8, winner: u8) {
+    let a = "147m258p369s1234z";
+    let b = "258m369p147s1236z";
+    let c = "999s999p888s777s4z";
+    let w = "123456789m111p5z";
+    let mut hands = [a, b, c, w];
+    let others: Vec<u8> = (0..4).filter(|&s| s != winner).collect();
+    hands[usize::from(winner)] = w;
+    for (i, &s) in others.iter().enumerate() {
+        hands[usize::from(s)] = [a, b, c][i];
+    }
+    g.deal(hands);
+    g.draw(dealer, "5z").discard(dealer, "5z");
+    g.ron(dealer, &[(winner, Win::new(1000).yaku(&[(20, 1)]))]);
+}
+
+/// East-only (225): four rounds, each won by the seat after the dealer, so the deal passes every time.
+fn case_east_only() -> GameBuilder {
+    let mut g = GameBuilder::new(225);
+    for k in 0..4u8 {
+        quick_round(&mut g, k, (k + 1) % 4);
+    }
+    g.finish();
+    g
+}
+
+/// Hanchan (169): eight rounds, East 1 to South 4.
+fn case_hanchan() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    for k in 0..8u8 {
+        quick_round(&mut g, k % 4, (k + 2) % 4);
+    }
+    g.finish();
+    g
+}
+
+/// The no-kuitan lobby bit (0x04) on a houou hanchan: 169 | 4 = 173.
+fn case_no_kuitan() -> GameBuilder {
+    let mut g = GameBuilder::new(173);
+    quick_round(&mut g, 0, 1);
+    g.finish();
+    g
+}
+
+/// A newer log: GO type with bits above 0xFF and new attributes, an unknown tag, an unknown INIT attribute.
+fn case_newer_log() -> GameBuilder {
+    let go = Tag::new("GO").with("type", (0x200 | 169).to_string()).with("lobby", "0").with("rule", "x&y");
+    let mut g = GameBuilder::with_go(go);
+    g.tag(Tag::new("SHUFFLE").with("seed", "mt19937ar-sha512-n288-base64,AAAA").with("ref", ""));
+    quick_round(&mut g, 0, 2);
+    g.tag_mut("INIT", 0).attrs.push(("future".into(), "1".into()));
+    g.finish();
+    g.tag(Tag::new("FUTURETAG").with("a", "1").with("b", "<2>"));
+    g
+}
+
+/// One complete round, then a round that stops after a few turns (no end, no owari), closed as valid XML.
+fn case_truncated() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    quick_round(&mut g, 0, 1);
+    g.deal(["147m258p369s1234z", "258m369p147s1236z", "999s999p888s777s4z", "123456789m111p5z"]);
+    g.draw_tsumogiri(1, "5z");
+    g.draw_tsumogiri(2, "6z");
+    g
+}
+
+fn all_cases() -> Vec<(&'static str, GameBuilder)> {
+    vec![
+        ("red_fives", case_red_fives()),
+        ("no_red", case_no_red()),
+        ("open_melds", case_open_melds()),
+        ("closed_and_open_kan", case_closed_and_open_kan()),
+        ("chankan", case_chankan()),
+        ("riichi", case_riichi()),
+        ("double_ron", case_double_ron()),
+        ("reach4", case_reach4()),
+        ("ron3", case_ron3()),
+        ("kan4", case_kan4()),
+        ("kaze4", case_kaze4()),
+        ("nagashi", case_nagashi()),
+        ("exhaustive", case_exhaustive()),
+        ("pao", case_pao()),
+        ("bye", case_bye()),
+        ("three_player", case_three_player()),
+        ("east_only", case_east_only()),
+        ("hanchan", case_hanchan()),
+        ("no_kuitan", case_no_kuitan()),
+        ("newer_log", case_newer_log()),
+        ("truncated", case_truncated()),
+    ]
+}
+
+// ---- tests of the cases ----
+
+#[test]
+fn red_fives_are_ids_16_52_88() {
+    let (events, game) = run(&case_red_fives());
+    assert!(game.info.game_type.unwrap().red());
+    assert_eq!(game.decisions.len(), discards(&events));
+    let d = &game.decisions;
+    // seat 0 drew the red 5p and let go of the red 5m
+    assert_eq!((d[0].seat, d[0].source_tile.id(), d[0].discard.id()), (0, 52, 16));
+    assert!(d[0].discard.is_red_id() && !d[0].tsumogiri);
+    assert_eq!(d[0].hand.tiles().red_mask(), 0b011);
+    assert_eq!((d[1].seat, d[1].discard.id()), (1, 88));
+    // seat 0's second draw: a plain 5m, the first free plain copy (17 went to seat 1)
+    assert_eq!((d[4].seat, d[4].discard.id(), d[4].tsumogiri, d[4].turn), (0, 18, true, 2));
+    let round = &game.rounds[0];
+    assert!(round.init.hands[1].contains(&id(88)) && round.init.hands[1].contains(&id(17)));
+    assert_eq!(round.rivers[0][0].tile.id(), 16);
+    assert_eq!(round.rivers[1][0].tile.id(), 88);
+    assert!(game.complete);
+}
+
+#[test]
+fn no_red_lobby_treats_id_16_as_a_plain_five() {
+    let (events, game) = run(&case_no_red());
+    let gt = game.info.game_type.unwrap();
+    assert!(!gt.red() && gt.hanchan() && gt.vs_humans());
+    assert_eq!(game.decisions.len(), discards(&events));
+    let round = &game.rounds[0];
+    // "5m" dealt in a game without red: the first copy, id 16, then 17 and 18
+    assert!(round.init.hands[0].contains(&id(16)));
+    assert!(round.init.hands[1].contains(&id(17)) && round.init.hands[1].contains(&id(18)));
+    let d = &game.decisions;
+    assert_eq!(d[0].discard.id(), 16);
+    // the pon takes id 16 like any 5m; its decision starts from three 5m
+    assert_eq!((d[1].seat, d[1].source, d[1].source_tile.id()), (1, Source::Pon, 16));
+    assert_eq!(d[1].before[usize::from(kind("5m").index())], 3);
+    assert_eq!(d[1].melds[0].kind, MeldKind::Pon);
+    assert!(d[1].melds[0].tiles().iter().all(|t| t.kind() == kind("5m")));
+    assert!(round.rivers[0][0].called_away);
+}
+
+#[test]
+fn chi_takes_the_previous_seats_discard() {
+    let (events, game) = run(&case_open_melds());
+    assert_eq!(game.decisions.len(), discards(&events));
+    let d = &game.decisions[1];
+    assert_eq!((d.seat, d.source, d.turn), (1, Source::Chi, 1));
+    assert_eq!(d.source_tile.kind(), kind("2m"));
+    assert_eq!(d.melds.len(), 1);
+    assert_eq!(d.melds[0].kind, MeldKind::Chi);
+    assert_eq!(d.melds[0].from, 3, "chi comes from the previous seat");
+    // the decision starts from the hand before the call plus the called tile: 1m 2m 3m all there
+    for k in ["1m", "2m", "3m"] {
+        assert_eq!(d.before[usize::from(kind(k).index())], 1, "{k}");
+    }
+    // after the call the concealed hand holds 11 tiles, 13 - 2 + nothing drawn
+    assert_eq!(d.hand.len(), 11);
+    assert!(!d.tsumogiri);
+    let round = &game.rounds[0];
+    assert!(round.rivers[0][0].called_away, "the 2m left seat 0's river");
+    assert!(!round.rivers[0][1].called_away);
+}
+
+#[test]
+fn pon_takes_any_seats_discard() {
+    let (_, game) = run(&case_open_melds());
+    let d = &game.decisions[2];
+    assert_eq!((d.seat, d.source, d.turn), (2, Source::Pon, 1));
+    assert_eq!(d.source_tile.kind(), kind("9p"));
+    assert_eq!(d.melds[0].kind, MeldKind::Pon);
+    assert_eq!(d.melds[0].from, 3, "pon of seat 1's discard by seat 2");
+    assert!(game.rounds[0].rivers[1][0].called_away);
+    // seat 3 then draws and discards the same tile: tsumogiri, its first turn
+    let d3 = &game.decisions[3];
+    assert_eq!((d3.seat, d3.source, d3.turn, d3.tsumogiri), (3, Source::Draw, 1, true));
+    // seat 1's second decision: turn 2 (the chi was turn 1)
+    let d5 = &game.decisions[5];
+    assert_eq!((d5.seat, d5.turn, d5.source), (1, 2, Source::Draw));
+}
+
+#[test]
+fn kakan_dora_comes_after_the_replacement_draw() {
+    let (events, game) = run(&case_open_melds());
+    let kan = find(&events, |e| matches!(e, Event::Call { seat: 2, meld } if meld & 0x10 != 0));
+    assert!(matches!(events[kan + 1], Event::Draw { seat: 2, .. }), "replacement draw right after the kakan");
+    assert!(matches!(events[kan + 2], Event::Dora { .. }), "then the new indicator");
+    assert!(matches!(events[kan + 3], Event::Discard { seat: 2, .. }), "then the discard");
+    let d = game.decisions.iter().find(|d| d.event_index as usize == kan + 3).unwrap();
+    // seat 2: pon (turn 1), draw of the 4th 9p (turn 2), replacement draw (turn 3)
+    assert_eq!((d.source, d.turn, d.tsumogiri), (Source::Kan, 3, true));
+    assert_eq!(d.melds[0].kind, MeldKind::Kakan);
+    assert_eq!(d.dora_count, 2);
+    // draws: seats 0 3 0 1 2 and the replacement = 6 of 70
+    assert_eq!(d.tiles_left, 64);
+    assert_eq!(game.rounds[0].dora_indicators.len(), 2);
+}
+
+#[test]
+fn ankan_dora_comes_before_the_replacement_draw() {
+    let (events, game) = run(&case_closed_and_open_kan());
+    assert_eq!(game.decisions.len(), discards(&events));
+    let kan = find(&events, |e| matches!(e, Event::Call { seat: 0, .. }));
+    assert!(matches!(events[kan + 1], Event::Dora { .. }));
+    assert!(matches!(events[kan + 2], Event::Draw { seat: 0, .. }));
+    let d = &game.decisions[0];
+    assert_eq!(d.melds[0].kind, MeldKind::Ankan);
+    assert!(d.melds[0].tiles().iter().all(|t| t.kind() == kind("1m")));
+    // the draw of the 4th 1m was turn 1, the replacement turn 2
+    assert_eq!((d.source, d.turn, d.dora_count), (Source::Kan, 2, 2));
+    assert_eq!(d.hand.len(), 11, "14 - 4 + 1 replacement");
+}
+
+#[test]
+fn daiminkan_of_a_red_five_dora_after_the_replacement_draw() {
+    let (events, game) = run(&case_closed_and_open_kan());
+    let kan = find(&events, |e| matches!(e, Event::Call { seat: 1, .. }));
+    assert!(matches!(events[kan + 1], Event::Draw { seat: 1, .. }));
+    assert!(matches!(events[kan + 2], Event::Dora { .. }));
+    assert!(matches!(events[kan + 3], Event::Discard { seat: 1, .. }));
+    let d = game.decisions.iter().find(|d| d.event_index as usize == kan + 3).unwrap();
+    // seat 1: one draw (turn 1), the open kan (turn 2), its replacement draw (turn 3)
+    assert_eq!((d.seat, d.source, d.turn, d.tsumogiri), (1, Source::Kan, 3, true));
+    assert_eq!(d.melds[0].kind, MeldKind::Daiminkan);
+    assert_eq!(d.melds[0].called.map(Tile::id), Some(52), "the red 5p was called");
+    assert_eq!(d.dora_count, 3);
+    assert!(game.rounds[0].rivers[0][1].called_away);
+    assert_eq!(game.rounds[0].dora_indicators.len(), 3);
+}
+
+#[test]
+fn chankan_robs_the_added_tile_and_turns_no_dora() {
+    let (events, game) = run(&case_chankan());
+    assert_eq!(events.iter().filter(|e| matches!(e, Event::Dora { .. })).count(), 0);
+    let round = &game.rounds[0];
+    let win = &round.wins()[0];
+    assert_eq!((win.who, win.from_who), (1, 0));
+    assert_eq!(win.machi.kind(), kind("3s"));
+    assert_eq!(round.outcomes, [Outcome::DealIn, Outcome::Win, Outcome::Bystander, Outcome::Bystander]);
+    assert_eq!(round.deltas, [-2000, 2000, 0, 0]);
+}
+
+#[test]
+fn riichi_steps_and_the_stick() {
+    let g = case_riichi();
+    let (events, game) = run(&g);
+    assert_eq!(game.decisions.len(), discards(&events));
+    let reach: Vec<&Tag> = tags(&events, "REACH").collect();
+    // round 1: step 1, discard, step 2 with the scores after the stick; round 2: step 1 only (ronned)
+    assert_eq!(reach.len(), 3);
+    assert_eq!((reach[0].get("step"), reach[1].get("step"), reach[2].get("step")), (Some("1"), Some("2"), Some("1")));
+    assert_eq!(reach[1].get("ten"), Some("240,250,250,250"));
+    let step1 = find(&events, |e| e.as_tag("REACH").is_some());
+    assert!(matches!(events[step1 + 1], Event::Discard { seat: 0, .. }));
+    assert!(events[step1 + 2].as_tag("REACH").is_some());
+    let d = &game.decisions;
+    assert!(d[0].riichi && !d[0].in_riichi && d[0].tsumogiri);
+    assert_eq!((d[0].shanten_before, d[0].shanten_after), (0, 0), "a riichi discard leaves the hand tenpai");
+    assert_eq!(d[0].scores, [25000; 4], "the stick is not paid at the decision");
+    // seat 0's next discard: in riichi (not declaring), the stick paid
+    assert_eq!(d[4].seat, 0);
+    assert!(d[4].in_riichi && !d[4].riichi && d[4].tsumogiri);
+    assert_eq!(d[4].scores, [24000, 25000, 25000, 25000]);
+    assert!(!game.rounds[0].rivers[0][1].riichi);
+    assert!(game.rounds[0].rivers[0][0].riichi);
+    // round 1: dealer tsumo 3 x 4000 plus the stick
+    let r0 = &game.rounds[0];
+    assert_eq!(r0.deltas, [13000, -4000, -4000, -4000]);
+    assert_eq!(r0.end_scores, [37000, 21000, 21000, 21000]);
+    assert_eq!(r0.kyotaku_after, 0);
+    assert_eq!(r0.outcomes, [Outcome::Win, Outcome::TsumoLoss, Outcome::TsumoLoss, Outcome::TsumoLoss]);
+    assert_eq!(r0.wins()[0].ura_indicators.len(), 1, "a riichi winner shows ura indicators");
+    // round 2 (honba 1): seat 1's riichi discard is ronned; no step 2, so the stick is not paid
+    let r1 = &game.rounds[1];
+    assert_eq!((r1.init.kyoku, r1.init.honba, r1.init.kyotaku), (0, 1, 0));
+    let riichi_discard = d.iter().find(|x| x.round == 1 && x.seat == 1).unwrap();
+    assert!(riichi_discard.riichi);
+    assert!(r1.rivers[1][0].riichi);
+    assert_eq!(r1.deltas, [0, -2300, 2300, 0]);
+    assert_eq!(r1.end_scores, [37000, 18700, 23300, 21000]);
+    assert_eq!(r1.kyotaku_after, 0);
+    assert!(game.complete);
+    assert_eq!(game.info.owari.as_ref().unwrap().scores, [37000, 18700, 23300, 21000]);
+}
+
+#[test]
+fn double_ron_first_winner_in_turn_order_takes_honba_and_sticks() {
+    let (events, game) = run(&case_double_ron());
+    let agari: Vec<&Tag> = tags(&events, "AGARI").collect();
+    assert_eq!(agari.len(), 2);
+    // discarder seat 1: seat 2 is next in turn order, then seat 3
+    assert_eq!((agari[0].get("who"), agari[0].get("ba")), (Some("2"), Some("1,1")));
+    assert_eq!((agari[1].get("who"), agari[1].get("ba")), (Some("3"), Some("1,0")));
+    assert_eq!(game.rounds.len(), 2);
+    let r = &game.rounds[1];
+    assert_eq!(r.wins().len(), 2);
+    assert_eq!((r.init.honba, r.init.kyotaku), (1, 0));
+    // seat 2: 3900 + 300 honba + 1000 stick; seat 3: 8000 only; seat 1 pays 3900 + 300 + 8000
+    assert_eq!(r.deltas, [0, -12200, 5200, 8000]);
+    assert_eq!(r.end_scores, [25000, 12800, 30200, 32000]);
+    assert_eq!(r.kyotaku_after, 0);
+    assert_eq!(r.outcomes, [Outcome::Bystander, Outcome::DealIn, Outcome::Win, Outcome::Win]);
+    assert!(game.decisions.iter().filter(|d| d.round == 1 && d.seat == 1).all(|d| d.outcome == Outcome::DealIn));
+    assert_eq!(game.decisions.len(), discards(&events));
+}
+
+#[test]
+fn double_ron_with_a_bye_between_the_wins() {
+    // SPEC 1.2: a double ron is several AGARI with no INIT between; a disconnection may sit between them
+    let mut record = case_double_ron().record();
+    let first = record.events.iter().position(|e| e.as_tag("AGARI").is_some()).unwrap();
+    record.events.insert(first + 1, Event::tag(Tag::new("BYE").with("who", "0")));
+    let events = mjlog::parse(record.to_mjlog().as_bytes()).unwrap();
+    let game = replay(&GameRecord { events, ..record }).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(game.rounds[1].wins().len(), 2);
+    assert_eq!(game.rounds[1].deltas, [0, -12200, 5200, 8000]);
+    assert!(game.info.disconnected[0] && game.complete);
+}
+
+#[test]
+fn yao9_shows_the_declarers_hand_and_keeps_the_deal() {
+    let (_, game) = run(&case_double_ron());
+    let r = &game.rounds[0];
+    assert_eq!(ryuukyoku_kind(r), DrawKind::Yao9);
+    let RoundEnd::Ryuukyoku(d) = &r.end else { unreachable!() };
+    assert_eq!(d.shown[0].as_ref().map(Vec::len), Some(14), "13 dealt + the first draw");
+    assert!(d.shown[1..].iter().all(Option::is_none));
+    assert_eq!(r.outcomes, [Outcome::Abortive; 4]);
+    assert_eq!(r.deltas, [0; 4]);
+    assert!(game.decisions.iter().all(|d| d.round == 1), "no discard in the aborted round");
+    let next = &game.rounds[1].init;
+    assert_eq!((next.kyoku, next.honba, next.dealer), (0, 1, 0));
+}
+
+#[test]
+fn reach4_pays_four_sticks_that_go_to_the_first_place() {
+    let (events, game) = run(&case_reach4());
+    assert_eq!(tags(&events, "REACH").filter(|t| t.get("step") == Some("2")).count(), 4);
+    let r = &game.rounds[0];
+    assert_eq!(ryuukyoku_kind(r), DrawKind::Reach4);
+    let RoundEnd::Ryuukyoku(d) = &r.end else { unreachable!() };
+    assert!(d.shown.iter().all(|h| h.as_ref().map(Vec::len) == Some(13)));
+    assert_eq!(d.kyotaku, 4);
+    assert_eq!(r.end_scores, [24000; 4]);
+    assert_eq!(r.kyotaku_after, 4);
+    assert_eq!(r.outcomes, [Outcome::Abortive; 4]);
+    assert!(game.decisions.iter().all(|d| d.riichi));
+    // a tie at 24000: the sticks go to the seat nearest the first dealer
+    assert_eq!(game.info.owari.as_ref().unwrap().scores, [28000, 24000, 24000, 24000]);
+}
+
+#[test]
+fn ron3_is_an_abortive_draw() {
+    let (events, game) = run(&case_ron3());
+    assert_eq!(tags(&events, "AGARI").count(), 0);
+    let r = &game.rounds[0];
+    assert_eq!(ryuukyoku_kind(r), DrawKind::Ron3);
+    let RoundEnd::Ryuukyoku(d) = &r.end else { unreachable!() };
+    assert!(d.shown[0].is_none() && d.shown[1..].iter().all(Option::is_some));
+    assert_eq!(r.deltas, [0; 4]);
+    assert_eq!(r.outcomes, [Outcome::Abortive; 4]);
+    assert_eq!(game.decisions.len(), 1);
+    assert_eq!(game.decisions[0].outcome, Outcome::Abortive);
+}
+
+#[test]
+fn kan4_after_four_kans_by_four_players() {
+    let (events, game) = run(&case_kan4());
+    let r = &game.rounds[0];
+    assert_eq!(ryuukyoku_kind(r), DrawKind::Kan4);
+    assert_eq!(r.dora_indicators.len(), 5);
+    assert_eq!(events.iter().filter(|e| matches!(e, Event::Call { .. })).count(), 4);
+    assert_eq!(game.decisions.len(), 4);
+    for (seat, d) in game.decisions.iter().enumerate() {
+        assert_eq!((usize::from(d.seat), d.source, d.turn), (seat, Source::Kan, 2));
+        assert_eq!(usize::from(d.dora_count), seat + 2);
+    }
+    // 8 draws of 70, replacements included
+    assert_eq!(game.decisions[3].tiles_left, 62);
+}
+
+#[test]
+fn kaze4_four_same_winds_in_the_first_go_around() {
+    let (_, game) = run(&case_kaze4());
+    let r = &game.rounds[0];
+    assert_eq!(ryuukyoku_kind(r), DrawKind::Kaze4);
+    for river in &r.rivers {
+        assert_eq!(river.len(), 1);
+        assert_eq!(river[0].tile.kind(), Kind::EAST);
+        assert!(river[0].tsumogiri);
+    }
+    assert_eq!(r.outcomes, [Outcome::Abortive; 4]);
+    assert_eq!(game.decisions.iter().map(|d| d.turn).collect::<Vec<_>>(), [1, 1, 1, 1]);
+}
+
+#[test]
+fn nagashi_mangan_at_the_end_of_the_wall() {
+    let (events, game) = run(&case_nagashi());
+    let r = &game.rounds[0];
+    assert_eq!(ryuukyoku_kind(r), DrawKind::Nagashi);
+    assert!(r.rivers[2].iter().all(|t| t.tile.kind().is_yaochuu() && !t.called_away));
+    // 70 draws: the dealer and seat 1 draw 18 times, seats 2 and 3 17 times
+    assert_eq!(r.rivers.iter().map(Vec::len).collect::<Vec<_>>(), [18, 18, 17, 17]);
+    assert_eq!(game.decisions.len(), 70);
+    assert_eq!(game.decisions.len(), discards(&events));
+    assert_eq!(game.decisions.last().unwrap().tiles_left, 0);
+    // a non-dealer mangan paid as a tsumo: dealer 4000, others 2000
+    assert_eq!(r.deltas, [-4000, -2000, 8000, -2000]);
+    let RoundEnd::Ryuukyoku(d) = &r.end else { unreachable!() };
+    assert!(d.shown[1].is_some() && d.shown[2].is_none());
+    assert_eq!(r.outcomes, [Outcome::DrawNoten, Outcome::DrawTenpai, Outcome::DrawNoten, Outcome::DrawNoten]);
+}
+
+#[test]
+fn exhaustive_draw_pays_noten_and_passes_the_deal() {
+    let (events, game) = run(&case_exhaustive());
+    let r = &game.rounds[0];
+    assert_eq!(ryuukyoku_kind(r), DrawKind::Exhaustive);
+    assert_eq!(r.deltas, [-1000, 3000, -1000, -1000]);
+    assert_eq!(r.outcomes, [Outcome::DrawNoten, Outcome::DrawTenpai, Outcome::DrawNoten, Outcome::DrawNoten]);
+    assert_eq!(game.decisions.iter().filter(|d| d.round == 0).count(), 70);
+    assert_eq!(game.decisions.len(), discards(&events));
+    // the dealer was noten: kyoku 1 (seat 1 deals), honba 1
+    let next = &game.rounds[1].init;
+    assert_eq!((next.kyoku, next.honba, next.dealer), (1, 1, 1));
+    assert_eq!(next.scores, [24000, 28000, 24000, 24000]);
+    // dealer tsumo 1000 (3 x 400 rounded up from 333) plus 100 x honba from each: +1500
+    assert_eq!(game.rounds[1].deltas, [-500, 1500, -500, -500]);
+}
+
+#[test]
+fn pao_makes_the_feeder_pay_the_whole_tsumo() {
+    let (events, game) = run(&case_pao());
+    let agari = tags(&events, "AGARI").next().unwrap();
+    assert_eq!(agari.get("paoWho"), Some("3"));
+    assert_eq!(agari.get("yakuman"), Some("39"));
+    let r = &game.rounds[0];
+    let w = &r.wins()[0];
+    assert_eq!((w.who, w.from_who, w.pao_who), (1, 1, Some(3)));
+    assert_eq!(w.melds.len(), 3);
+    assert_eq!(w.hand.len(), 5);
+    assert_eq!(r.deltas, [0, 32000, 0, -32000]);
+    // only the responsible seat pays: it is `pao`, the others paid nothing
+    assert_eq!(r.outcomes, [Outcome::Bystander, Outcome::Win, Outcome::Bystander, Outcome::Pao]);
+    let pons: Vec<_> = game.decisions.iter().filter(|d| d.source == Source::Pon).collect();
+    assert_eq!(pons.len(), 3);
+    assert!(pons.iter().all(|d| d.seat == 1));
+    assert_eq!(pons.iter().map(|d| d.turn).collect::<Vec<_>>(), [1, 2, 3]);
+}
+
+#[test]
+fn bye_before_init_mid_round_and_after_owari_with_a_reconnection() {
+    let (events, game) = run(&case_bye());
+    let byes: Vec<usize> = (0..events.len()).filter(|&i| events[i].as_tag("BYE").is_some()).collect();
+    let first_init = find(&events, |e| e.as_tag("INIT").is_some());
+    let last_end = find(&events, |e| e.as_tag("AGARI").is_some());
+    assert_eq!(byes.len(), 3);
+    assert!(byes[0] < first_init && first_init < byes[1] && byes[2] > last_end);
+    assert_eq!(game.info.disconnected, [false, true, true, true]);
+    // the reconnection repeats the name only: dan and rate of the first UN stay
+    let p = &game.info.players[1];
+    assert_eq!((p.name.as_str(), p.dan, p.rate), ("B", Some(16), Some(2000.0)));
+    assert!(game.complete && game.truncation.is_none());
+    assert_eq!(game.decisions.len(), 4);
+    assert_eq!(game.rounds[0].deltas, [0, 1300, 0, -1300]);
+    assert_eq!((game.rounds[0].first_event as usize, game.rounds[0].last_event as usize), (first_init, last_end));
+}
+
+#[test]
+fn three_player_nuki_and_four_slot_numbering() {
+    let (events, game) = run(&case_three_player());
+    assert_eq!(game.info.n_players, 3);
+    let init = &game.rounds[0].init;
+    assert!(init.hands[3].is_empty());
+    assert_eq!(init.scores, [35000, 35000, 35000, 0]);
+    assert_eq!(events.iter().find_map(|e| e.as_tag("INIT")).unwrap().get("hai3"), Some(""));
+    let d = &game.decisions;
+    assert_eq!(d.len(), discards(&events));
+    // seat 0: draw (turn 1), nuki, replacement draw (turn 2)
+    assert_eq!((d[0].seat, d[0].source, d[0].turn), (0, Source::Nuki, 2));
+    assert_eq!(d[0].melds[0].kind, MeldKind::Nuki);
+    assert_eq!(d[0].hand.len(), 14, "14 - the north + the replacement");
+    assert_eq!((d[2].seat, d[2].source), (2, Source::Pon));
+    assert_eq!(d[2].melds[0].from, 3, "seat 1 sits before seat 2");
+    assert_eq!((d[3].seat, d[3].source), (0, Source::Pon));
+    assert_eq!(d[3].melds.iter().find(|m| m.kind == MeldKind::Pon).unwrap().from, 2);
+    // the live wall of 3-player holds 55 draws
+    let draws = events.iter().filter(|e| matches!(e, Event::Draw { .. })).count();
+    assert_eq!(draws, 55);
+    let r = &game.rounds[0];
+    assert_eq!(ryuukyoku_kind(r), DrawKind::Exhaustive);
+    let o = game.info.owari.as_ref().unwrap();
+    assert_eq!(o.scores.iter().sum::<i32>(), 105_000);
+    assert_eq!(o.scores[3], 0);
+}
+
+#[test]
+fn east_only_225_deals_four_rounds() {
+    let g = case_east_only();
+    let games = read_games("2019060813gm-00e1-0000-08bb0ec3.xml", g.xml().as_bytes()).unwrap();
+    assert_eq!(games[0].log_id.as_deref(), Some("2019060813gm-00e1-0000-08bb0ec3"));
+    let game = replay(&games[0]).unwrap();
+    let gt = game.info.game_type.unwrap();
+    assert!(!gt.hanchan() && gt.red() && !gt.three_player());
+    assert_eq!(gt.level(), "houou");
+    let kyoku: Vec<(u8, u8)> = game.rounds.iter().map(|r| (r.init.kyoku, r.init.dealer)).collect();
+    assert_eq!(kyoku, [(0, 0), (1, 1), (2, 2), (3, 3)]);
+    assert!(game.complete);
+    // each dealer paid 1000 to the next seat: all back to 25000
+    assert_eq!(game.info.owari.as_ref().unwrap().scores, [25000; 4]);
+}
+
+#[test]
+fn hanchan_169_deals_east_and_south() {
+    let (_, game) = run(&case_hanchan());
+    let gt = game.info.game_type.unwrap();
+    assert!(gt.hanchan() && gt.red() && gt.kuitan());
+    let kyoku: Vec<u8> = game.rounds.iter().map(|r| r.init.kyoku).collect();
+    assert_eq!(kyoku, (0..8).collect::<Vec<u8>>());
+    assert!(game.rounds.iter().all(|r| r.init.honba == 0));
+    // seat s pays 1000 twice as dealer and wins 1000 twice (from the seat two before it)
+    assert_eq!(game.info.owari.as_ref().unwrap().scores, [25000; 4]);
+}
+
+#[test]
+fn no_kuitan_lobby_bit() {
+    let (events, game) = run(&case_no_kuitan());
+    let gt = game.info.game_type.unwrap();
+    assert_eq!(gt, GameType(173));
+    assert!(!gt.kuitan() && gt.red() && gt.hanchan());
+    assert_eq!(events.iter().find_map(|e| e.as_tag("GO")).unwrap().get("type"), Some("173"));
+    assert!(game.complete);
+}
+
+#[test]
+fn newer_types_unknown_attributes_and_tags_are_kept() {
+    let (events, game) = run(&case_newer_log());
+    let gt = game.info.game_type.unwrap();
+    assert_eq!(gt.0, 0x200 | 169);
+    assert!(gt.hanchan() && gt.red() && !gt.three_player());
+    assert_eq!(gt.level(), "houou");
+    let go = events.iter().find_map(|e| e.as_tag("GO")).unwrap();
+    assert_eq!(go.get("rule"), Some("x&y"));
+    assert_eq!(events.iter().find_map(|e| e.as_tag("INIT")).unwrap().get("future"), Some("1"));
+    let future = events.last().unwrap().as_tag("FUTURETAG").unwrap();
+    assert_eq!(future.attrs, [("a".to_string(), "1".to_string()), ("b".to_string(), "<2>".to_string())]);
+    assert!(events.iter().any(|e| e.as_tag("SHUFFLE").is_some()));
+    assert!(game.complete && game.rounds.len() == 1);
+}
+
+#[test]
+fn truncated_game_keeps_the_complete_rounds() {
+    let (events, game) = run(&case_truncated());
+    assert!(!game.complete);
+    assert_eq!(game.rounds.len(), 1);
+    let why = game.truncation.as_deref().unwrap();
+    assert!(why.contains("no end"), "{why}");
+    // the decisions of the open round are dropped: only the dealer's one discard of round 0 stays
+    assert_eq!(discards(&events), 3);
+    assert_eq!(game.decisions.len(), 1);
+    assert!(game.decisions.iter().all(|d| d.round == 0));
+    assert!(game.info.owari.is_none());
+}
+
+#[test]
+fn every_case_round_trips_through_xml() {
+    for (name, g) in all_cases() {
+        let record = g.record();
+        let xml = record.to_mjlog();
+        let again = mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(again, record.events, "{name}");
+        let rewritten = GameRecord { events: again, ..record }.to_mjlog();
+        assert_eq!(rewritten, xml, "{name}");
+    }
+}
+
+#[test]
+fn every_case_keeps_the_score_invariant() {
+    for (name, g) in all_cases() {
+        let (_, game) = run(&g);
+        let total = if game.info.n_players == 3 { 105_000 } else { 100_000 };
+        for r in &game.rounds {
+            let sum: i32 = r.end_scores.iter().sum::<i32>() + 1000 * i32::from(r.kyotaku_after);
+            assert_eq!(sum, total, "{name} round {}", r.index);
+            let sticks_taken: i32 = r.wins().iter().map(|w| 1000 * i32::from(w.kyotaku)).sum();
+            assert_eq!(r.deltas.iter().sum::<i32>(), sticks_taken, "{name} round {}", r.index);
+        }
+        if let Some(o) = &game.info.owari {
+            assert_eq!(o.scores.iter().sum::<i32>(), total, "{name}");
+            assert!(o.points.iter().sum::<f64>().abs() < 1e-9, "{name}: {:?}", o.points);
+        }
+    }
+}
+
+// ---- logs broken on purpose: the replay names the problem ----
+
+#[test]
+fn error_discard_of_a_tile_not_in_hand() {
+    let mut g = GameBuilder::new(169);
+    g.deal(["147m258p369s1234z", "258m369p147s1236z", "999s999p888s777s4z", "123456789m111p5z"]);
+    g.draw(0, "5z");
+    let foreign = g.hand(1).iter().next().unwrap(); // a tile seat 1 holds
+    g.raw(Event::Discard { seat: 0, tile: foreign });
+    let e = replay_error(&g);
+    assert!(e.message.contains("not in the hand of seat 0"), "{e}");
+    assert_eq!(e.tag, format!("<D{}/>", foreign.id()));
+}
+
+#[test]
+fn error_call_on_a_tile_that_was_not_the_last_discard() {
+    let mut g = GameBuilder::new(169);
+    g.deal(["2m456p456s112233z", "13m89p789s555677z", "99p111222333s44z", "111777999m111p6z"]);
+    g.draw(0, "7m").discard(0, "1z"); // 1z out, not the 2m seat 1 could chi
+    let hand1 = g.hand(1);
+    let (m1, m3) = (hand1.find_kind(kind("1m"), None).unwrap(), hand1.find_kind(kind("3m"), None).unwrap());
+    let two = g.hand(0).find_kind(kind("2m"), None).unwrap();
+    let chi = haifu_rules::Meld::call(MeldKind::Chi, &[m1, m3], two, 3).unwrap();
+    g.raw(Event::Call { seat: 1, meld: chi.encode() });
+    let e = replay_error(&g);
+    assert!(e.message.contains("but the last discard is"), "{e}");
+}
+
+#[test]
+fn error_agari_hand_differs_from_the_tracked_hand() {
+    let mut g = GameBuilder::new(169);
+    quick_round(&mut g, 0, 1);
+    g.finish();
+    let t = g.tag_mut("AGARI", 0);
+    let hai = t.get("hai").unwrap().to_string();
+    // the winner's 1m (its first id) shown as a 2p of seat 0's suit, a tile the winner never held
+    let (first, rest) = hai.split_once(',').unwrap();
+    assert_eq!(first, "1");
+    let wrong = format!("37,{rest}");
+    t.attrs.iter_mut().find(|(k, _)| k == "hai").unwrap().1 = wrong;
+    let e = replay_error(&g);
+    assert!(e.message.contains("AGARI hai") && e.message.contains("differs from the tracked hand"), "{e}");
+}
+
+#[test]
+fn error_ryuukyoku_tenpai_hand_that_is_not_tenpai() {
+    let mut g = GameBuilder::new(169);
+    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
+    g.exhaust_wall().exhaustive(&[0]); // seat 0 holds nothing but isolated tiles
+    let e = replay_error(&g);
+    assert!(e.message.contains("hai0") && e.message.contains("shown as tenpai but is not"), "{e}");
+}
+
+#[test]
+fn error_sc_before_scores_disagree() {
+    let mut g = GameBuilder::new(169);
+    quick_round(&mut g, 0, 1);
+    let t = g.tag_mut("AGARI", 0);
+    t.attrs.iter_mut().find(|(k, _)| k == "sc").unwrap().1 = "251,-10,250,10,250,0,249,0".into();
+    let e = replay_error(&g);
+    assert!(e.message.contains("sc before-scores"), "{e}");
+    assert!(e.tag.starts_with("<AGARI"), "{e}");
+}
+
+#[test]
+fn error_init_breaks_the_score_invariant() {
+    let mut g = GameBuilder::new(169);
+    quick_round(&mut g, 0, 1);
+    let t = g.tag_mut("INIT", 0);
+    t.attrs.iter_mut().find(|(k, _)| k == "ten").unwrap().1 = "250,250,250,260".into();
+    let e = replay_error(&g);
+    assert!(e.message.contains("add to 101000"), "{e}");
+    assert!(e.tag.starts_with("<INIT"), "{e}");
+}
+
+#[test]
+fn error_owari_disagrees_with_the_scores() {
+    let mut g = GameBuilder::new(169);
+    quick_round(&mut g, 0, 1);
+    g.finish();
+    let t = g.tag_mut("AGARI", 0);
+    // the dealer paid 1000 to seat 1: 240 260 250 250 is right, 230 270 is not
+    t.attrs.iter_mut().find(|(k, _)| k == "owari").unwrap().1 = "230,-17.0,270,47.0,250,-5.0,250,-25.0".into();
+    let e = replay_error(&g);
+    assert!(e.message.contains("owari scores"), "{e}");
+}
+
+// ---- bad files: read errors with a line and column ----
+
+/// The log of a case, one tag per line.
+fn multiline(g: &GameBuilder) -> String {
+    g.xml().replace("><", ">\n<")
+}
+
+#[test]
+fn read_error_truncated_xml_mid_tag() {
+    let text = multiline(&case_riichi());
+    let lines: Vec<&str> = text.lines().collect();
+    // cut inside the 10th line's tag
+    let keep: String = lines[..9].iter().map(|l| format!("{l}\n")).collect::<String>() + &lines[9][..3];
+    let e = read_games("cut.xml", keep.as_bytes()).unwrap_err();
+    assert_eq!(e.line, 10, "{e}");
+    assert!(e.column >= 1, "{e}");
+}
+
+#[test]
+fn read_error_truncated_xml_between_tags() {
+    let text = multiline(&case_riichi());
+    let lines: Vec<&str> = text.lines().collect();
+    let keep: String = lines[..12].iter().map(|l| format!("{l}\n")).collect();
+    let e = read_games("cut.xml", keep.as_bytes()).unwrap_err();
+    assert!(e.message.contains("truncated after 12 tags"), "{e}");
+    assert_eq!(e.line, 13, "{e}");
+}
+
+#[test]
+fn read_error_malformed_xml() {
+    let text =
+        "<mjloggm ver=\"2.3\">\n<GO type=\"169\" lobby=\"0\"/>\n<INIT seed=0,0,0,1,1,5 ten=\"250\"/>\n</mjloggm>";
+    let e = read_games("bad.xml", text.as_bytes()).unwrap_err();
+    // the error points at the tag's `<` on line 3, not at the end of line 2
+    assert_eq!((e.line, e.column), (3, 1), "{e}");
+    let text = "<mjloggm ver=\"2.3\">\n<GO type=\"169\" lobby=\"0\"/>\n<T12/>\n</GO>\n</mjloggm>";
+    let e = read_games("bad.xml", text.as_bytes()).unwrap_err();
+    assert_eq!((e.line, e.column), (4, 1), "{e}");
+    let text = "<mjloggm ver=\"2.3\">\n<GO type=\"169\" lobby=\"0\"/>\n  hello <T12/>\n</mjloggm>";
+    let e = read_games("bad.xml", text.as_bytes()).unwrap_err();
+    assert!(e.message.contains("unexpected text"), "{e}");
+    assert_eq!((e.line, e.column), (3, 3), "{e}");
+}
+
+#[test]
+fn read_error_empty_file() {
+    for text in ["", "  \n\t"] {
+        let e = read_games("empty.xml", text.as_bytes()).unwrap_err();
+        assert!(e.message.contains("empty"), "{e}");
+        assert_eq!((e.line, e.column), (1, 1), "{e}");
+    }
+}
+
+#[test]
+fn read_error_json_that_is_not_a_game() {
+    // the whole document is not a game: the error points at its start
+    for text in ["{\"foo\": 1}", "[1, 2, 3]", "{\"title\": \"x\",\n \"log\": 5}"] {
+        let e = read_games("x.json", text.as_bytes()).unwrap_err();
+        assert!(!e.message.is_empty(), "{e}");
+        assert_eq!((e.line, e.column), (1, 1), "{e}");
+    }
+}

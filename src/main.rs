@@ -57,6 +57,9 @@ pub struct IngestArgs {
     /// Print one JSON object with the summary on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Print nothing (for callers that report themselves).
+    #[arg(skip)]
+    pub quiet: bool,
 }
 
 fn main() {
@@ -77,9 +80,12 @@ fn main() {
 pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
     let inputs = haifu_ingest::source::expand_inputs(&a.inputs, &a.list)?;
     let opts = haifu_ingest::pipeline::IngestOptions { out: a.out.clone(), jobs: a.jobs, strict: a.strict };
-    let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json);
+    let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);
     let summary = haifu_ingest::pipeline::ingest(&inputs, &opts, &bar)?;
     bar.finish();
+    if a.quiet {
+        return Ok(summary);
+    }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {

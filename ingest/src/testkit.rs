@@ -246,8 +246,30 @@ impl GameBuilder {
         }
     }
 
+    /// Renames the seats (the `UN` tag is rewritten): example logs give their players names.
+    ///
+    /// # Panics
+    /// When called after the first round is dealt, or with more names than seats.
+    pub fn named(mut self, names: &[&str]) -> GameBuilder {
+        assert!(self.round.is_none() && self.last_end.is_none(), "seats are named before the first deal");
+        assert!(names.len() <= usize::from(self.n_players), "more names than seats");
+        for (p, n) in self.players.iter_mut().zip(names) {
+            p.name = n.to_string();
+        }
+        let un = self.events.iter_mut().find(|e| e.as_tag("UN").is_some()).expect("the header has a UN tag");
+        *un = Event::tag(tags::un_tag(&self.players));
+        self
+    }
+
     // ---- reading the state ----
 
+    /// The dealer of the open round.
+    ///
+    /// # Panics
+    /// Outside a round.
+    pub fn dealer(&self) -> u8 {
+        self.cur().dealer
+    }
     pub fn n_players(&self) -> u8 {
         self.n_players
     }

@@ -1,0 +1,153 @@
+//! The `haifu` command line, end to end, on logs the project writes itself (the demo's bots): the JSON
+//! summary, re-runs that skip what is ingested, bad input quarantined with its reason, `--strict`, leftovers
+//! of an interrupted run, and Polars reading the tables back.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::Scratch;
+use polars::prelude::*;
+use serde_json::Value;
+
+fn haifu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_haifu")).args(args).output().expect("haifu runs")
+}
+
+fn json(out: &Output) -> Value {
+    assert!(out.status.success(), "haifu failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// Writes `games` demo logs under `dir/logs` and returns that directory.
+fn demo_logs(dir: &Path, games: usize) -> std::path::PathBuf {
+    let out = dir.join("demo");
+    let j = json(&haifu(&["demo", "--out", out.to_str().unwrap(), "--games", &games.to_string(), "--json"]));
+    assert_eq!(j["ingest"]["games_ingested"], games as u64);
+    out.join("logs")
+}
+
+fn count_rows(dataset: &Path, table: &str) -> u32 {
+    let lf = LazyFrame::scan_parquet(
+        PlRefPath::from(format!("{}/{table}/", dataset.display()).as_str()),
+        Default::default(),
+    )
+    .unwrap();
+    let df = lf.select([len()]).collect().unwrap();
+    df.column("len").unwrap().u32().unwrap().get(0).unwrap()
+}
+
+#[test]
+fn demo_shows_every_player() {
+    let s = Scratch::new("cli-demo");
+    let out = s.0.join("demo");
+    let j = json(&haifu(&["demo", "--out", out.to_str().unwrap(), "--games", "12", "--json"]));
+    assert_eq!(j["ingest"]["games_ingested"], 12);
+    assert_eq!(j["ingest"]["games_quarantined"], 0);
+    let players = j["top_sequences"].as_array().unwrap();
+    assert_eq!(players.len(), 8, "eight bots, each with its sequences: {players:?}");
+    for p in players {
+        let seqs = p[1].as_array().unwrap();
+        assert!(!seqs.is_empty(), "{p}");
+        for s in seqs {
+            // a sequence: the suit's digits changed, and `after` is `before` with one or more tiles removed
+            let (before, after) = (s[0].as_str().unwrap(), s[1].as_str().unwrap());
+            assert_ne!(before, after);
+            assert!(after == "-" || after.len() < before.len(), "{before} -> {after}");
+        }
+    }
+}
+
+#[test]
+fn ingest_json_summary_and_rerun_skips() {
+    let s = Scratch::new("cli-ingest");
+    let logs = demo_logs(&s.0, 6);
+    let data = s.0.join("data");
+    let j = json(&haifu(&["ingest", logs.to_str().unwrap(), "--out", data.to_str().unwrap(), "--json"]));
+    for key in
+        ["files_read", "games_ingested", "games_quarantined", "decisions", "input_bytes", "elapsed_s", "quarantined"]
+    {
+        assert!(j.get(key).is_some(), "--json lacks {key}: {j}");
+    }
+    assert_eq!(j["files_read"], 6);
+    assert_eq!(j["games_ingested"], 6);
+    let decisions = j["decisions"].as_u64().unwrap();
+    assert!(decisions > 6 * 4 * 20, "four rounds of play per game: {decisions}");
+    assert_eq!(u64::from(count_rows(&data, "decisions")), decisions);
+    assert_eq!(u64::from(count_rows(&data, "games")), 6);
+    // the same inputs again: nothing new
+    let again = json(&haifu(&["ingest", logs.to_str().unwrap(), "--out", data.to_str().unwrap(), "--json"]));
+    assert_eq!(again["files_skipped"], 6);
+    assert_eq!(again["games_ingested"], 0);
+    assert_eq!(u64::from(count_rows(&data, "decisions")), decisions);
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(bytes).unwrap();
+    enc.finish().unwrap()
+}
+
+#[test]
+fn bad_input_is_quarantined_and_the_batch_goes_on() {
+    let s = Scratch::new("cli-bad");
+    let logs = demo_logs(&s.0, 2);
+    let good: Vec<_> = std::fs::read_dir(&logs).unwrap().map(|e| e.unwrap().path()).collect();
+    let xml = std::fs::read(&good[0]).unwrap();
+    let bad = s.0.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("truncated.xml"), &xml[..xml.len() / 2]).unwrap();
+    std::fs::write(bad.join("malformed.xml"), b"<mjloggm ver=\"2.3\">\n<INIT seed=\"0\" <T1/>\n</mjloggm>").unwrap();
+    let gz = gzip(&xml);
+    std::fs::write(bad.join("cut.mjlog"), &gz[..gz.len() / 2]).unwrap();
+    std::fs::write(bad.join("empty.xml"), b"").unwrap();
+    std::fs::write(bad.join("notagame.json"), b"{\"hello\": \"world\"}").unwrap();
+    std::fs::copy(&good[1], bad.join("good.xml")).unwrap();
+
+    let data = s.0.join("data");
+    let j = json(&haifu(&["ingest", bad.to_str().unwrap(), "--out", data.to_str().unwrap(), "--json"]));
+    assert_eq!(j["games_ingested"], 1, "{j}");
+    let q = j["quarantined"].as_array().unwrap();
+    assert_eq!(q.len(), 5, "{q:?}");
+    for item in q {
+        let (file, reason) = (item["file"].as_str().unwrap(), item["reason"].as_str().unwrap());
+        assert!(!reason.is_empty() && !reason.contains('\n'), "one-line reason: {item}");
+        if !file.ends_with("cut.mjlog") {
+            assert!(reason.contains("line "), "position named: {item}");
+        }
+    }
+    let reason_of = |name: &str| {
+        q.iter().find(|i| i["file"].as_str().unwrap().ends_with(name)).unwrap()["reason"].as_str().unwrap().to_string()
+    };
+    assert!(reason_of("truncated.xml").contains("truncated") || reason_of("truncated.xml").contains("end"));
+    assert!(reason_of("cut.mjlog").contains("gzip"));
+    assert!(reason_of("empty.xml").contains("empty"));
+    let listed = std::fs::read_to_string(data.join("_haifu/quarantine.jsonl")).unwrap();
+    assert_eq!(listed.lines().count(), 5);
+
+    // --strict: the run fails and commits nothing
+    let strict = s.0.join("strict");
+    let out = haifu(&["ingest", bad.to_str().unwrap(), "--out", strict.to_str().unwrap(), "--strict"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--strict"));
+    assert!(!strict.join("games").exists() || std::fs::read_dir(strict.join("games")).unwrap().next().is_none());
+}
+
+#[test]
+fn leftovers_of_an_interrupted_run_are_removed() {
+    let s = Scratch::new("cli-stale");
+    let logs = demo_logs(&s.0, 2);
+    let data = s.0.join("data");
+    let part = data.join("decisions/year=2023");
+    std::fs::create_dir_all(&part).unwrap();
+    // what a run killed before its commit leaves: a hidden temporary file and a part of an uncommitted run
+    std::fs::write(part.join(".part-123-1.parquet.tmp"), b"half a file").unwrap();
+    std::fs::write(part.join("part-123-1.parquet"), b"not committed").unwrap();
+    let j = json(&haifu(&["ingest", logs.to_str().unwrap(), "--out", data.to_str().unwrap(), "--json"]));
+    assert_eq!(j["stale_removed"], 2);
+    assert!(!part.join("part-123-1.parquet").exists());
+    assert_eq!(count_rows(&data, "games"), 2);
+}

@@ -192,8 +192,11 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     Ok(())
 }
 
+/// A sequence with its count: (before, after, count).
+type Counted = (String, String, u64);
+
 /// Per player, the three most frequent (before, after) pairs of any suit whose digits changed.
-fn top_sequences(dataset: &std::path::Path) -> Result<Vec<(String, Vec<(String, String, u64)>)>> {
+fn top_sequences(dataset: &std::path::Path) -> Result<Vec<(String, Vec<Counted>)>> {
     let mut counts: HashMap<(String, String, String), u64> = HashMap::new();
     for b in haifu_ingest::read::read_table(dataset, "decisions")? {
         let player = b.column_by_name("player").context("player column")?.as_string::<i32>();
@@ -209,7 +212,7 @@ fn top_sequences(dataset: &std::path::Path) -> Result<Vec<(String, Vec<(String, 
             }
         }
     }
-    let mut by_player: HashMap<String, Vec<(String, String, u64)>> = HashMap::new();
+    let mut by_player: HashMap<String, Vec<Counted>> = HashMap::new();
     for ((p, b, a), n) in counts {
         by_player.entry(p).or_default().push((b, a, n));
     }

@@ -144,10 +144,10 @@ fn leftovers_of_an_interrupted_run_are_removed() {
     let part = data.join("decisions/year=2023");
     std::fs::create_dir_all(&part).unwrap();
     // what a run killed before its commit leaves: a hidden temporary file and a part of an uncommitted run
-    std::fs::write(part.join(".part-123-1.parquet.tmp"), b"half a file").unwrap();
-    std::fs::write(part.join("part-123-1.parquet"), b"not committed").unwrap();
+    std::fs::write(part.join(".part-123p1-0000.parquet.tmp"), b"half a file").unwrap();
+    std::fs::write(part.join("part-123p1-0000.parquet"), b"not committed").unwrap();
     let j = json(&haifu(&["ingest", logs.to_str().unwrap(), "--out", data.to_str().unwrap(), "--json"]));
     assert_eq!(j["stale_removed"], 2);
-    assert!(!part.join("part-123-1.parquet").exists());
+    assert!(!part.join("part-123p1-0000.parquet").exists());
     assert_eq!(count_rows(&data, "games"), 2);
 }

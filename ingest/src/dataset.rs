@@ -2,7 +2,7 @@
 //! been ingested.
 //!
 //! Layout under the output directory:
-//! - `<table>/year=<YYYY>/part-<run>.parquet` for `games`, `rounds`, `events`, `decisions`
+//! - `<table>/year=<YYYY>/part-<run>-<seq>.parquet` for `games`, `rounds`, `events`, `decisions`
 //!   (`year=__HIVE_DEFAULT_PARTITION__` when the date is unknown: Polars and Spark read it as null);
 //! - `_haifu/manifest.jsonl`: one line per ingested source file (content hash, path, run, games);
 //! - `_haifu/runs.jsonl`: one line per committed run, with its summary;
@@ -102,7 +102,12 @@ pub fn clean_uncommitted(out: &Path) -> Result<usize> {
             for f in std::fs::read_dir(&part)? {
                 let p = f?.path();
                 let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
-                let run = name.strip_prefix("part-").and_then(|r| r.strip_suffix(".parquet"));
+                // part-<run>-<seq>.parquet
+                let run = name
+                    .strip_prefix("part-")
+                    .and_then(|r| r.strip_suffix(".parquet"))
+                    .and_then(|r| r.rsplit_once('-'));
+                let run = run.map(|(run, _)| run);
                 let stale = name.ends_with(".tmp") || run.is_some_and(|r| !runs.contains(r));
                 if stale {
                     std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
@@ -117,8 +122,11 @@ pub fn clean_uncommitted(out: &Path) -> Result<usize> {
 struct Part<B: TableBatch> {
     batch: B,
     writer: Option<ArrowWriter<File>>,
-    staged: Staged,
-    rows: u64,
+    dir: PathBuf,
+    run: String,
+    /// Files of this partition so far: the closed ones, then the open one (last).
+    files: Vec<Staged>,
+    row_groups: usize,
 }
 
 /// A closed part file waiting for the run to commit: hidden under `tmp` until renamed to `path`.
@@ -143,17 +151,19 @@ impl Staged {
     }
 }
 
+/// Row groups per part file: a writer keeps every row group's metadata until it closes the file, so long
+/// runs roll over to a new file to keep memory flat.
+const ROW_GROUPS_PER_FILE: usize = 64;
+
 impl<B: TableBatch> Part<B> {
     fn new(dir: &Path, run: &str) -> Part<B> {
         Part {
             batch: B::default(),
             writer: None,
-            staged: Staged {
-                tmp: dir.join(format!(".part-{run}.parquet.tmp")),
-                path: dir.join(format!("part-{run}.parquet")),
-                rows: 0,
-            },
-            rows: 0,
+            dir: dir.to_path_buf(),
+            run: run.to_string(),
+            files: Vec::new(),
+            row_groups: 0,
         }
     }
 
@@ -170,30 +180,43 @@ impl<B: TableBatch> Part<B> {
             return Ok(());
         }
         if self.writer.is_none() {
-            let tmp = &self.staged.tmp;
-            if let Some(dir) = tmp.parent() {
-                std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-            }
-            let file = File::create(tmp).with_context(|| format!("creating {}", tmp.display()))?;
+            std::fs::create_dir_all(&self.dir).with_context(|| format!("creating {}", self.dir.display()))?;
+            let seq = self.files.len();
+            let staged = Staged {
+                tmp: self.dir.join(format!(".part-{}-{seq:04}.parquet.tmp", self.run)),
+                path: self.dir.join(format!("part-{}-{seq:04}.parquet", self.run)),
+                rows: 0,
+            };
+            let file = File::create(&staged.tmp).with_context(|| format!("creating {}", staged.tmp.display()))?;
             self.writer = Some(ArrowWriter::try_new(file, B::schema(), Some(props.clone()))?);
+            self.files.push(staged);
+            self.row_groups = 0;
         }
         let rb = self.batch.finish();
-        self.rows += rb.num_rows() as u64;
         let w = self.writer.as_mut().expect("writer opened above");
         w.write(&rb)?;
         // one batch = one row group, so that readers can stream
         w.flush()?;
+        self.files.last_mut().expect("file opened with the writer").rows += rb.num_rows() as u64;
+        self.row_groups += 1;
+        if self.row_groups >= ROW_GROUPS_PER_FILE {
+            self.close_file()?;
+        }
         Ok(())
     }
 
-    /// Writes the footer; the file stays hidden until the run commits.
-    fn close(mut self, props: &WriterProperties) -> Result<Staged> {
-        self.flush(props)?;
+    fn close_file(&mut self) -> Result<()> {
         if let Some(w) = self.writer.take() {
             w.close()?;
         }
-        self.staged.rows = self.rows;
-        Ok(self.staged)
+        Ok(())
+    }
+
+    /// Writes the footers; the files stay hidden until the run commits.
+    fn close(mut self, props: &WriterProperties) -> Result<Vec<Staged>> {
+        self.flush(props)?;
+        self.close_file()?;
+        Ok(self.files)
     }
 }
 
@@ -223,7 +246,11 @@ impl<B: TableBatch> TableWriter<B> {
     /// Closes every part file; they stay hidden until [`DatasetWriter::commit`].
     pub fn close(self) -> Result<Vec<Staged>> {
         let props = self.props;
-        self.parts.into_values().map(|p| p.close(&props)).collect()
+        let mut staged = Vec::new();
+        for p in self.parts.into_values() {
+            staged.extend(p.close(&props)?);
+        }
+        Ok(staged)
     }
 }
 

@@ -18,7 +18,7 @@ use crate::source;
 use crate::tables::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
 
 /// Files handled per parallel chunk.
-const CHUNK: usize = 256;
+const CHUNK: usize = 64;
 
 #[derive(Clone, Debug)]
 pub struct IngestOptions {
@@ -237,7 +237,8 @@ pub fn game_id(hash: &str, index: u32) -> i64 {
 
 fn run_id() -> String {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-    format!("{}{:09}-{}", now.as_secs(), now.subsec_nanos(), std::process::id())
+    // no '-' inside: part files are named part-<run>-<seq>
+    format!("{}{:09}p{}", now.as_secs(), now.subsec_nanos(), std::process::id())
 }
 
 /// Ingests the inputs into the dataset at `opts.out`.

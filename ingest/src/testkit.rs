@@ -27,6 +27,23 @@ use crate::event::{Event, GameRecord, Tag, ROOT};
 use crate::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
 use crate::Format;
 
+/// The shared corpus of real logs for tests and benchmarks: `$HAIFU_CORPUS`, else `shared/corpus` beside the
+/// project checkout, else `/work/shared/corpus`. `None` (and a line saying so on stdout, for the test log) when
+/// none holds a `MANIFEST.tsv`: tests that need it pass without checking anything.
+pub fn corpus_dir() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
+    let candidates: Vec<PathBuf> = match std::env::var_os("HAIFU_CORPUS") {
+        Some(p) => vec![PathBuf::from(p)],
+        None => vec![beside, PathBuf::from("/work/shared/corpus")],
+    };
+    let found = candidates.iter().find(|p| p.join("MANIFEST.tsv").is_file()).cloned();
+    if found.is_none() {
+        println!("SKIPPED: the real corpus is absent (looked at {candidates:?}; set HAIFU_CORPUS). Nothing checked.");
+    }
+    found
+}
+
 /// A tile named in a script: an exact id, or a kind with its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Pick {

@@ -16,10 +16,7 @@ use haifu_ingest::{read_games, replay, source, tags};
 use haifu_rules::{Meld, Tile};
 
 fn corpus_root() -> Option<PathBuf> {
-    let root = std::env::var_os("HAIFU_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")));
-    root.join("tenhou6").is_dir().then_some(root)
+    haifu_ingest::testkit::corpus_dir().filter(|root| root.join("tenhou6").is_dir())
 }
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -201,10 +198,7 @@ fn compare(t6: &GameRecord, ml: &GameRecord) -> Option<String> {
 
 #[test]
 fn tenhou6_corpus_replays_and_matches_mjlog() {
-    let Some(root) = corpus_root() else {
-        println!("tenhou6 corpus not found (../shared/corpus or $HAIFU_CORPUS): skipped");
-        return;
-    };
+    let Some(root) = corpus_root() else { return };
     let kinds = manifest(&root);
     let mut paths = Vec::new();
     files(&root.join("tenhou6"), &mut paths);

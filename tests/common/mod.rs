@@ -5,17 +5,9 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// The shared corpus (`$HAIFU_CORPUS`, else `../shared/corpus` beside the project), if present.
+/// The shared corpus, if present (see `haifu_ingest::testkit::corpus_dir`).
 pub fn corpus() -> Option<PathBuf> {
-    let p = std::env::var_os("HAIFU_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus")));
-    if p.join("MANIFEST.tsv").is_file() {
-        Some(p)
-    } else {
-        println!("SKIPPED: the real corpus is absent (looked at {}; set HAIFU_CORPUS). Nothing checked.", p.display());
-        None
-    }
+    haifu_ingest::testkit::corpus_dir()
 }
 
 /// One row of the corpus manifest.

@@ -1,0 +1,123 @@
+//! Reads every mjai log of the shared corpus (when present): files marked `full` in MANIFEST.tsv must parse and
+//! replay without an error; fragments must either replay or fail with a clear error (printed).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use haifu_ingest::source::decompress;
+use haifu_ingest::{mjai, replay};
+
+/// The reader's words for a game played under other rules than riichi's.
+const NOT_RIICHI: &str = "not a riichi-rule game";
+
+/// Independent evidence that a log is not a riichi game: some score or delta not in hundreds.
+fn scores_not_in_hundreds(text: &[u8]) -> bool {
+    text.split(|&b| b == b'\n').filter_map(|l| serde_json::from_slice::<serde_json::Value>(l).ok()).any(|e| {
+        ["scores", "deltas"].iter().any(|k| {
+            e.get(*k)
+                .and_then(|v| v.as_array())
+                .is_some_and(|a| a.iter().any(|x| x.as_i64().is_some_and(|x| x % 100 != 0)))
+        })
+    })
+}
+
+/// Kind (`full` / `fragment`) of each mjai file, by path relative to the corpus root.
+fn manifest(root: &Path) -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap_or_default();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let (Some(path), Some(format), Some(kind)) = (col("path"), col("format"), col("kind")) else {
+        return BTreeMap::new();
+    };
+    lines
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|f| f.get(format) == Some(&"mjai"))
+        .filter_map(|f| Some((f.get(path)?.to_string(), f.get(kind)?.to_string())))
+        .collect()
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn mjai_corpus_replays() {
+    let Some(root) = haifu_ingest::testkit::corpus_dir() else { return };
+    let dir = root.join("mjai");
+    assert!(dir.is_dir(), "the corpus at {} has no mjai folder", root.display());
+    let kinds = manifest(&root);
+    let mut files = Vec::new();
+    files_under(&dir, &mut files);
+    files.sort();
+    let mut failures = Vec::new();
+    let (mut n_files, mut n_games, mut n_decisions, mut n_other_rules) = (0, 0, 0, 0);
+    for path in &files {
+        let rel = path.strip_prefix(&root).unwrap_or(path).to_string_lossy().replace('\\', "/");
+        let kind = kinds.get(&rel).map_or("unlisted", String::as_str);
+        n_files += 1;
+        let raw = std::fs::read(path).expect("corpus file readable");
+        let text = match decompress(raw) {
+            Ok(t) => t,
+            Err(e) => {
+                failures.push(format!("{rel}: {e}"));
+                continue;
+            }
+        };
+        let games = match mjai::parse(&text) {
+            Ok(g) => g,
+            // a full game under other rules (akochan's Chinese-rules self-play) must be refused as such
+            Err(e) if kind == "full" && e.message.contains(NOT_RIICHI) && scores_not_in_hundreds(&text) => {
+                n_other_rules += 1;
+                println!("{rel} [{kind}]: refused, other rules: {e}");
+                continue;
+            }
+            Err(e) => {
+                println!("{rel} [{kind}]: read error: {e}");
+                if kind == "full" {
+                    failures.push(format!("{rel}: {e}"));
+                }
+                continue;
+            }
+        };
+        for g in &games {
+            n_games += 1;
+            match replay(g) {
+                Ok(r) => {
+                    n_decisions += r.decisions.len();
+                    println!(
+                        "{rel} [{kind}] game {}: {} rounds, {} decisions, {}",
+                        g.index_in_file,
+                        r.rounds.len(),
+                        r.decisions.len(),
+                        r.truncation.as_deref().unwrap_or("complete")
+                    );
+                    if kind == "full" && !r.complete {
+                        failures.push(format!("{rel} game {}: incomplete: {:?}", g.index_in_file, r.truncation));
+                    }
+                }
+                Err(e) => {
+                    println!("{rel} [{kind}] game {}: replay error: {e}", g.index_in_file);
+                    if kind == "full" {
+                        failures.push(format!("{rel} game {}: {e}", g.index_in_file));
+                    }
+                }
+            }
+        }
+    }
+    assert!(n_files > 0, "{} holds no file", dir.display());
+    println!(
+        "mjai corpus: {n_files} files, {n_games} games replayed, {n_decisions} decisions, {n_other_rules} full games \
+         under other rules refused, {} failures",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "full mjai logs that failed:\n{}", failures.join("\n"));
+}

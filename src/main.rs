@@ -13,7 +13,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod bench;
 mod demo;
 mod export;
+mod imitate;
+mod mine;
 mod progress;
+mod stats;
 
 #[derive(Parser)]
 #[command(name = "haifu", version, about = "Tenhou game records to Parquet, and the study of how players play")]
@@ -35,6 +38,18 @@ enum Command {
     },
     /// Run the main job on the logs embedded in the binary: ingest and a short summary.
     Demo(demo::DemoArgs),
+    /// Count the sequences (SPEC 2) of each player and of everyone, per strategy, into sequence tables.
+    Mine(mine::MineArgs),
+    /// Statistics of the thesis's chapter 5 (CSV, Markdown and JSON).
+    Stats {
+        #[command(subcommand)]
+        what: stats::StatsCommand,
+    },
+    /// The lookup imitator: suggest discards, evaluate match rates and coverage.
+    Imitate {
+        #[command(subcommand)]
+        what: imitate::ImitateCommand,
+    },
 }
 
 #[derive(clap::Args)]
@@ -69,6 +84,9 @@ fn main() {
         Command::Export(a) => export::run(&a),
         Command::Bench { what } => bench::run(&what),
         Command::Demo(a) => demo::run(&a),
+        Command::Mine(a) => mine::run(&a),
+        Command::Stats { what } => stats::run(&what),
+        Command::Imitate { what } => imitate::run(&what),
     };
     if let Err(e) = result {
         eprintln!("haifu: error: {e:#}");

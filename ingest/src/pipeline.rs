@@ -229,6 +229,26 @@ fn account(summary: &mut Summary, writer: &mut DatasetWriter, f: &FileOut, stric
     Ok(())
 }
 
+/// [`process`], with a panic turned into a quarantine entry: a bug met on one file must not take down the
+/// batch (the reason asks for a report).
+fn process_guarded(path: &Path, raw: Vec<u8>, hash: String) -> FileOut {
+    let len = raw.len() as u64;
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(path, raw, hash.clone()))).unwrap_or_else(|e| {
+        let what = e
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| e.downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let mut f = FileOut::empty(path, len, hash);
+        f.quarantined.push(Quarantined {
+            file: display(path),
+            game: None,
+            reason: format!("internal error while reading this file (please report it): {what}"),
+        });
+        f
+    })
+}
+
 /// A game id stable across runs: from the file's content hash and the game's place in the file.
 pub fn game_id(hash: &str, index: u32) -> i64 {
     let h = xxhash_rust::xxh3::xxh3_64(format!("{hash}:{index}").as_bytes());
@@ -278,7 +298,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
                     todo.into_par_iter()
                         .map(|(p, read, hash, skip)| match read {
                             Ok(raw) if skip => FileOut::skipped(p, raw.len() as u64, hash),
-                            Ok(raw) => process(p, raw, hash),
+                            Ok(raw) => process_guarded(p, raw, hash),
                             Err(reason) => FileOut::unreadable(p, reason),
                         })
                         .collect()

@@ -719,6 +719,9 @@ impl Replayer<'_> {
         if tracked != logged {
             return Err(format!("AGARI m {:?} differs from the tracked melds {:?}", a.melds, tracked));
         }
+        if expect.len() % 3 != 2 || expect.len() > 14 {
+            return Err(format!("AGARI hand {expect:?} holds {} tiles", expect.len()));
+        }
         if shanten(expect.counts()) != -1 {
             return Err(format!("AGARI hand {expect:?} is not complete"));
         }
@@ -795,7 +798,11 @@ impl Replayer<'_> {
             if !matches || shown_set.len() != shown.len() {
                 return Err(format!("hai{s} {shown_set:?} differs from the tracked hand {tracked:?}"));
             }
-            if matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi) && shanten(tracked.counts()) != 0 {
+            let drawn = matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi);
+            if drawn && (tracked.len() % 3 != 1 || tracked.len() > 13) {
+                return Err(format!("hai{s} {tracked:?} holds {} tiles at the draw", tracked.len()));
+            }
+            if drawn && shanten(tracked.counts()) != 0 {
                 return Err(format!("hai{s} {tracked:?} is shown as tenpai but is not"));
             }
         }

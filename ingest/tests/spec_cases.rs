@@ -1036,3 +1036,21 @@ fn read_error_json_that_is_not_a_game() {
         assert_eq!((e.line, e.column), (1, 1), "{e}");
     }
 }
+
+#[test]
+fn error_fourteen_tiles_shown_at_an_exhaustive_draw_is_an_error_not_a_panic() {
+    let mut g = GameBuilder::new(169);
+    // seat 1 makes the 70th draw (the dealer draws first) and waits on 2z
+    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
+    g.exhaust_wall().exhaustive(&[1]);
+    let mut record = g.record();
+    let end = record.events.iter().position(|e| e.as_tag("RYUUKYOKU").is_some()).unwrap();
+    // drop seat 1's last discard: it now holds 14 tiles at the draw, and the record shows all 14 as tenpai
+    let Event::Discard { seat: 1, tile } = record.events[end - 1] else { panic!("seat 1 discards last") };
+    record.events.remove(end - 1);
+    let Event::Tag(t) = &mut record.events[end - 1] else { unreachable!() };
+    let hai1 = t.attrs.iter_mut().find(|(k, _)| k == "hai1").unwrap();
+    hai1.1 = format!("{},{}", hai1.1, tile.id());
+    let e = replay(&record).unwrap_err();
+    assert!(e.message.contains("holds 14 tiles at the draw"), "{e}");
+}

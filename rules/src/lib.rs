@@ -1,4 +1,4 @@
-//! Mahjong rules under Tenhou's conventions: tiles, concealed hands, melds and shanten.
+//! Mahjong rules under Tenhou's conventions: tiles, concealed hands, melds, shanten and yaku ids.
 //!
 //! Everything here is pure and allocation-light; the ingest, mining and simulation stages build on it.
 
@@ -6,7 +6,9 @@ pub mod hand;
 pub mod meld;
 pub mod shanten;
 pub mod tile;
+pub mod yaku;
 
 pub use hand::{format_counts, suit_digits, write_counts, write_suit_digits, Counts, Hand, HandNotation, TileSet};
 pub use meld::{Meld, MeldError, MeldKind};
 pub use tile::{Kind, MjaiTile, Suit, Tile, KINDS, TILES};
+pub use yaku::{yaku_name, YAKU_NAMES};

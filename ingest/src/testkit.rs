@@ -1021,6 +1021,71 @@ fn limit_of(points: i32, dealer: bool, yakuman: bool) -> u8 {
     }
 }
 
+/// A scratch directory for a test, under the system's temporary directory (unique per process and name),
+/// removed when dropped.
+pub struct Scratch(pub std::path::PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let p = std::env::temp_dir().join(format!("haifu-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("creating a scratch directory");
+        Scratch(p)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Writes each game as `dir/logs/<file name>` (a Tenhou log id names the year) and ingests them with
+/// `--strict` into `dir/data`, which it returns.
+///
+/// # Panics
+/// When a game does not ingest.
+pub fn ingest_games(dir: &std::path::Path, games: &[(&str, &GameBuilder)]) -> std::path::PathBuf {
+    let logs = dir.join("logs");
+    std::fs::create_dir_all(&logs).expect("creating the log directory");
+    for (name, g) in games {
+        std::fs::write(logs.join(name), g.xml()).expect("writing a log");
+    }
+    let out = dir.join("data");
+    let inputs = crate::source::expand_inputs(&[logs], &[]).expect("listing the logs");
+    let opts = crate::pipeline::IngestOptions { out: out.clone(), jobs: 1, strict: true };
+    let s = crate::pipeline::ingest(&inputs, &opts, &crate::pipeline::Silent).expect("the games ingest");
+    assert_eq!(s.games_ingested as usize, games.len(), "every game ingests");
+    out
+}
+
+/// The thesis example (SPEC 2) in a game: one round of East 1 (seat 0 = A deals; B is South, C West, D North):
+/// - A draws 5s: 3336678p33345s22z (the thesis hand), discards 6p                  [A1]
+/// - B draws 2m: 129m19p19s1234567z, discards N (isolated honors W N E S P F C)   [B1]
+/// - C, D draw and discard the tile drawn
+/// - A draws 1s: 333678p133345s22z, declares riichi discarding 1s                  [A2]
+/// - B draws 8m: 1289m19p19s123567z, discards it                                   [B2]
+/// - C, D draw and discard
+/// - A draws 8s and discards it, in riichi                                          [A3]
+/// - B draws 7p: 129m179p19s123567z, discards it                                   [B3]
+/// - C, D draw and discard; A draws 2z and wins (riichi, menzen tsumo)
+pub fn thesis_round() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["3336678p3334s22z", "19m19p19s1234567z", "123456789m1112p", "5566778899m777z"]);
+    g.draw(0, "5s").discard(0, "6p");
+    g.draw(1, "2m").discard(1, "4z");
+    g.draw_tsumogiri(2, "3p").draw_tsumogiri(3, "1z");
+    g.draw(0, "1s").riichi(0, "1s");
+    g.draw_tsumogiri(1, "8m");
+    g.draw_tsumogiri(2, "4p").draw_tsumogiri(3, "2p");
+    g.draw_tsumogiri(0, "8s");
+    g.draw_tsumogiri(1, "7p");
+    g.draw_tsumogiri(2, "6s").draw_tsumogiri(3, "3m");
+    g.draw(0, "2z").tsumo(0, Win::new(3900).yaku(&[(1, 1), (0, 1)]));
+    g.finish();
+    g
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,495 @@
+//! Counting sequences (SPEC 2) per scope (a player, or `ALL`), strategy (SPEC 3) and source, from the
+//! decisions table. Two engines give the same counts: a Polars lazy query over the Parquet files
+//! ([`crate::polars_engine`], the engine-independent description) and a Rust fast path (this module), which
+//! reads only the needed columns with arrow-rs and counts in hash maps, one part file per rayon task.
+//!
+//! Which decisions feed which table:
+//! - `all`: every decision of the selected years (`--rounds won`: only decisions of rounds that ended in a
+//!   win, the thesis's generation data);
+//! - `tanyao`, `chanta`, `yakuhai`: the decisions of a player who won the round with that strategy's yaku
+//!   (`--strategy-rounds all`: every player's decisions in a round that some win realised it in).
+//!
+//! Scopes: `ALL` counts every player's decisions; a player scope counts that player's, for the chosen
+//! players (named, at least N games, or everyone).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Result};
+use arrow::array::{AsArray, ListArray};
+use arrow::datatypes::{DataType, Int64Type, UInt16Type, UInt8Type};
+use hashbrown::{HashMap, HashSet};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::dataset::{cast_to, choose_players, for_each_batch, games_per_player, part_files};
+use crate::shape::Shape;
+use crate::strategy::Strategy;
+
+/// The scope of the tables over every player.
+pub const ALL_SCOPE: &str = "ALL";
+
+/// Sources of the tile before a discard, as the decisions table writes them (docs/SCHEMA.md).
+pub const SOURCES: [&str; 5] = ["draw", "chi", "pon", "kan", "nuki"];
+
+/// The suits' column pairs in the decisions table.
+pub const SUIT_COLUMNS: [(&str, &str); 3] =
+    [("man_before", "man_after"), ("pin_before", "pin_after"), ("sou_before", "sou_after")];
+
+/// Which rounds feed the `all` table (SPEC 3 Decision).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RoundsMode {
+    /// Every round.
+    All,
+    /// Rounds that ended in a win (the thesis's generation data, 5.1.2).
+    Won,
+}
+
+/// Whose decisions feed a strategy's table (SPEC 3 Decision).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StrategyRounds {
+    /// The winner's, in rounds won with the strategy's yaku.
+    Winner,
+    /// Every player's, in rounds some win realised the strategy in.
+    All,
+}
+
+/// Which engine counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    Rust,
+    Polars,
+}
+
+macro_rules! text_enum {
+    ($t:ty, $what:literal, $($name:literal => $v:expr),+) => {
+        impl FromStr for $t {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s {
+                    $($name => Ok($v),)+
+                    _ => Err(format!(concat!("unknown ", $what, " {:?}: one of {}"), s, [$($name),+].join(", "))),
+                }
+            }
+        }
+        impl fmt::Display for $t {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                $(if *self == $v { return f.write_str($name); })+
+                unreachable!()
+            }
+        }
+    };
+}
+text_enum!(RoundsMode, "rounds mode", "all" => RoundsMode::All, "won" => RoundsMode::Won);
+text_enum!(StrategyRounds, "strategy rounds", "winner" => StrategyRounds::Winner, "all" => StrategyRounds::All);
+text_enum!(Engine, "engine", "rust" => Engine::Rust, "polars" => Engine::Polars);
+
+/// What `haifu mine` was asked for; recorded in `meta.json`.
+#[derive(Clone, Debug, Serialize)]
+pub struct MineOptions {
+    /// Years of games (hive partitions); empty = every year.
+    pub years: Vec<i32>,
+    /// Player scopes by name; `None` = by `min_games`, or every player.
+    pub players: Option<Vec<String>>,
+    pub min_games: Option<u32>,
+    pub rounds: RoundsMode,
+    pub strategy_rounds: StrategyRounds,
+    pub engine: Engine,
+    /// Keep only this fraction of the games (0 < f <= 1), chosen by a hash of `game_id`: the same games
+    /// for every run, and a smaller fraction's games are a subset of a larger one's (learning curves).
+    /// Rust engine only.
+    pub sample: Option<f64>,
+}
+
+/// Whether a game is in the sample `fraction` (see [`MineOptions::sample`]).
+#[inline]
+pub fn in_sample(game_id: i64, fraction: Option<f64>) -> bool {
+    let Some(f) = fraction else { return true };
+    // splitmix64 finaliser: game ids are already hashes, but mixing again keeps the sample uniform
+    // whatever their origin
+    let mut z = (game_id as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z as f64) < f * (u64::MAX as f64)
+}
+
+impl Default for MineOptions {
+    fn default() -> Self {
+        MineOptions {
+            years: Vec::new(),
+            players: None,
+            min_games: None,
+            rounds: RoundsMode::All,
+            strategy_rounds: StrategyRounds::Winner,
+            engine: Engine::Rust,
+            sample: None,
+        }
+    }
+}
+
+/// One row of the sequence table: a (before, after) pair counted in a scope, strategy and source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SeqCount {
+    /// Index into [`Mined::scopes`].
+    pub scope: u32,
+    /// Index into [`Strategy::EVERY`].
+    pub strategy: u8,
+    /// Index into [`SOURCES`].
+    pub source: u8,
+    pub before: u32,
+    pub after: u32,
+    pub count: u64,
+}
+
+/// Per scope and strategy: what fed the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ScopeStats {
+    pub rounds: u64,
+    pub decisions: u64,
+    pub sequences: u64,
+    pub distinct: u64,
+}
+
+/// The result of a mining run.
+#[derive(Clone, Debug, Default)]
+pub struct Mined {
+    /// `ALL` first, then the player scopes by name.
+    pub scopes: Vec<String>,
+    /// Games of each scope in the selected years (`ALL`: every game).
+    pub games: Vec<u32>,
+    /// Sorted by (scope, strategy, source, before, after); counts are never 0.
+    pub counts: Vec<SeqCount>,
+    /// `stats[scope][strategy]`.
+    pub stats: Vec<[ScopeStats; 4]>,
+    /// Decision rows read.
+    pub decisions_read: u64,
+    pub elapsed_s: f64,
+}
+
+impl Mined {
+    pub fn scope_index(&self, name: &str) -> Option<usize> {
+        self.scopes.iter().position(|s| s == name)
+    }
+
+    /// Fills `distinct` and `sequences` of [`ScopeStats`] from the counts.
+    pub(crate) fn finish_stats(&mut self) {
+        for s in self.stats.iter_mut().flatten() {
+            s.distinct = 0;
+            s.sequences = 0;
+        }
+        // distinct pairs over sources: counts are sorted, so equal (scope, strategy, before, after) of
+        // different sources are not adjacent; collect them per slot
+        let mut seen: HashSet<(u32, u8, u32, u32)> = HashSet::new();
+        for c in &self.counts {
+            let st = &mut self.stats[c.scope as usize][usize::from(c.strategy)];
+            st.sequences += c.count;
+            if seen.insert((c.scope, c.strategy, c.before, c.after)) {
+                st.distinct += 1;
+            }
+        }
+    }
+}
+
+/// The dataset's selection resolved: files, scopes, and the round flags when the options need them.
+pub(crate) struct Plan {
+    pub decisions: Vec<PathBuf>,
+    pub rounds: Vec<PathBuf>,
+    pub scopes: Vec<String>,
+    pub games: Vec<u32>,
+}
+
+pub(crate) fn plan(dataset: &Path, opts: &MineOptions) -> Result<Plan> {
+    let decisions = part_files(dataset, "decisions", &opts.years)?;
+    let rounds = part_files(dataset, "rounds", &opts.years)?;
+    if let Some(f) = opts.sample {
+        if !(f > 0.0 && f <= 1.0) {
+            bail!("the sample fraction must be in (0, 1], not {f}");
+        }
+    }
+    let per_player = games_per_player(&decisions, |g| in_sample(g, opts.sample))?;
+    let players = match (&opts.players, opts.sample) {
+        // a named player may have no game in a small sample: an empty table, not an error
+        (Some(names), Some(_)) => {
+            let mut v = names.clone();
+            v.sort();
+            v.dedup();
+            v
+        }
+        _ => choose_players(&per_player, opts.players.as_deref(), opts.min_games, dataset, &opts.years)?,
+    };
+    if players.iter().any(|p| p == ALL_SCOPE) {
+        bail!("a player named {ALL_SCOPE:?} would clash with the all-players scope");
+    }
+    let all_games = count_games(&rounds, opts.sample)?;
+    let mut scopes = vec![ALL_SCOPE.to_string()];
+    let mut games = vec![all_games];
+    for p in players {
+        games.push(per_player.get(&p).copied().unwrap_or(0));
+        scopes.push(p);
+    }
+    Ok(Plan { decisions, rounds, scopes, games })
+}
+
+fn count_games(rounds: &[PathBuf], sample: Option<f64>) -> Result<u32> {
+    let mut ids: HashSet<i64> = HashSet::new();
+    for path in rounds {
+        for_each_batch(path, &["game_id"], |b| {
+            let g = cast_to(b, "game_id", &DataType::Int64, path)?;
+            ids.extend(g.as_primitive::<Int64Type>().values().iter().copied().filter(|&g| in_sample(g, sample)));
+            Ok(())
+        })?;
+    }
+    Ok(ids.len() as u32)
+}
+
+/// Bits of a round: [`WON`], and `1 << (1 + s)` for each strategy `s` (index in [`Strategy::YAKU`]) some
+/// win of the round realised.
+pub(crate) const WON: u8 = 1;
+
+/// Strategy bits of a list of yaku ids: bit `1 + s` for strategy `Strategy::YAKU[s]`.
+fn strategy_bits(yaku: &[u8]) -> u8 {
+    let mut bits = 0;
+    for (s, strategy) in Strategy::YAKU.into_iter().enumerate() {
+        if yaku.iter().any(|&y| strategy.has_yaku(y)) {
+            bits |= 1 << (1 + s);
+        }
+    }
+    bits
+}
+
+/// Round flags from the rounds table: `(game_id, round)` -> [`WON`] | strategy bits of every win.
+fn round_flags(files: &[PathBuf]) -> Result<HashMap<(i64, u16), u8>> {
+    let parts = files
+        .par_iter()
+        .map(|path| {
+            let mut flags = HashMap::new();
+            for_each_batch(path, &["game_id", "round", "result", "wins"], |b| {
+                let g = cast_to(b, "game_id", &DataType::Int64, path)?;
+                let r = cast_to(b, "round", &DataType::UInt16, path)?;
+                let result = cast_to(b, "result", &DataType::Utf8, path)?;
+                let (g, r, result) =
+                    (g.as_primitive::<Int64Type>(), r.as_primitive::<UInt16Type>(), result.as_string::<i32>());
+                let wins = list(b, "wins")?;
+                let win = wins.values().as_struct_opt().ok_or_else(|| anyhow!("`wins` is not a list of structs"))?;
+                let yaku = win
+                    .column_by_name("yaku")
+                    .and_then(|c| c.as_list_opt::<i32>())
+                    .ok_or_else(|| anyhow!("`wins.yaku` is not a list"))?;
+                let yaku_ids = u8_values(yaku)?;
+                for i in 0..b.num_rows() {
+                    let mut bits = if result.value(i) == "agari" { WON } else { 0 };
+                    let (w0, w1) = (wins.value_offsets()[i] as usize, wins.value_offsets()[i + 1] as usize);
+                    for w in w0..w1 {
+                        let (y0, y1) = (yaku.value_offsets()[w] as usize, yaku.value_offsets()[w + 1] as usize);
+                        bits |= strategy_bits(&yaku_ids[y0..y1]);
+                    }
+                    flags.insert((g.value(i), r.value(i)), bits);
+                }
+                Ok(())
+            })?;
+            Ok(flags)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(parts.into_iter().flatten().collect())
+}
+
+fn list<'a>(b: &'a arrow::array::RecordBatch, name: &str) -> Result<&'a ListArray> {
+    b.column_by_name(name)
+        .and_then(|c| c.as_list_opt::<i32>())
+        .ok_or_else(|| anyhow!("column `{name}` is missing or not a list"))
+}
+
+fn u8_values(l: &ListArray) -> Result<&[u8]> {
+    Ok(l.values().as_primitive_opt::<UInt8Type>().ok_or_else(|| anyhow!("list values are not UInt8"))?.values())
+}
+
+/// Which of the four tables (bits by index in [`Strategy::EVERY`]) a decision feeds.
+#[inline]
+pub(crate) fn tables_of(opts: &MineOptions, round: u8, won_by_me: bool, my_yaku_bits: u8) -> u8 {
+    let all = match opts.rounds {
+        RoundsMode::All => 1,
+        RoundsMode::Won => u8::from(round & WON != 0),
+    };
+    // strategy bits sit at 1 << (1 + s) in both `round` and `my_yaku_bits`, as in `Strategy::EVERY`
+    let strategies = match opts.strategy_rounds {
+        StrategyRounds::Winner if won_by_me => my_yaku_bits,
+        StrategyRounds::Winner => 0,
+        StrategyRounds::All => round & !WON,
+    };
+    all | strategies
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    scope: u32,
+    strategy: u8,
+    source: u8,
+    before: u32,
+    after: u32,
+}
+
+#[derive(Default)]
+struct Partial {
+    counts: HashMap<Key, u64>,
+    decisions: HashMap<(u32, u8), u64>,
+    rounds: HashSet<(u32, u8, i64, u16)>,
+    read: u64,
+}
+
+const DECISION_COLUMNS: [&str; 12] = [
+    "game_id",
+    "round",
+    "player",
+    "source",
+    "outcome",
+    "win_yaku",
+    "man_before",
+    "man_after",
+    "pin_before",
+    "pin_after",
+    "sou_before",
+    "sou_after",
+];
+
+/// Mines the decisions of `dataset` with the Rust engine.
+pub fn mine_rust(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
+    let start = Instant::now();
+    let plan = plan(dataset, opts)?;
+    let need_round_flags = opts.rounds == RoundsMode::Won || opts.strategy_rounds == StrategyRounds::All;
+    let flags = if need_round_flags { round_flags(&plan.rounds)? } else { HashMap::new() };
+    let scope_of: HashMap<&str, u32> =
+        plan.scopes.iter().enumerate().skip(1).map(|(i, s)| (s.as_str(), i as u32)).collect();
+
+    let parts = plan
+        .decisions
+        .par_iter()
+        .map(|path| {
+            let mut part = Partial::default();
+            // a game's rows are one row group of one file (the writer flushes whole games), so a round's
+            // decisions never span two files: per-file round sets add up
+            for_each_batch(path, &DECISION_COLUMNS, |b| count_batch(b, path, opts, &flags, &scope_of, &mut part))?;
+            Ok(part)
+        })
+        .collect::<Result<Vec<Partial>>>()?;
+
+    let mut mined = Mined {
+        scopes: plan.scopes.clone(),
+        games: plan.games.clone(),
+        stats: Vec::new(),
+        counts: Vec::new(),
+        decisions_read: 0,
+        elapsed_s: 0.0,
+    };
+    mined.stats = vec![[ScopeStats::default(); 4]; mined.scopes.len()];
+    let mut counts: HashMap<Key, u64> = HashMap::new();
+    for p in parts {
+        mined.decisions_read += p.read;
+        for ((scope, st), n) in p.decisions {
+            mined.stats[scope as usize][usize::from(st)].decisions += n;
+        }
+        for (scope, st, _, _) in p.rounds {
+            mined.stats[scope as usize][usize::from(st)].rounds += 1;
+        }
+        if counts.is_empty() {
+            counts = p.counts;
+        } else {
+            for (k, n) in p.counts {
+                *counts.entry(k).or_insert(0) += n;
+            }
+        }
+    }
+    mined.counts = counts
+        .into_iter()
+        .map(|(k, count)| SeqCount {
+            scope: k.scope,
+            strategy: k.strategy,
+            source: k.source,
+            before: k.before,
+            after: k.after,
+            count,
+        })
+        .collect();
+    mined.counts.sort_unstable();
+    mined.finish_stats();
+    mined.elapsed_s = start.elapsed().as_secs_f64();
+    Ok(mined)
+}
+
+fn count_batch(
+    b: &arrow::array::RecordBatch,
+    path: &Path,
+    opts: &MineOptions,
+    flags: &HashMap<(i64, u16), u8>,
+    scope_of: &HashMap<&str, u32>,
+    part: &mut Partial,
+) -> Result<()> {
+    let g = cast_to(b, "game_id", &DataType::Int64, path)?;
+    let r = cast_to(b, "round", &DataType::UInt16, path)?;
+    let (g, r) = (g.as_primitive::<Int64Type>(), r.as_primitive::<UInt16Type>());
+    let text = |name: &str| cast_to(b, name, &DataType::Utf8, path);
+    let (player, source, outcome) = (text("player")?, text("source")?, text("outcome")?);
+    let (player, source, outcome) = (player.as_string::<i32>(), source.as_string::<i32>(), outcome.as_string::<i32>());
+    let win_yaku = list(b, "win_yaku")?;
+    let yaku_ids = u8_values(win_yaku)?;
+    let suits = SUIT_COLUMNS.map(|(bc, ac)| (text(bc), text(ac)));
+    let mut arrays = Vec::with_capacity(3);
+    for (bc, ac) in suits {
+        arrays.push((bc?, ac?));
+    }
+    let suits: Vec<_> = arrays.iter().map(|(bc, ac)| (bc.as_string::<i32>(), ac.as_string::<i32>())).collect();
+
+    for i in 0..b.num_rows() {
+        if !in_sample(g.value(i), opts.sample) {
+            continue;
+        }
+        part.read += 1;
+        let key = (g.value(i), r.value(i));
+        let round = if flags.is_empty() { 0 } else { flags.get(&key).copied().unwrap_or(0) };
+        let won = outcome.value(i) == "win";
+        let mine = if won {
+            let (y0, y1) = (win_yaku.value_offsets()[i] as usize, win_yaku.value_offsets()[i + 1] as usize);
+            strategy_bits(&yaku_ids[y0..y1])
+        } else {
+            0
+        };
+        let tables = tables_of(opts, round, won, mine);
+        if tables == 0 {
+            continue;
+        }
+        let src = source.value(i);
+        let src =
+            SOURCES.iter().position(|s| *s == src).ok_or_else(|| anyhow!("row {i}: unknown source {src:?}"))? as u8;
+        let scopes = [Some(0u32), scope_of.get(player.value(i)).copied()];
+        for scope in scopes.into_iter().flatten() {
+            for st in 0..4u8 {
+                if tables & (1 << st) != 0 {
+                    *part.decisions.entry((scope, st)).or_insert(0) += 1;
+                    part.rounds.insert((scope, st, key.0, key.1));
+                }
+            }
+        }
+        for (bs, as_) in &suits {
+            let (before, after) = (bs.value(i), as_.value(i));
+            if before == after {
+                continue;
+            }
+            let bk = Shape::parse(before).map_err(|e| anyhow!("row {i}: {e}"))?.key();
+            let ak = Shape::parse(after).map_err(|e| anyhow!("row {i}: {e}"))?.key();
+            for scope in scopes.into_iter().flatten() {
+                for st in 0..4u8 {
+                    if tables & (1 << st) != 0 {
+                        let k = Key { scope, strategy: st, source: src, before: bk, after: ak };
+                        *part.counts.entry(k).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}

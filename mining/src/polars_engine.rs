@@ -1,0 +1,206 @@
+//! The Polars engine of `haifu mine`: the counting of [`crate::mine`] as lazy queries over the Parquet
+//! dataset, run by Polars's streaming engine, so that a dataset larger than memory can be mined and the same
+//! plan reads as a description any SQL engine could run (docs/SCHEMA.md shows the GROUP BY).
+//!
+//! The plan: round flags from `rounds` (exploded wins and their yaku), joined to the decisions; one copy of
+//! each decision per table it feeds (`strategy`); per suit, the rows whose digits changed; GROUP BY player,
+//! strategy, source, before, after. `ALL` is the sum over players. Only the small grouped results come back
+//! to Rust, where the shapes get their integer keys.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{anyhow, Result};
+use hashbrown::HashMap;
+use polars::prelude::*;
+
+use crate::mine::{plan, MineOptions, Mined, RoundsMode, ScopeStats, SeqCount, StrategyRounds, SOURCES, SUIT_COLUMNS};
+use crate::shape::Shape;
+use crate::strategy::Strategy;
+
+fn scan(files: &[PathBuf]) -> Result<LazyFrame> {
+    let paths: Vec<PlRefPath> = files.iter().map(|p| PlRefPath::from(p.to_string_lossy().as_ref())).collect();
+    let args = ScanArgsParquet { hive_options: HiveOptions::new_disabled(), ..Default::default() };
+    LazyFrame::scan_parquet_files(paths.into(), args).map_err(|e| anyhow!("polars cannot scan the dataset: {e}"))
+}
+
+fn run(lf: LazyFrame) -> Result<DataFrame> {
+    let result = lf.collect_with_engine(Engine::Streaming).map_err(|e| anyhow!("polars query: {e}"))?;
+    Ok(result.unwrap_single())
+}
+
+/// Boolean yaku-membership expression of a strategy over an exploded `yaku` column.
+fn has_yaku(s: Strategy) -> Expr {
+    let ids: Vec<u8> = (0..=54u8).filter(|&y| s.has_yaku(y)).collect();
+    ids.into_iter().map(|y| col("yaku").eq(lit(y))).reduce(|a, b| a.or(b)).expect("every strategy has a yaku")
+}
+
+fn flag(s: Strategy) -> String {
+    format!("f_{}", s.name())
+}
+
+/// Mines the decisions of `dataset` with Polars.
+pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
+    let start = Instant::now();
+    if opts.sample.is_some() {
+        anyhow::bail!("sampling games is an option of the rust engine only");
+    }
+    let plan = plan(dataset, opts)?;
+
+    // wins of each round, one row per (win, yaku): strategy flags per winner and per round
+    let wins = scan(&plan.rounds)?
+        .select([col("game_id"), col("round"), col("result"), col("wins")])
+        .explode(cols(["wins"]), ExplodeOptions { empty_as_null: true, keep_nulls: true })
+        .select([
+            col("game_id"),
+            col("round"),
+            col("result"),
+            col("wins").struct_().field_by_name("who").alias("who"),
+            col("wins").struct_().field_by_name("yaku").alias("yaku"),
+        ])
+        .explode(cols(["yaku"]), ExplodeOptions { empty_as_null: true, keep_nulls: true });
+    let yaku_any = |prefix: &str| {
+        Strategy::YAKU.map(|s| has_yaku(s).fill_null(lit(false)).any(true).alias(format!("{prefix}{}", s.name())))
+    };
+    let mut round_aggs = vec![col("result").first().eq(lit("agari")).alias("r_won")];
+    round_aggs.extend(yaku_any("r_"));
+    let per_round = wins.clone().group_by([col("game_id"), col("round")]).agg(round_aggs);
+    let per_winner = wins
+        .filter(col("who").is_not_null())
+        .group_by([col("game_id"), col("round"), col("who").alias("seat")])
+        .agg(yaku_any("w_"));
+
+    let d = scan(&plan.decisions)?;
+    let mut wanted = vec![col("game_id"), col("round"), col("seat"), col("player"), col("source")];
+    for (b, a) in SUIT_COLUMNS {
+        wanted.push(col(b));
+        wanted.push(col(a));
+    }
+    let left = || JoinArgs::new(JoinType::Left);
+    let d =
+        d.select(wanted).join(per_round, [col("game_id"), col("round")], [col("game_id"), col("round")], left()).join(
+            per_winner,
+            [col("game_id"), col("round"), col("seat")],
+            [col("game_id"), col("round"), col("seat")],
+            left(),
+        );
+    let mut flags = vec![match opts.rounds {
+        RoundsMode::All => lit(true).alias(flag(Strategy::All)),
+        RoundsMode::Won => col("r_won").fill_null(lit(false)).alias(flag(Strategy::All)),
+    }];
+    for s in Strategy::YAKU {
+        let source = match opts.strategy_rounds {
+            StrategyRounds::Winner => format!("w_{}", s.name()),
+            StrategyRounds::All => format!("r_{}", s.name()),
+        };
+        flags.push(col(source).fill_null(lit(false)).alias(flag(s)));
+    }
+    let d = d.with_columns(flags);
+    // one copy of a decision per table it feeds
+    let per_strategy: Vec<LazyFrame> = Strategy::EVERY
+        .into_iter()
+        .map(|s| d.clone().filter(col(flag(s))).with_column(lit(s.name()).alias("strategy")))
+        .collect();
+    let fed = concat(per_strategy, UnionArgs::default())?;
+
+    let suits: Vec<LazyFrame> = SUIT_COLUMNS
+        .into_iter()
+        .map(|(b, a)| {
+            fed.clone().filter(col(b).neq(col(a))).select([
+                col("player"),
+                col("strategy"),
+                col("source"),
+                col(b).alias("before"),
+                col(a).alias("after"),
+            ])
+        })
+        .collect();
+    let sequences = concat(suits, UnionArgs::default())?
+        .group_by([col("player"), col("strategy"), col("source"), col("before"), col("after")])
+        .agg([len().alias("count")]);
+    let per_player_rounds = fed
+        .clone()
+        .group_by([col("player"), col("strategy"), col("game_id"), col("round")])
+        .agg([len().alias("n")])
+        .group_by([col("player"), col("strategy")])
+        .agg([len().alias("rounds"), col("n").sum().alias("decisions")]);
+    let all_rounds = fed
+        .group_by([col("strategy"), col("game_id"), col("round")])
+        .agg([len().alias("n")])
+        .group_by([col("strategy")])
+        .agg([len().alias("rounds"), col("n").sum().alias("decisions")]);
+    let read = run(d.select([len().alias("n")]))?;
+
+    let scope_of: HashMap<&str, u32> = plan.scopes.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
+    let strategy_index = |name: &str| -> Result<u8> {
+        Strategy::EVERY.iter().position(|s| s.name() == name).map(|i| i as u8).ok_or_else(|| anyhow!("strategy {name}"))
+    };
+    let mut mined = Mined {
+        stats: vec![[ScopeStats::default(); 4]; plan.scopes.len()],
+        scopes: plan.scopes.clone(),
+        games: plan.games.clone(),
+        decisions_read: u64s(&read, "n")?[0],
+        ..Default::default()
+    };
+
+    let df = run(sequences)?;
+    let (player, strategy, source) = (strs(&df, "player")?, strs(&df, "strategy")?, strs(&df, "source")?);
+    let (before, after, count) = (strs(&df, "before")?, strs(&df, "after")?, u64s(&df, "count")?);
+    let mut counts: HashMap<(u32, u8, u8, u32, u32), u64> = HashMap::new();
+    let key = |t: &str| Shape::parse(t).map(|s| s.key()).map_err(|e| anyhow!("{e}"));
+    for i in 0..df.height() {
+        let st = strategy_index(&strategy[i])?;
+        let src = SOURCES.iter().position(|s| *s == source[i]).ok_or_else(|| anyhow!("source {}", source[i]))? as u8;
+        let (b, a) = (key(&before[i])?, key(&after[i])?);
+        *counts.entry((0, st, src, b, a)).or_insert(0) += count[i];
+        if let Some(&scope) = scope_of.get(player[i].as_str()).filter(|&&s| s != 0) {
+            *counts.entry((scope, st, src, b, a)).or_insert(0) += count[i];
+        }
+    }
+    mined.counts = counts
+        .into_iter()
+        .map(|((scope, strategy, source, before, after), count)| SeqCount {
+            scope,
+            strategy,
+            source,
+            before,
+            after,
+            count,
+        })
+        .collect();
+    mined.counts.sort_unstable();
+
+    let df = run(per_player_rounds)?;
+    let (player, strategy) = (strs(&df, "player")?, strs(&df, "strategy")?);
+    let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
+    for i in 0..df.height() {
+        if let Some(&scope) = scope_of.get(player[i].as_str()).filter(|&&s| s != 0) {
+            let st = &mut mined.stats[scope as usize][usize::from(strategy_index(&strategy[i])?)];
+            st.rounds = rounds[i];
+            st.decisions = decisions[i];
+        }
+    }
+    let df = run(all_rounds)?;
+    let strategy = strs(&df, "strategy")?;
+    let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
+    for i in 0..df.height() {
+        let st = &mut mined.stats[0][usize::from(strategy_index(&strategy[i])?)];
+        st.rounds = rounds[i];
+        st.decisions = decisions[i];
+    }
+    mined.finish_stats();
+    mined.elapsed_s = start.elapsed().as_secs_f64();
+    Ok(mined)
+}
+
+fn strs(df: &DataFrame, name: &str) -> Result<Vec<String>> {
+    let c = df.column(name)?.cast(&DataType::String)?;
+    let ca = c.str()?;
+    ca.iter().map(|v| v.map(str::to_string).ok_or_else(|| anyhow!("null in `{name}`"))).collect()
+}
+
+fn u64s(df: &DataFrame, name: &str) -> Result<Vec<u64>> {
+    let c = df.column(name)?.cast(&DataType::UInt64)?;
+    let ca = c.u64()?;
+    ca.iter().map(|v| v.ok_or_else(|| anyhow!("null in `{name}`"))).collect()
+}

@@ -24,6 +24,49 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Sequence mining (`haifu mine`) of a dataset with each engine, repeated; decisions per second and per
+    /// CPU-second (medians). Nothing is written.
+    Mine {
+        /// Dataset written by `haifu ingest`.
+        #[arg(long)]
+        dataset: PathBuf,
+        /// Engines to measure, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "rust,polars")]
+        engines: Vec<haifu_mining::Engine>,
+        /// Player scopes: players with at least this many games (default: every player).
+        #[arg(long)]
+        min_games: Option<u32>,
+        /// Worker threads.
+        #[arg(long, short, default_value_t = 1)]
+        jobs: usize,
+        /// Repetitions (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The lookup imitator's evaluation: every decision of the years ranked against the ALL/all table and
+    /// against each of the `--players` heaviest players' own tables, one thread; and the memory those
+    /// tables take.
+    Eval {
+        /// Dataset written by `haifu ingest` (the test decisions).
+        #[arg(long)]
+        dataset: PathBuf,
+        /// Directory written by `haifu mine`.
+        #[arg(long)]
+        tables: PathBuf,
+        /// Test years, comma-separated (default: every year).
+        #[arg(long, value_delimiter = ',')]
+        years: Vec<i32>,
+        /// How many player tables to load for the memory figure (the players with the most sequences).
+        #[arg(long, default_value_t = 100)]
+        players: usize,
+        /// Repetitions (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        repeat: usize,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// CPU time (user + system) of this process so far, in seconds.
@@ -41,13 +84,130 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 pub fn run(cmd: &BenchCommand) -> Result<()> {
-    let BenchCommand::Ingest { inputs, jobs, repeat, scratch, json } = cmd;
+    match cmd {
+        BenchCommand::Ingest { inputs, jobs, repeat, scratch, json } => {
+            ingest(inputs, *jobs, *repeat, scratch.clone(), *json)
+        }
+        BenchCommand::Mine { dataset, engines, min_games, jobs, repeat, json } => {
+            mine(dataset, engines, *min_games, *jobs, *repeat, *json)
+        }
+        BenchCommand::Eval { dataset, tables, years, players, repeat, json } => {
+            eval(dataset, tables, years, *players, *repeat, *json)
+        }
+    }
+}
+
+/// Runs `f` `repeat` times; medians of wall and CPU seconds, and the last result.
+fn timed<T>(repeat: usize, mut f: impl FnMut() -> Result<T>) -> Result<(f64, f64, T)> {
+    let (mut walls, mut cpus) = (Vec::new(), Vec::new());
+    let mut last = None;
+    for _ in 0..repeat.max(1) {
+        let (t0, c0) = (Instant::now(), cpu_seconds());
+        last = Some(f()?);
+        walls.push(t0.elapsed().as_secs_f64());
+        cpus.push(cpu_seconds() - c0);
+    }
+    Ok((median(&mut walls), median(&mut cpus), last.expect("at least one repetition")))
+}
+
+fn mine(
+    dataset: &std::path::Path,
+    engines: &[haifu_mining::Engine],
+    min_games: Option<u32>,
+    jobs: usize,
+    repeat: usize,
+    json: bool,
+) -> Result<()> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    let mut rows = Vec::new();
+    for &engine in engines {
+        let opts = haifu_mining::MineOptions { engine, min_games, ..Default::default() };
+        let (wall, cpu, m) = pool.install(|| timed(repeat, || haifu_mining::mine(dataset, &opts)))?;
+        let n = m.decisions_read as f64;
+        rows.push(serde_json::json!({
+            "engine": engine.to_string(), "decisions": m.decisions_read, "scopes": m.scopes.len(),
+            "rows": m.counts.len(), "jobs": jobs, "repeat": repeat, "wall_s_median": wall, "cpu_s_median": cpu,
+            "decisions_per_s": n / wall, "decisions_per_cpu_s": n / cpu,
+        }));
+        if !json {
+            println!(
+                "mine bench, engine {engine}: {} decisions, {} scopes, {} rows, jobs={jobs}: wall {wall:.3}s, cpu {cpu:.3}s \
+                 (medians of {repeat}) -> {:.2}M decisions/s, {:.2}M per CPU-second",
+                m.decisions_read,
+                m.scopes.len(),
+                m.counts.len(),
+                n / wall / 1e6,
+                n / cpu / 1e6
+            );
+        }
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(())
+}
+
+fn eval(
+    dataset: &std::path::Path,
+    tables: &std::path::Path,
+    years: &[i32],
+    players: usize,
+    repeat: usize,
+    json: bool,
+) -> Result<()> {
+    use haifu_imitate::eval::{evaluate, table_sets};
+    use haifu_imitate::{EvalOptions, LoadOptions, Selection, StrategyMode, TableVariant, Tables, TestData};
+    use haifu_mining::Strategy;
+    let data = TestData::load(dataset, &Selection { years: years.to_vec(), ..Default::default() })?;
+    let all = Tables::load(tables, &LoadOptions { strategies: vec![Strategy::All], ..Default::default() })?;
+    let set = &table_sets(&all, "", TableVariant::All, &[Strategy::All])?[0];
+    let opts = EvalOptions { strategy: StrategyMode::None, include_riichi: true };
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let (wall, cpu, answered) = one.install(|| {
+        timed(repeat, || {
+            Ok((0..data.players.len())
+                .map(|p| evaluate(data.player_decisions(p), set, &opts, |_| {}).answered())
+                .sum::<u64>())
+        })
+    })?;
+    let n = data.decisions.len() as f64;
+
+    // memory: the heaviest players' tables, every strategy
+    let heaviest = haifu_mining::stats::heaviest_scopes(tables, players)?;
+    let t0 = Instant::now();
+    let loaded = Tables::load(tables, &LoadOptions { scopes: Some(heaviest.clone()), ..Default::default() })?;
+    let load_s = t0.elapsed().as_secs_f64();
+    let report = serde_json::json!({
+        "decisions": data.decisions.len(), "answered": answered, "repeat": repeat,
+        "wall_s_median": wall, "cpu_s_median": cpu, "decisions_per_s": n / wall, "decisions_per_cpu_s": n / cpu,
+        "player_tables": heaviest.len(), "player_tables_bytes": loaded.heap_bytes(), "player_tables_load_s": load_s,
+    });
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "eval bench: {} decisions ranked against ALL/all on one thread ({answered} answered): wall {wall:.4}s, \
+             cpu {cpu:.4}s (medians of {repeat}) -> {:.2}M decisions/s, {:.2}M per CPU-second",
+            data.decisions.len(),
+            n / wall / 1e6,
+            n / cpu / 1e6
+        );
+        println!(
+            "tables of the {} heaviest players (4 strategies each): {:.1} MB in memory, loaded in {load_s:.2}s",
+            heaviest.len(),
+            loaded.heap_bytes() as f64 / 1e6
+        );
+    }
+    Ok(())
+}
+
+fn ingest(inputs: &[PathBuf], jobs: usize, repeat: usize, scratch: Option<PathBuf>, json: bool) -> Result<()> {
+    let (jobs, repeat, json) = (&jobs, &repeat, &json);
     if inputs.is_empty() {
         bail!("give the files to measure, e.g. haifu bench ingest ../shared/corpus/mjlog");
     }
     let files = haifu_ingest::source::expand_inputs(inputs, &[])?;
-    let scratch =
-        scratch.clone().unwrap_or_else(|| std::env::temp_dir().join(format!("haifu-bench-{}", std::process::id())));
+    let scratch = scratch.unwrap_or_else(|| std::env::temp_dir().join(format!("haifu-bench-{}", std::process::id())));
     let plain = scratch.join("input");
     std::fs::create_dir_all(&plain).with_context(|| format!("creating {}", plain.display()))?;
     let mut bytes = 0u64;

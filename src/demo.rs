@@ -1,20 +1,23 @@
 //! `haifu demo`: the main job on logs the project makes itself, so it needs nothing from outside the repository.
 //!
 //! Eight named style bots play east-only games under simplified rules (no calls, no ron: a hand wins by
-//! tsumo, riichi when tenpai); their games are written as Tenhou mjlog XML, ingested like any other logs,
-//! and the summary shows each player's most frequent sequences (SPEC 2) read back from the decisions table.
-//! The game simulator of a later issue replaces these bots with full-rule play.
+//! tsumo, riichi when tenpai); their games are written as Tenhou mjlog XML (two thirds dated 2022, the rest
+//! 2023), ingested like any other logs, mined into sequence tables (2022), and the thesis report imitates each
+//! bot's 2023 discards with its own table, the other bots' and everyone's. The game simulator of a later
+//! issue replaces these bots with full-rule play.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use arrow::array::{Array, AsArray};
 use rand::rngs::StdRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 
 use haifu_ingest::testkit::{GameBuilder, Win};
+use haifu_mining::tables::write_tables;
+use haifu_mining::{MineOptions, Mined, Shape};
+use haifu_reports::ThesisOptions;
 use haifu_rules::shanten::shanten;
 use haifu_rules::{Counts, Kind, Tile, TileSet};
 
@@ -148,20 +151,26 @@ fn play(seats: [usize; 4], rng: &mut StdRng) -> GameBuilder {
 pub fn run(a: &DemoArgs) -> Result<()> {
     let logs = a.out.join("logs");
     let dataset = a.out.join("dataset");
+    let tables = a.out.join("tables");
+    let report = a.out.join("report");
     // a fresh demo each time: the dataset would otherwise skip the logs it already holds
-    for d in [&logs, &dataset] {
+    for d in [&logs, &dataset, &tables, &report] {
         if d.exists() {
             std::fs::remove_dir_all(d).with_context(|| format!("clearing {}", d.display()))?;
         }
     }
     std::fs::create_dir_all(&logs).with_context(|| format!("creating {}", logs.display()))?;
     let mut rng = StdRng::seed_from_u64(a.seed);
+    // a third of the games (at least one, when there are two) are the test year, the rest the generation year
+    let test = (a.games / 3).max(1).min(a.games.saturating_sub(1));
+    let generation = a.games - test;
     for i in 0..a.games {
         let mut order: Vec<usize> = (0..PLAYERS.len()).collect();
         order.shuffle(&mut rng);
         let g = play([order[0], order[1], order[2], order[3]], &mut rng);
         // named like Tenhou logs so that the dataset gets a date and a year
-        let name = format!("2023010100gm-0001-0000-{:08x}.xml", i);
+        let year = if i < generation { GENERATION_YEAR } else { TEST_YEAR };
+        let name = format!("{year}010100gm-0001-0000-{i:08x}.xml");
         std::fs::write(logs.join(name), g.xml())?;
     }
     let summary = crate::ingest(&crate::IngestArgs {
@@ -173,9 +182,40 @@ pub fn run(a: &DemoArgs) -> Result<()> {
         json: false,
         quiet: a.json,
     })?;
-    let top = top_sequences(&dataset)?;
+
+    // sequence tables of the generation year, per bot and over all of them
+    let opts = MineOptions { years: vec![GENERATION_YEAR], ..Default::default() };
+    let mined = haifu_mining::mine(&dataset, &opts)?;
+    let meta = serde_json::json!({"haifu": env!("CARGO_PKG_VERSION"), "dataset": dataset.display().to_string(),
+                                  "options": opts, "decisions_read": mined.decisions_read});
+    write_tables(&tables, &mined, &meta)?;
+    let top = top_sequences(&haifu_mining::mine(&dataset, &MineOptions::default())?);
+
+    // the thesis's tables on the test year: how well each bot's own table imitates it
+    let rates = if test > 0 {
+        let thesis = ThesisOptions {
+            dataset: dataset.clone(),
+            tables: tables.clone(),
+            out: report.clone(),
+            test_years: vec![TEST_YEAR],
+            min_games: 1,
+            player: None,
+            strategy: haifu_imitate::StrategyMode::None,
+            include_riichi: false,
+            fractions: vec![0.25, 0.5, 1.0],
+            bots: None,
+        };
+        let written = haifu_reports::thesis(&thesis, &|_| {})?;
+        Some(written.into_iter().find(|t| t.name == "match_rates").context("the report has match rates")?)
+    } else {
+        None
+    };
     if a.json {
-        let j = serde_json::json!({ "logs": logs.display().to_string(), "ingest": summary, "top_sequences": top });
+        let j = serde_json::json!({
+            "logs": logs.display().to_string(), "ingest": summary, "top_sequences": top,
+            "tables": tables.display().to_string(), "report": rates.as_ref().map(|_| report.display().to_string()),
+            "match_rates": rates.as_ref().map(|r| r.to_json()),
+        });
         println!("{}", serde_json::to_string_pretty(&j)?);
         return Ok(());
     }
@@ -184,46 +224,51 @@ pub fn run(a: &DemoArgs) -> Result<()> {
         let shown: Vec<String> = seqs.iter().map(|(b, a, n)| format!("{b}->{a} x{n}")).collect();
         println!("  {player:<9} {}", shown.join(", "));
     }
+    match &rates {
+        Some(r) => {
+            println!(
+                "\nImitating each bot's {TEST_YEAR} discards with sequence tables mined from {GENERATION_YEAR} (SPEC 4):\n"
+            );
+            print!("{}", r.to_markdown());
+        }
+        None => println!("\nOne game: no test year to imitate (give --games 2 or more for the report)."),
+    }
     println!(
-        "\nThe logs are in {}; open the tables with Polars: pl.scan_parquet(\"{}/decisions/**/*.parquet\")",
+        "\nThe logs are in {}; the dataset in {} (Polars: pl.scan_parquet(\"{}/decisions/**/*.parquet\"));\n\
+         the sequence tables in {}; every table of the thesis report in {}/README.md",
         logs.display(),
-        dataset.display()
+        dataset.display(),
+        dataset.display(),
+        tables.display(),
+        report.display()
     );
     Ok(())
 }
 
+const GENERATION_YEAR: i32 = 2022;
+const TEST_YEAR: i32 = 2023;
+
 /// A sequence with its count: (before, after, count).
 type Counted = (String, String, u64);
 
-/// Per player, the three most frequent (before, after) pairs of any suit whose digits changed.
-fn top_sequences(dataset: &std::path::Path) -> Result<Vec<(String, Vec<Counted>)>> {
-    let mut counts: HashMap<(String, String, String), u64> = HashMap::new();
-    for b in haifu_ingest::read::read_table(dataset, "decisions")? {
-        let player = b.column_by_name("player").context("player column")?.as_string::<i32>();
-        for suit in ["man", "pin", "sou"] {
-            let before = b.column_by_name(&format!("{suit}_before")).context("suit column")?.as_string::<i32>();
-            let after = b.column_by_name(&format!("{suit}_after")).context("suit column")?.as_string::<i32>();
-            for i in 0..b.num_rows() {
-                if before.is_null(i) || before.value(i) == after.value(i) {
-                    continue;
-                }
-                let key = (player.value(i).to_string(), before.value(i).to_string(), after.value(i).to_string());
-                *counts.entry(key).or_default() += 1;
-            }
-        }
+/// Per player, the three most frequent (before, after) pairs of any suit and source, from a mining run.
+fn top_sequences(m: &Mined) -> Vec<(String, Vec<Counted>)> {
+    let mut by_scope: HashMap<u32, HashMap<(u32, u32), u64>> = HashMap::new();
+    for c in m.counts.iter().filter(|c| c.scope != 0 && c.strategy == 0) {
+        *by_scope.entry(c.scope).or_default().entry((c.before, c.after)).or_default() += c.count;
     }
-    let mut by_player: HashMap<String, Vec<Counted>> = HashMap::new();
-    for ((p, b, a), n) in counts {
-        by_player.entry(p).or_default().push((b, a, n));
-    }
-    let mut out: Vec<_> = by_player
+    let mut out: Vec<(String, Vec<Counted>)> = by_scope
         .into_iter()
-        .map(|(p, mut v)| {
+        .map(|(scope, pairs)| {
+            let mut v: Vec<Counted> = pairs
+                .into_iter()
+                .map(|((b, a), n)| (Shape::from_key(b).to_string(), Shape::from_key(a).to_string(), n))
+                .collect();
             v.sort_by(|x, y| y.2.cmp(&x.2).then_with(|| x.0.cmp(&y.0)).then_with(|| x.1.cmp(&y.1)));
             v.truncate(3);
-            (p, v)
+            (m.scopes[scope as usize].clone(), v)
         })
         .collect();
     out.sort();
-    Ok(out)
+    out
 }

@@ -1,9 +1,496 @@
-//! `haifu imitate` (placeholder: being written).
-use anyhow::{bail, Result};
+//! `haifu imitate`: the lookup imitator (SPEC 4) on one hand (`suggest`), its match rates and coverage on test
+//! decisions (`eval`, SPEC 4.1), and the strategy estimator's agreement with won rounds (`estimator`).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+
+use haifu_imitate::eval::{self, EvalReport};
+use haifu_imitate::rank::{Reason, SuitNote};
+use haifu_imitate::table::{load_table, sequences_path, LoadOptions, Tables, ALL_SCOPE};
+use haifu_imitate::{estimator_confusion, rank, EvalOptions, Selection, StrategyMode, TableVariant, TestData, Winds};
+use haifu_mining::Strategy;
+use haifu_rules::{HandNotation, Kind};
 
 #[derive(clap::Subcommand)]
-pub enum ImitateCommand {}
+pub enum ImitateCommand {
+    /// Rank the discard candidates of one hand with a table, and show the sequences that put each there.
+    Suggest(SuggestArgs),
+    /// Match rates (R_first, R_top3) and coverage on the decisions of test years, per player and overall.
+    Eval(EvalArgs),
+    /// How often the strategy estimator's round estimate is a strategy the won round realised.
+    Estimator(EstimatorArgs),
+}
 
-pub fn run(_c: &ImitateCommand) -> Result<()> {
-    bail!("not written yet")
+#[derive(clap::Args)]
+pub struct SuggestArgs {
+    /// Directory written by `haifu mine` (holds sequences.parquet).
+    #[arg(long)]
+    pub tables: PathBuf,
+    /// Whose table: a player name, or ALL.
+    #[arg(long)]
+    pub player: String,
+    /// Strategy table: all, tanyao, chanta or yakuhai.
+    #[arg(long, default_value = "all")]
+    pub strategy: Strategy,
+    /// The decision's state in Tenhou notation (14 tiles, or 3n+2 after calls; `0` = red five).
+    #[arg(long)]
+    pub hand: String,
+    /// Round wind (E, S, W, N or 1z..4z).
+    #[arg(long, default_value = "E")]
+    pub round_wind: String,
+    /// Seat wind (E, S, W, N or 1z..4z).
+    #[arg(long, default_value = "E")]
+    pub seat_wind: String,
+    /// Sum only these sources of the table (draw, chi, pon, kan, nuki); default all.
+    #[arg(long, value_delimiter = ',')]
+    pub sources: Option<Vec<String>>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct EvalArgs {
+    /// Dataset written by `haifu ingest` (the test decisions).
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Directory written by `haifu mine` (the generation tables).
+    #[arg(long)]
+    pub tables: PathBuf,
+    /// Test years, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub years: Vec<i32>,
+    /// Test players, comma-separated (default: every player of the years).
+    #[arg(long, value_delimiter = ',', conflicts_with = "min_games")]
+    pub players: Option<Vec<String>>,
+    /// Test players with at least this many games in the test years.
+    #[arg(long)]
+    pub min_games: Option<u32>,
+    /// Table variants, comma-separated: own, all, others (every other player's table: mean and spread),
+    /// all-but-own.
+    #[arg(long = "table", value_delimiter = ',', default_value = "own,all,others,all-but-own")]
+    pub variants: Vec<TableVariant>,
+    /// none (the `all` strategy table), fixed:tanyao|chanta|yakuhai, or estimated (per round, SPEC 3).
+    #[arg(long, default_value = "none")]
+    pub strategy: StrategyMode,
+    /// Rank discards made while already in riichi too (default: leave them out and count them).
+    #[arg(long)]
+    pub include_riichi: bool,
+    /// Sum only these sources of the tables (draw, chi, pon, kan, nuki); default all.
+    #[arg(long, value_delimiter = ',')]
+    pub sources: Option<Vec<String>>,
+    /// Worker threads (default: all cores).
+    #[arg(long, short, default_value_t = 0)]
+    pub jobs: usize,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct EstimatorArgs {
+    /// Dataset written by `haifu ingest`.
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Years, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub years: Vec<i32>,
+    /// Players, comma-separated (default: every player of the years).
+    #[arg(long, value_delimiter = ',', conflicts_with = "min_games")]
+    pub players: Option<Vec<String>>,
+    /// Players with at least this many games in the years.
+    #[arg(long)]
+    pub min_games: Option<u32>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(c: &ImitateCommand) -> Result<()> {
+    match c {
+        ImitateCommand::Suggest(a) => suggest(a),
+        ImitateCommand::Eval(a) => eval_cmd(a),
+        ImitateCommand::Estimator(a) => estimator(a),
+    }
+}
+
+fn wind(text: &str, what: &str) -> Result<Kind> {
+    let k: Kind = text.parse().with_context(|| format!("--{what} {text:?}: E, S, W or N"))?;
+    if !k.is_wind() {
+        bail!("--{what} {text:?} is not a wind (E, S, W or N)");
+    }
+    Ok(k)
+}
+
+// ---------------------------------------------------------------- suggest
+
+fn suggest(a: &SuggestArgs) -> Result<()> {
+    let hand: HandNotation = a.hand.parse().with_context(|| format!("--hand {:?}", a.hand))?;
+    let tiles: u32 = hand.counts.iter().map(|&n| u32::from(n)).sum();
+    if tiles % 3 != 2 {
+        bail!("--hand {:?} holds {tiles} tiles: a decision's state holds 14 (3n+2 after calls)", a.hand);
+    }
+    let winds = Winds { round: wind(&a.round_wind, "round-wind")?, seat: wind(&a.seat_wind, "seat-wind")? };
+    let table = load_table(&a.tables, &a.player, a.strategy, a.sources.clone())?;
+    let ranking = rank(&hand.counts, winds, &table);
+
+    let candidates: Vec<Value> = ranking
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match &c.reason {
+            Reason::IsolatedHonor { value } => {
+                json!({"rank": i + 1, "tile": c.kind.name(), "reason": "isolated_honor", "value_honor": value})
+            }
+            Reason::Sequence { suit, before, after, count, mirror_before, mirror_after, mirror_count, score } => {
+                json!({
+                    "rank": i + 1, "tile": c.kind.name(), "reason": "sequence", "suit": suit.name(),
+                    "before": before.to_string(), "after": after.to_string(), "count": count,
+                    "mirror_before": mirror_before.to_string(), "mirror_after": mirror_after.to_string(),
+                    "mirror_count": mirror_count, "score": score,
+                })
+            }
+        })
+        .collect();
+    let suits: Vec<Value> = ranking
+        .suits
+        .iter()
+        .zip(["man", "pin", "sou"])
+        .map(|(n, suit)| match n {
+            SuitNote::Empty => json!({"suit": suit, "status": "empty"}),
+            SuitNote::Unknown { before, mirror_known } => {
+                json!({"suit": suit, "before": before.to_string(), "status": "unknown", "mirror_known": mirror_known})
+            }
+            SuitNote::Known { before, afters_seen } => {
+                json!({"suit": suit, "before": before.to_string(), "status": "known", "afters_seen": afters_seen})
+            }
+        })
+        .collect();
+    if a.json {
+        let out = json!({
+            "hand": a.hand, "tables": a.tables.display().to_string(), "player": a.player, "strategy": a.strategy.name(),
+            "sources": a.sources, "winds": {"round": winds.round.name(), "seat": winds.seat.name()},
+            "table": {"pairs": table.pairs(), "befores": table.befores(), "total": table.total()},
+            "candidates": candidates, "suits": suits,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!(
+        "hand {} | table {:?} strategy {} ({} pairs, {} befores{}) | round wind {}, seat wind {}",
+        a.hand,
+        a.player,
+        a.strategy,
+        table.pairs(),
+        table.befores(),
+        a.sources.as_ref().map(|s| format!(", sources {}", s.join(","))).unwrap_or_default(),
+        winds.round,
+        winds.seat
+    );
+    if ranking.candidates.is_empty() {
+        println!("no candidates: no isolated honor, and no suit's `before` is in the table");
+    }
+    for (i, c) in ranking.candidates.iter().enumerate() {
+        let why = match &c.reason {
+            Reason::IsolatedHonor { value: false } => "isolated honor (not a value honor: first)".to_string(),
+            Reason::IsolatedHonor { value: true } => "isolated honor (value honor)".to_string(),
+            Reason::Sequence { suit, before, after, count, mirror_before, mirror_after, mirror_count, score } => {
+                format!(
+                    "{} ({before}, {after}) {count} + mirror ({mirror_before}, {mirror_after}) {mirror_count} = {score}",
+                    suit.name()
+                )
+            }
+        };
+        println!("{:>3}. {:<3} {why}", i + 1, c.kind.name());
+    }
+    for (n, suit) in ranking.suits.iter().zip(["man", "pin", "sou"]) {
+        match n {
+            SuitNote::Empty => {}
+            SuitNote::Unknown { before, mirror_known } => println!(
+                "     {suit} {before}: not in the table{}: no candidates",
+                if *mirror_known { " (its mirror is, which does not count)" } else { "" }
+            ),
+            SuitNote::Known { before, afters_seen } => {
+                println!("     {suit} {before}: in the table (distinct afters seen: {afters_seen})")
+            }
+        }
+    }
+    if ranking.candidates.len() > 1 {
+        println!("     ties: lower tile kind first (1m..9m, 1p..9p, 1s..9s)");
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- eval
+
+fn selection(years: &[i32], players: &Option<Vec<String>>, min_games: Option<u32>) -> Selection {
+    Selection { years: years.to_vec(), players: players.clone(), min_games }
+}
+
+fn pct(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{:.2}%", 100.0 * v))
+}
+
+fn eval_cmd(a: &EvalArgs) -> Result<()> {
+    let mut variants: Vec<TableVariant> = Vec::new();
+    for v in &a.variants {
+        if !variants.contains(v) {
+            variants.push(*v);
+        }
+    }
+    let sel = selection(&a.years, &a.players, a.min_games);
+    let t0 = Instant::now();
+    let data = TestData::load(&a.dataset, &sel)?;
+    let load_data_s = t0.elapsed().as_secs_f64();
+    if data.players.is_empty() {
+        bail!("no test player in {} for years {:?} (--min-games {:?})", a.dataset.display(), a.years, a.min_games);
+    }
+    // only the scopes this run reads: the players, ALL, and every player for `others`
+    let scopes = (!variants.contains(&TableVariant::Others)).then(|| {
+        let mut s = data.players.clone();
+        s.push(ALL_SCOPE.to_string());
+        s
+    });
+    let opts = EvalOptions { strategy: a.strategy, include_riichi: a.include_riichi };
+    let t1 = Instant::now();
+    let load = LoadOptions { scopes, strategies: opts.strategy.strategies(), sources: a.sources.clone() };
+    let tables = Tables::load(&a.tables, &load)?;
+    let load_tables_s = t1.elapsed().as_secs_f64();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build()?;
+    let threads = pool.current_num_threads();
+    let report = pool.install(|| eval::run(&data, &tables, &variants, &opts))?;
+
+    let meta_options = tables.meta.as_ref().and_then(|m| m.get("options")).cloned();
+    let overlap: Vec<i32> = meta_options
+        .as_ref()
+        .and_then(|o| o.get("years"))
+        .and_then(Value::as_array)
+        .map(|ys| ys.iter().filter_map(Value::as_i64).map(|y| y as i32).filter(|y| a.years.contains(y)).collect())
+        .unwrap_or_default();
+    let per_s = report.evaluated as f64 / report.eval_seconds.max(1e-9);
+    if a.json {
+        let players: Vec<Value> = report
+            .players
+            .iter()
+            .map(|p| {
+                let v: serde_json::Map<String, Value> =
+                    p.variants.iter().map(|r| (r.variant.name().to_string(), r.to_json(a.include_riichi))).collect();
+                json!({"player": p.player, "games": p.games, "decisions": p.decisions, "variants": v})
+            })
+            .collect();
+        let overall: serde_json::Map<String, Value> =
+            report.overall.iter().map(|(v, c)| (v.name().to_string(), c.to_json(a.include_riichi))).collect();
+        let out = json!({
+            "dataset": a.dataset.display().to_string(), "years": a.years, "players_selected": a.players,
+            "min_games": a.min_games, "tables": a.tables.display().to_string(), "tables_options": meta_options,
+            "sources": a.sources, "strategy": opts.strategy.name(), "include_riichi": a.include_riichi,
+            "test_years_in_tables": overlap,
+            "variants": variants.iter().map(|v| v.name()).collect::<Vec<_>>(),
+            "players": players, "overall": overall,
+            "skipped": report.skipped.iter().map(|(p, why)| json!({"player": p, "reason": why})).collect::<Vec<_>>(),
+            "timing": {"load_data_s": load_data_s, "load_tables_s": load_tables_s, "eval_s": report.eval_seconds,
+                       "evaluated": report.evaluated, "evaluated_per_s": per_s, "threads": threads},
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    print_eval(a, &data, &tables, &report, &opts, meta_options.as_ref());
+    if !overlap.is_empty() {
+        println!("warning: test years {overlap:?} are among the tables' years: the tables saw these decisions");
+    }
+    println!(
+        "loaded {} decisions in {load_data_s:.2}s, tables ({:.1} MB) in {load_tables_s:.2}s; evaluated {} (decision, table) pairs in {:.3}s: {:.2} M/s on {threads} threads ({:.2} M/s per thread)",
+        data.decisions.len(),
+        tables.heap_bytes() as f64 / 1e6,
+        report.evaluated,
+        report.eval_seconds,
+        per_s / 1e6,
+        per_s / 1e6 / threads as f64
+    );
+    Ok(())
+}
+
+fn print_eval(
+    a: &EvalArgs,
+    data: &TestData,
+    tables: &Tables,
+    report: &EvalReport,
+    opts: &EvalOptions,
+    meta_options: Option<&Value>,
+) {
+    let riichi = if opts.include_riichi { "in-riichi discards included" } else { "in-riichi discards left out" };
+    println!(
+        "test: {} years {:?}, {} players, {} decisions; strategy {}; {riichi}",
+        a.dataset.display(),
+        a.years,
+        data.players.len(),
+        data.decisions.len(),
+        opts.strategy.name()
+    );
+    println!(
+        "tables: {} (options {}){}",
+        sequences_path(&tables.dir).display(),
+        meta_options.map_or_else(|| "unknown: no meta.json".to_string(), Value::to_string),
+        a.sources.as_ref().map(|s| format!(", sources {}", s.join(","))).unwrap_or_default()
+    );
+    let riichi_col = if opts.include_riichi { "riichi_in" } else { "riichi_out" };
+    println!(
+        "{:<16} {:>6} {:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>10}",
+        "player",
+        "games",
+        "table",
+        "N_all",
+        "N_noneS",
+        "N_noneH",
+        "C_first",
+        "C_second",
+        "C_third",
+        "R_first",
+        "R_top3",
+        "coverage",
+        riichi_col
+    );
+    let row = |player: &str, games: String, table: &str, c: &haifu_imitate::Counts| {
+        println!(
+            "{:<16} {:>6} {:<12} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>10}",
+            player,
+            games,
+            table,
+            c.n_all,
+            c.n_none_strategy,
+            c.n_none_hand,
+            c.c_first,
+            c.c_second,
+            c.c_third,
+            pct(c.r_first()),
+            pct(c.r_top3()),
+            pct(c.coverage()),
+            c.in_riichi
+        );
+    };
+    for p in &report.players {
+        for (i, v) in p.variants.iter().enumerate() {
+            let games = if i == 0 { p.games.to_string() } else { String::new() };
+            match &v.others {
+                None => row(&p.player, games, v.variant.name(), &v.counts),
+                Some(o) => {
+                    let m = o.mean_counts();
+                    println!(
+                        "{:<16} {:>6} {:<12} {:>8.0} {:>8.0} {:>8.0} {:>8.0} {:>8.0} {:>8.0} {:>8} {:>8} {:>9} {:>10.0}",
+                        p.player,
+                        games,
+                        format!("others({})", o.tables.len()),
+                        m[0],
+                        m[1],
+                        m[2],
+                        m[3],
+                        m[4],
+                        m[5],
+                        pct((o.r_first.n > 0).then_some(o.r_first.mean)),
+                        pct((o.r_top3.n > 0).then_some(o.r_top3.mean)),
+                        pct((o.coverage.n > 0).then_some(o.coverage.mean)),
+                        m[6]
+                    );
+                    if o.r_top3.n > 0 {
+                        println!(
+                            "{:<36} spread over tables: R_first sd {:.2} [{:.2}, {:.2}], R_top3 sd {:.2} [{:.2}, {:.2}], coverage sd {:.2} [{:.2}, {:.2}] (points)",
+                            "",
+                            100.0 * o.r_first.sd,
+                            100.0 * o.r_first.min,
+                            100.0 * o.r_first.max,
+                            100.0 * o.r_top3.sd,
+                            100.0 * o.r_top3.min,
+                            100.0 * o.r_top3.max,
+                            100.0 * o.coverage.sd,
+                            100.0 * o.coverage.min,
+                            100.0 * o.coverage.max
+                        );
+                    }
+                }
+            }
+        }
+    }
+    for (v, c) in &report.overall {
+        row("overall", String::new(), v.name(), c);
+    }
+    if report.overall.iter().any(|(v, _)| *v == TableVariant::Others) {
+        println!("(others: the mean over every other player's table; overall pools each player's mean counts)");
+    }
+    for (p, why) in &report.skipped {
+        println!("skipped {p}: {why}");
+    }
+}
+
+// ---------------------------------------------------------------- estimator
+
+fn estimator(a: &EstimatorArgs) -> Result<()> {
+    let data = TestData::load(&a.dataset, &selection(&a.years, &a.players, a.min_games))?;
+    let c = estimator_confusion(&data);
+    let names = ["undetermined", "tanyao", "chanta", "yakuhai"];
+    let realised = |bits: usize| -> String {
+        if bits == 0 {
+            return "none".into();
+        }
+        (0..3).filter(|i| bits & (1 << i) != 0).map(|i| names[i + 1]).collect::<Vec<_>>().join("+")
+    };
+    let per = c.per_strategy();
+    if a.json {
+        let table = |m: &[[u64; 8]; 4]| -> Value {
+            names
+                .iter()
+                .zip(m)
+                .map(|(n, row)| {
+                    let cols: serde_json::Map<String, Value> =
+                        (0..8).filter(|&r| row[r] > 0).map(|r| (realised(r), json!(row[r]))).collect();
+                    (n.to_string(), Value::Object(cols))
+                })
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        };
+        let out = json!({
+            "dataset": a.dataset.display().to_string(), "years": a.years, "players": data.players.len(),
+            "rules": haifu_imitate::estimator::RULES,
+            "won_rounds": c.total_rounds(), "decided": c.rounds_decided(), "agree": c.rounds_agree(),
+            "with_strategy": c.rounds_with_strategy(),
+            "per_strategy": names[1..].iter().zip(per).map(|(n, (e, h, r))| json!({"strategy": n, "estimated": e, "estimated_and_realised": h, "realised": r})).collect::<Vec<_>>(),
+            "rounds": table(&c.rounds), "decisions": table(&c.decisions),
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!(
+        "{} rounds won by {} players in {} years {:?}: estimate decided in {}, equal to a realised strategy in {} ({}); {} realised one of the three",
+        c.total_rounds(),
+        data.players.len(),
+        a.dataset.display(),
+        a.years,
+        c.rounds_decided(),
+        c.rounds_agree(),
+        pct((c.total_rounds() > 0).then(|| c.rounds_agree() as f64 / c.total_rounds() as f64)),
+        c.rounds_with_strategy()
+    );
+    println!("rules: {}", haifu_imitate::estimator::RULES);
+    println!(
+        "{:<10} {:>10} {:>10} {:>10} {:>10} {:>10}",
+        "strategy", "estimated", "both", "realised", "precision", "recall"
+    );
+    for (n, (e, h, r)) in names[1..].iter().zip(per) {
+        let ratio = |a: u64, b: u64| pct((b > 0).then(|| a as f64 / b as f64));
+        println!("{n:<10} {e:>10} {h:>10} {r:>10} {:>10} {:>10}", ratio(h, e), ratio(h, r));
+    }
+    println!("rounds: estimate (rows) x realised strategies (columns)");
+    let cols: Vec<usize> = (0..8).filter(|&r| c.rounds.iter().any(|row| row[r] > 0)).collect();
+    print!("{:<14}", "");
+    for &r in &cols {
+        print!(" {:>16}", realised(r));
+    }
+    println!();
+    for (n, row) in names.iter().zip(&c.rounds) {
+        print!("{n:<14}");
+        for &r in &cols {
+            print!(" {:>16}", row[r]);
+        }
+        println!();
+    }
+    Ok(())
 }

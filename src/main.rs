@@ -16,6 +16,7 @@ mod export;
 mod imitate;
 mod mine;
 mod progress;
+mod report;
 mod stats;
 
 #[derive(Parser)]
@@ -49,6 +50,11 @@ enum Command {
     Imitate {
         #[command(subcommand)]
         what: imitate::ImitateCommand,
+    },
+    /// Reports: the thesis's tables of chapters 5 and 6 on your data.
+    Report {
+        #[command(subcommand)]
+        what: report::ReportCommand,
     },
 }
 
@@ -87,6 +93,7 @@ fn main() {
         Command::Mine(a) => mine::run(&a),
         Command::Stats { what } => stats::run(&what),
         Command::Imitate { what } => imitate::run(&what),
+        Command::Report { what } => report::run(&what),
     };
     if let Err(e) = result {
         eprintln!("haifu: error: {e:#}");

@@ -47,3 +47,13 @@ impl haifu_ingest::pipeline::Progress for IngestBar {
         }
     }
 }
+
+/// A spinner with a message for work without a known length (on a terminal only).
+pub fn spinner(visible: bool, message: &str) -> Option<ProgressBar> {
+    visible.then(|| {
+        let b = ProgressBar::new_spinner();
+        b.set_message(message.to_string());
+        b.enable_steady_tick(std::time::Duration::from_millis(120));
+        b
+    })
+}

@@ -6,21 +6,9 @@ mod common;
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
 
-use common::Scratch;
+use common::{haifu, json, Scratch};
 use polars::prelude::*;
-use serde_json::Value;
-
-fn haifu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_haifu")).args(args).output().expect("haifu runs")
-}
-
-fn json(out: &Output) -> Value {
-    assert!(out.status.success(), "haifu failed: {}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
-}
 
 /// Writes `games` demo logs under `dir/logs` and returns that directory.
 fn demo_logs(dir: &Path, games: usize) -> std::path::PathBuf {

@@ -37,23 +37,24 @@ pub fn manifest(corpus: &std::path::Path) -> HashMap<PathBuf, Entry> {
         .collect()
 }
 
-/// A fresh scratch directory under the target directory (removed when dropped).
-pub struct Scratch(pub PathBuf);
+pub use haifu_ingest::testkit::Scratch;
 
-impl Scratch {
-    pub fn new(name: &str) -> Scratch {
-        let base = std::env::var_os("CARGO_TARGET_TMPDIR").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
-        let p = base.join(format!("{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).expect("scratch dir");
-        Scratch(p)
-    }
+/// Runs the `haifu` binary built for the tests.
+pub fn haifu(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_haifu")).args(args).output().expect("haifu runs")
 }
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// The JSON a successful run printed.
+pub fn json(out: &std::process::Output) -> serde_json::Value {
+    assert!(out.status.success(), "haifu failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The message of a failed run.
+pub fn error(out: &std::process::Output) -> String {
+    assert!(!out.status.success(), "expected a failure: {}", String::from_utf8_lossy(&out.stdout));
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Counts discard tags (`<D12/>`, `<E..`, `<F..`, `<G..`) in mjlog text by a plain byte scan, independent

@@ -1,0 +1,8 @@
+//! Reports: the tables a study reads, built from the dataset, the sequence tables and the evaluations, each
+//! written as Markdown, CSV and JSON ([`haifu_mining::report::Table`]).
+//!
+//! - [`thesis`]: every table of the thesis's chapters 5 and 6 beside its figures.
+
+pub mod thesis;
+
+pub use thesis::{thesis, ThesisOptions};

@@ -1,0 +1,92 @@
+//! `haifu report`: reports built from a dataset and its sequence tables.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use haifu_imitate::StrategyMode;
+use haifu_reports::ThesisOptions;
+
+#[derive(clap::Subcommand)]
+pub enum ReportCommand {
+    /// Every table of the thesis's chapters 5 and 6 on this data, each beside the thesis figure.
+    Thesis(ThesisArgs),
+}
+
+#[derive(clap::Args)]
+pub struct ThesisArgs {
+    /// Dataset written by `haifu ingest`.
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Generation tables written by `haifu mine` (their meta.json names the generation years).
+    #[arg(long)]
+    pub tables: PathBuf,
+    /// Output directory: README.md with every table, and each table as NAME.csv, NAME.md, NAME.json.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Test years, comma-separated (not among the generation years).
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub test_years: Vec<i32>,
+    /// Test players: those with an own table and at least this many games in the test years.
+    #[arg(long, default_value_t = 10)]
+    pub min_games: u32,
+    /// The player of the one-player tables (default: the one with the most sequences).
+    #[arg(long)]
+    pub player: Option<String>,
+    /// none, fixed:tanyao|chanta|yakuhai, or estimated.
+    #[arg(long, default_value = "none")]
+    pub strategy: StrategyMode,
+    /// Rank discards made while already in riichi too.
+    #[arg(long)]
+    pub include_riichi: bool,
+    /// Shares of the generation games for the learning curve, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "0.0625,0.125,0.25,0.5,1")]
+    pub curve: Vec<f64>,
+    /// Leave the learning curve out (it mines the generation data once per share).
+    #[arg(long)]
+    pub no_curve: bool,
+    /// Tables that hold bot scopes, for the human-vs-bot tables (6.5); with --bots.
+    #[arg(long, requires = "bots")]
+    pub bot_tables: Option<PathBuf>,
+    /// Bot scopes in --bot-tables (or in --tables), comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub bots: Option<Vec<String>>,
+    /// Worker threads (default: all cores).
+    #[arg(long, short, default_value_t = 0)]
+    pub jobs: usize,
+}
+
+pub fn run(c: &ReportCommand) -> Result<()> {
+    let ReportCommand::Thesis(a) = c;
+    let bots = a.bots.clone().map(|b| (a.bot_tables.clone().unwrap_or_else(|| a.tables.clone()), b));
+    let o = ThesisOptions {
+        dataset: a.dataset.clone(),
+        tables: a.tables.clone(),
+        out: a.out.clone(),
+        test_years: a.test_years.clone(),
+        min_games: a.min_games,
+        player: a.player.clone(),
+        strategy: a.strategy,
+        include_riichi: a.include_riichi,
+        fractions: if a.no_curve { Vec::new() } else { a.curve.clone() },
+        bots,
+    };
+    let spinner = crate::progress::spinner(std::io::stderr().is_terminal(), "thesis report");
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build()?;
+    let tables = pool.install(|| {
+        haifu_reports::thesis(&o, &|step| {
+            if let Some(s) = &spinner {
+                s.set_message(format!("thesis report: {step}"));
+            }
+        })
+    })?;
+    if let Some(s) = spinner {
+        s.finish_and_clear();
+    }
+    println!("wrote {} tables to {} (README.md has them all)", tables.len(), a.out.display());
+    for t in &tables {
+        println!("  {}: {}", t.name, t.title);
+    }
+    Ok(())
+}

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use haifu_imitate::eval::{self, evaluate, table_sets};
+use haifu_imitate::experiments::{own_vs_all, TwoByTwo};
 use haifu_imitate::{
     estimator_confusion, EvalOptions, LoadOptions, Selection, StrategyMode, TableVariant, Tables, TestData, ALL_SCOPE,
 };
@@ -99,6 +100,23 @@ fn corpus_eval_invariants_and_speed() {
             }
         }
     }
+
+    // 6.4 and 6.6: own and all ranked on the same decisions; the 2x2 counts add up to what each table answers
+    let opts = EvalOptions { strategy: StrategyMode::None, include_riichi: false };
+    let r = eval::run(&data, &tables, &[TableVariant::Own, TableVariant::All], &opts).unwrap();
+    let mut sum = TwoByTwo::default();
+    for p in r.players.iter().take(10) {
+        let (two, split) = own_vs_all(&data, &tables, &p.player, &opts).unwrap();
+        let (own, all) = (p.variants[0].counts, p.variants[1].counts);
+        assert_eq!(two.total() + two.answered_own_only, own.answered(), "{}", p.player);
+        assert_eq!(two.total() + two.answered_all_only, all.answered(), "{}", p.player);
+        assert!(two.both + two.own_only <= own.c_top3() && two.both + two.all_only <= all.c_top3());
+        // turns <= 4 and >= 5 split the decisions; >= 7 is part of >= 5
+        assert_eq!(split.own[0].n_all + split.own[1].n_all, own.n_all);
+        assert!(split.own[2].n_all <= split.own[1].n_all);
+        sum.add(&two);
+    }
+    println!("2x2 over 10 players (both, own only, all only, neither): {:?}", sum);
 
     // all-but-own = all - own, on every test player's table
     for p in data.players.iter().filter(|p| tables.has_scope(p)) {

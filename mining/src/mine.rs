@@ -183,15 +183,16 @@ impl Mined {
             s.distinct = 0;
             s.sequences = 0;
         }
-        // distinct pairs over sources: counts are sorted, so equal (scope, strategy, before, after) of
-        // different sources are not adjacent; collect them per slot
-        let mut seen: HashSet<(u32, u8, u32, u32)> = HashSet::new();
+        // distinct pairs over sources: the same (scope, strategy, before, after) of several sources
+        let mut keys: Vec<(u32, u8, u32, u32)> = Vec::with_capacity(self.counts.len());
         for c in &self.counts {
-            let st = &mut self.stats[c.scope as usize][usize::from(c.strategy)];
-            st.sequences += c.count;
-            if seen.insert((c.scope, c.strategy, c.before, c.after)) {
-                st.distinct += 1;
-            }
+            self.stats[c.scope as usize][usize::from(c.strategy)].sequences += c.count;
+            keys.push((c.scope, c.strategy, c.before, c.after));
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        for (scope, strategy, ..) in keys {
+            self.stats[scope as usize][usize::from(strategy)].distinct += 1;
         }
     }
 }
@@ -334,17 +335,49 @@ struct Key {
     after: u32,
 }
 
-#[derive(Default)]
+/// One worker's counts. Per-slot vectors are indexed by `scope * 4 + strategy`.
 struct Partial {
     counts: HashMap<Key, u64>,
-    decisions: HashMap<(u32, u8), u64>,
-    rounds: HashSet<(u32, u8, i64, u16)>,
+    decisions: Vec<u64>,
+    rounds: Vec<u64>,
+    /// The last (game, round) each slot counted: a slot's decisions of one round are consecutive (a game's
+    /// rows are consecutive in one file), so a new key is a new round.
+    last_round: Vec<(i64, u16)>,
     read: u64,
 }
 
-const DECISION_COLUMNS: [&str; 12] = [
+impl Partial {
+    fn new(scopes: usize) -> Partial {
+        Partial {
+            counts: HashMap::new(),
+            decisions: vec![0; scopes * 4],
+            rounds: vec![0; scopes * 4],
+            last_round: vec![(i64::MIN, u16::MAX); scopes * 4],
+            read: 0,
+        }
+    }
+
+    fn merge(mut self, o: Partial) -> Partial {
+        let (mut big, small) = if self.counts.len() >= o.counts.len() { (self.counts, o.counts) } else { (o.counts, self.counts) };
+        for (k, n) in small {
+            *big.entry(k).or_insert(0) += n;
+        }
+        self.counts = big;
+        for (a, b) in self.decisions.iter_mut().zip(&o.decisions) {
+            *a += b;
+        }
+        for (a, b) in self.rounds.iter_mut().zip(&o.rounds) {
+            *a += b;
+        }
+        self.read += o.read;
+        self
+    }
+}
+
+const DECISION_COLUMNS: [&str; 13] = [
     "game_id",
     "round",
+    "seat",
     "player",
     "source",
     "outcome",
@@ -366,44 +399,35 @@ pub fn mine_rust(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     let scope_of: HashMap<&str, u32> =
         plan.scopes.iter().enumerate().skip(1).map(|(i, s)| (s.as_str(), i as u32)).collect();
 
-    let parts = plan
+    let n_scopes = plan.scopes.len();
+    let part = plan
         .decisions
         .par_iter()
-        .map(|path| {
-            let mut part = Partial::default();
-            // a game's rows are one row group of one file (the writer flushes whole games), so a round's
-            // decisions never span two files: per-file round sets add up
-            for_each_batch(path, &DECISION_COLUMNS, |b| count_batch(b, path, opts, &flags, &scope_of, &mut part))?;
-            Ok(part)
-        })
-        .collect::<Result<Vec<Partial>>>()?;
+        .try_fold(
+            || Partial::new(n_scopes),
+            |mut part, path| {
+                // a game's rows are one row group of one file (the writer flushes whole games): a round's
+                // decisions are consecutive, which the per-slot round count relies on
+                for_each_batch(path, &DECISION_COLUMNS, |b| count_batch(b, path, opts, &flags, &scope_of, &mut part))?;
+                Ok::<Partial, anyhow::Error>(part)
+            },
+        )
+        .try_reduce(|| Partial::new(n_scopes), |a, b| Ok(a.merge(b)))?;
 
     let mut mined = Mined {
         scopes: plan.scopes.clone(),
         games: plan.games.clone(),
-        stats: Vec::new(),
+        stats: vec![[ScopeStats::default(); 4]; n_scopes],
         counts: Vec::new(),
-        decisions_read: 0,
+        decisions_read: part.read,
         elapsed_s: 0.0,
     };
-    mined.stats = vec![[ScopeStats::default(); 4]; mined.scopes.len()];
-    let mut counts: HashMap<Key, u64> = HashMap::new();
-    for p in parts {
-        mined.decisions_read += p.read;
-        for ((scope, st), n) in p.decisions {
-            mined.stats[scope as usize][usize::from(st)].decisions += n;
-        }
-        for (scope, st, _, _) in p.rounds {
-            mined.stats[scope as usize][usize::from(st)].rounds += 1;
-        }
-        if counts.is_empty() {
-            counts = p.counts;
-        } else {
-            for (k, n) in p.counts {
-                *counts.entry(k).or_insert(0) += n;
-            }
-        }
+    for slot in 0..n_scopes * 4 {
+        let st = &mut mined.stats[slot / 4][slot % 4];
+        st.decisions = part.decisions[slot];
+        st.rounds = part.rounds[slot];
     }
+    let counts = part.counts;
     mined.counts = counts
         .into_iter()
         .map(|(k, count)| SeqCount {
@@ -444,6 +468,11 @@ fn count_batch(
     }
     let suits: Vec<_> = arrays.iter().map(|(bc, ac)| (bc.as_string::<i32>(), ac.as_string::<i32>())).collect();
 
+    let seat = cast_to(b, "seat", &DataType::UInt8, path)?;
+    let seat = seat.as_primitive::<UInt8Type>();
+    // the player's scope per seat of the current game: four lookups a game instead of one a row
+    let mut seat_scopes: (i64, [Option<Option<u32>>; 4]) = (i64::MIN, [None; 4]);
+
     for i in 0..b.num_rows() {
         if !in_sample(g.value(i), opts.sample) {
             continue;
@@ -465,12 +494,21 @@ fn count_batch(
         let src = source.value(i);
         let src =
             SOURCES.iter().position(|s| *s == src).ok_or_else(|| anyhow!("row {i}: unknown source {src:?}"))? as u8;
-        let scopes = [Some(0u32), scope_of.get(player.value(i)).copied()];
+        if seat_scopes.0 != key.0 {
+            seat_scopes = (key.0, [None; 4]);
+        }
+        let slot = &mut seat_scopes.1[usize::from(seat.value(i) & 3)];
+        let player_scope = *slot.get_or_insert_with(|| scope_of.get(player.value(i)).copied());
+        let scopes = [Some(0u32), player_scope];
         for scope in scopes.into_iter().flatten() {
             for st in 0..4u8 {
                 if tables & (1 << st) != 0 {
-                    *part.decisions.entry((scope, st)).or_insert(0) += 1;
-                    part.rounds.insert((scope, st, key.0, key.1));
+                    let slot = scope as usize * 4 + usize::from(st);
+                    part.decisions[slot] += 1;
+                    if part.last_round[slot] != key {
+                        part.last_round[slot] = key;
+                        part.rounds[slot] += 1;
+                    }
                 }
             }
         }

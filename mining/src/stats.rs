@@ -110,7 +110,7 @@ pub fn strategy_years(dataset: &Path, years: &[i32]) -> Result<Table> {
     );
     t.note("tanyao = yaku 8; chanta+junchan = 23 or 33; yakuhai = 10-20 (seat and round winds, dragons)");
     for (year, row) in per {
-        let mut cells = vec![year.map_or(Cell::text("unknown"), Cell::int)];
+        let mut cells = vec![Cell::text(year.map_or("unknown".to_string(), |y| y.to_string()))];
         cells.extend(row.iter().map(|&n| Cell::int(n)));
         t.push(cells);
     }

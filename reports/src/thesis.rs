@@ -349,27 +349,36 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
 
     if let Some((bot_tables, bots)) = &o.bots {
         progress("6.5 humans and bots");
-        tables.extend(humans_and_bots(bot_tables, bots, &player)?);
+        tables.extend(humans_and_bots(&o.tables, bot_tables, bots, &player)?);
     }
 
     write(o, &tables, &options_line)?;
     Ok(tables)
 }
 
-/// 6.5: top chanta and yakuhai sequences of the all-players table and of each bot, and decisiveness.
-fn humans_and_bots(dir: &Path, bots: &[String], human: &str) -> Result<Vec<Table>> {
+/// 6.5: the most frequent sequences of the humans' all-players table and of each bot, and how decisive each
+/// is (the humans from the generation tables `dir`, the bots from `bot_dir`).
+fn humans_and_bots(dir: &Path, bot_dir: &Path, bots: &[String], human: &str) -> Result<Vec<Table>> {
     let mut out = Vec::new();
-    for scope in std::iter::once(ALL_SCOPE.to_string()).chain(bots.iter().cloned()) {
-        let mut t = stats::top_sequences(dir, &scope, 10, 3)?;
+    let scopes = std::iter::once((dir, ALL_SCOPE.to_string())).chain(bots.iter().map(|b| (bot_dir, b.clone())));
+    for (d, scope) in scopes {
+        let mut t = stats::top_sequences(d, &scope, 10, 3)?;
         t.name = format!("top_sequences_{}", file_stem(&scope));
         t.title = format!("Most frequent sequences of {scope} (thesis 6.5)");
+        t.note(format!("tables: {}", d.display()));
         t.note("thesis: mjai-manue's top chanta sequence (1239, 123)");
         out.push(t);
     }
-    let humans = if human == ALL_SCOPE { vec![] } else { vec![human.to_string()] };
-    let scopes: Vec<String> =
-        std::iter::once(ALL_SCOPE.to_string()).chain(humans).chain(bots.iter().cloned()).collect();
-    let mut t = stats::decisiveness(dir, &scopes, 20)?;
+    let humans: Vec<String> =
+        std::iter::once(ALL_SCOPE.to_string()).chain((human != ALL_SCOPE).then(|| human.to_string())).collect();
+    let mut t = stats::decisiveness(dir, &humans, 20)?;
+    let bot_rows = stats::decisiveness(bot_dir, bots, 20)?;
+    t.rows.extend(bot_rows.rows.into_iter().map(|mut r| {
+        if let Cell::Text(name) = &mut r[0] {
+            name.push_str(" (bot)");
+        }
+        r
+    }));
     t.note("thesis: the bot spreads its choices among equal options (higher entropy than humans)");
     out.push(t);
     Ok(out)

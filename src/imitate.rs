@@ -53,21 +53,11 @@ pub struct SuggestArgs {
 
 #[derive(clap::Args)]
 pub struct EvalArgs {
-    /// Dataset written by `haifu ingest` (the test decisions).
-    #[arg(long)]
-    pub dataset: PathBuf,
+    #[command(flatten)]
+    pub test: TestArgs,
     /// Directory written by `haifu mine` (the generation tables).
     #[arg(long)]
     pub tables: PathBuf,
-    /// Test years, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true)]
-    pub years: Vec<i32>,
-    /// Test players, comma-separated (default: every player of the years).
-    #[arg(long, value_delimiter = ',', conflicts_with = "min_games")]
-    pub players: Option<Vec<String>>,
-    /// Test players with at least this many games in the test years.
-    #[arg(long)]
-    pub min_games: Option<u32>,
     /// Table variants, comma-separated: own, all, others (every other player's table: mean and spread),
     /// all-but-own.
     #[arg(long = "table", value_delimiter = ',', default_value = "own,all,others,all-but-own")]
@@ -90,20 +80,27 @@ pub struct EvalArgs {
 
 #[derive(clap::Args)]
 pub struct EstimatorArgs {
-    /// Dataset written by `haifu ingest`.
-    #[arg(long)]
-    pub dataset: PathBuf,
-    /// Years, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true)]
-    pub years: Vec<i32>,
-    /// Players, comma-separated (default: every player of the years).
-    #[arg(long, value_delimiter = ',', conflicts_with = "min_games")]
-    pub players: Option<Vec<String>>,
-    /// Players with at least this many games in the years.
-    #[arg(long)]
-    pub min_games: Option<u32>,
+    #[command(flatten)]
+    pub test: TestArgs,
     #[arg(long)]
     pub json: bool,
+}
+
+/// The test decisions: a dataset, years, players.
+#[derive(clap::Args)]
+pub struct TestArgs {
+    /// Dataset written by `haifu ingest` (the test decisions).
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Test years, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub years: Vec<i32>,
+    /// Test players, comma-separated (default: every player of the years).
+    #[arg(long, value_delimiter = ',', conflicts_with = "min_games")]
+    pub players: Option<Vec<String>>,
+    /// Test players with at least this many games in the test years.
+    #[arg(long)]
+    pub min_games: Option<u32>,
 }
 
 pub fn run(c: &ImitateCommand) -> Result<()> {
@@ -238,12 +235,17 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
             variants.push(*v);
         }
     }
-    let sel = selection(&a.years, &a.players, a.min_games);
+    let sel = selection(&a.test.years, &a.test.players, a.test.min_games);
     let t0 = Instant::now();
-    let data = TestData::load(&a.dataset, &sel)?;
+    let data = TestData::load(&a.test.dataset, &sel)?;
     let load_data_s = t0.elapsed().as_secs_f64();
     if data.players.is_empty() {
-        bail!("no test player in {} for years {:?} (--min-games {:?})", a.dataset.display(), a.years, a.min_games);
+        bail!(
+            "no test player in {} for years {:?} (--min-games {:?})",
+            a.test.dataset.display(),
+            a.test.years,
+            a.test.min_games
+        );
     }
     // only the scopes this run reads: the players, ALL, and every player for `others`
     let scopes = (!variants.contains(&TableVariant::Others)).then(|| {
@@ -265,7 +267,7 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
         .as_ref()
         .and_then(|o| o.get("years"))
         .and_then(Value::as_array)
-        .map(|ys| ys.iter().filter_map(Value::as_i64).map(|y| y as i32).filter(|y| a.years.contains(y)).collect())
+        .map(|ys| ys.iter().filter_map(Value::as_i64).map(|y| y as i32).filter(|y| a.test.years.contains(y)).collect())
         .unwrap_or_default();
     let per_s = report.evaluated as f64 / report.eval_seconds.max(1e-9);
     if a.json {
@@ -281,8 +283,8 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
         let overall: serde_json::Map<String, Value> =
             report.overall.iter().map(|(v, c)| (v.name().to_string(), c.to_json(a.include_riichi))).collect();
         let out = json!({
-            "dataset": a.dataset.display().to_string(), "years": a.years, "players_selected": a.players,
-            "min_games": a.min_games, "tables": a.tables.display().to_string(), "tables_options": meta_options,
+            "dataset": a.test.dataset.display().to_string(), "years": a.test.years, "players_selected": a.test.players,
+            "min_games": a.test.min_games, "tables": a.tables.display().to_string(), "tables_options": meta_options,
             "sources": a.sources, "strategy": opts.strategy.name(), "include_riichi": a.include_riichi,
             "test_years_in_tables": overlap,
             "variants": variants.iter().map(|v| v.name()).collect::<Vec<_>>(),
@@ -321,8 +323,8 @@ fn print_eval(
     let riichi = if opts.include_riichi { "in-riichi discards included" } else { "in-riichi discards left out" };
     println!(
         "test: {} years {:?}, {} players, {} decisions; strategy {}; {riichi}",
-        a.dataset.display(),
-        a.years,
+        a.test.dataset.display(),
+        a.test.years,
         data.players.len(),
         data.decisions.len(),
         opts.strategy.name()
@@ -424,7 +426,7 @@ fn print_eval(
 // ---------------------------------------------------------------- estimator
 
 fn estimator(a: &EstimatorArgs) -> Result<()> {
-    let data = TestData::load(&a.dataset, &selection(&a.years, &a.players, a.min_games))?;
+    let data = TestData::load(&a.test.dataset, &selection(&a.test.years, &a.test.players, a.test.min_games))?;
     let c = estimator_confusion(&data);
     let names = ["undetermined", "tanyao", "chanta", "yakuhai"];
     let realised = |bits: usize| -> String {
@@ -448,7 +450,7 @@ fn estimator(a: &EstimatorArgs) -> Result<()> {
                 .into()
         };
         let out = json!({
-            "dataset": a.dataset.display().to_string(), "years": a.years, "players": data.players.len(),
+            "dataset": a.test.dataset.display().to_string(), "years": a.test.years, "players": data.players.len(),
             "rules": haifu_imitate::estimator::RULES,
             "won_rounds": c.total_rounds(), "decided": c.rounds_decided(), "agree": c.rounds_agree(),
             "with_strategy": c.rounds_with_strategy(),
@@ -462,8 +464,8 @@ fn estimator(a: &EstimatorArgs) -> Result<()> {
         "{} rounds won by {} players in {} years {:?}: estimate decided in {}, equal to a realised strategy in {} ({}); {} realised one of the three",
         c.total_rounds(),
         data.players.len(),
-        a.dataset.display(),
-        a.years,
+        a.test.dataset.display(),
+        a.test.years,
         c.rounds_decided(),
         c.rounds_agree(),
         pct((c.total_rounds() > 0).then(|| c.rounds_agree() as f64 / c.total_rounds() as f64)),

@@ -9,7 +9,7 @@ use arrow::array::{AsArray, RecordBatch};
 use arrow::datatypes::{DataType, Int64Type, UInt16Type, UInt32Type, UInt8Type};
 use hashbrown::{HashMap, HashSet};
 
-use haifu_mining::dataset::{cast_to, games_per_player, open, part_files, years_text};
+use haifu_mining::dataset::{cast_to, games_per_player, open, part_files, require_players};
 use haifu_mining::{Shape, Strategy};
 use haifu_rules::KINDS;
 
@@ -80,16 +80,7 @@ impl TestData {
             read_decisions(path, chosen.as_ref(), &mut names, &mut index, &mut decisions)?;
         }
         if let Some(wanted) = &sel.players {
-            let missing: Vec<&str> = wanted.iter().filter(|p| !index.contains_key(*p)).map(String::as_str).collect();
-            if !missing.is_empty() {
-                bail!(
-                    "unknown player{} {}: no decisions in {} for years {}",
-                    if missing.len() > 1 { "s" } else { "" },
-                    missing.join(", "),
-                    dataset.display(),
-                    years_text(&sel.years)
-                );
-            }
+            require_players(wanted, |p| index.contains_key(p), dataset, &sel.years)?;
         }
         // players in name order, their decisions contiguous and in play order
         let mut order: Vec<u32> = (0..names.len() as u32).collect();
@@ -142,7 +133,7 @@ impl TestData {
     }
 }
 
-const COLUMNS: [&str; 16] = [
+const COLUMNS: [&str; 17] = [
     "game_id",
     "event_index",
     "round",
@@ -159,6 +150,7 @@ const COLUMNS: [&str; 16] = [
     "win_yaku",
     "man_before",
     "pin_before",
+    "sou_before",
 ];
 
 fn read_decisions(
@@ -168,9 +160,7 @@ fn read_decisions(
     index: &mut HashMap<String, u32>,
     out: &mut Vec<TestDecision>,
 ) -> Result<()> {
-    let mut cols: Vec<&str> = COLUMNS.to_vec();
-    cols.push("sou_before");
-    for b in open(path, &cols)? {
+    for b in open(path, &COLUMNS)? {
         let b = b.with_context(|| format!("reading {}", path.display()))?;
         read_batch(&b, path, chosen, names, index, out)?;
     }

@@ -131,17 +131,7 @@ pub fn choose_players(
 ) -> Result<Vec<String>> {
     let mut chosen: Vec<String> = match (players, min_games) {
         (Some(names), _) => {
-            let missing: Vec<&str> =
-                names.iter().filter(|p| !games.contains_key(p.as_str())).map(String::as_str).collect();
-            if !missing.is_empty() {
-                bail!(
-                    "unknown player{} {}: no decisions in {} for years {}",
-                    if missing.len() > 1 { "s" } else { "" },
-                    missing.join(", "),
-                    dataset.display(),
-                    years_text(years)
-                );
-            }
+            require_players(names, |p| games.contains_key(p), dataset, years)?;
             names.to_vec()
         }
         (None, Some(n)) => games.iter().filter(|(_, &g)| g >= n).map(|(p, _)| p.clone()).collect(),
@@ -150,4 +140,19 @@ pub fn choose_players(
     chosen.sort();
     chosen.dedup();
     Ok(chosen)
+}
+
+/// An error naming the players of `names` that `known` does not know (none: `Ok`).
+pub fn require_players(names: &[String], known: impl Fn(&str) -> bool, dataset: &Path, years: &[i32]) -> Result<()> {
+    let missing: Vec<&str> = names.iter().map(String::as_str).filter(|p| !known(p)).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    bail!(
+        "unknown player{} {}: no decisions in {} for years {}",
+        if missing.len() > 1 { "s" } else { "" },
+        missing.join(", "),
+        dataset.display(),
+        years_text(years)
+    )
 }

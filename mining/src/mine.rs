@@ -358,7 +358,8 @@ impl Partial {
     }
 
     fn merge(mut self, o: Partial) -> Partial {
-        let (mut big, small) = if self.counts.len() >= o.counts.len() { (self.counts, o.counts) } else { (o.counts, self.counts) };
+        let (mut big, small) =
+            if self.counts.len() >= o.counts.len() { (self.counts, o.counts) } else { (o.counts, self.counts) };
         for (k, n) in small {
             *big.entry(k).or_insert(0) += n;
         }

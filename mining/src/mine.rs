@@ -147,6 +147,19 @@ pub struct SeqCount {
     pub count: u64,
 }
 
+impl SeqCount {
+    /// The table's row order (scope, strategy, source, before, after) as one integer: cheaper to sort by
+    /// than the tuple (keys fit in 21 bits: 5^9 < 2^21).
+    #[inline]
+    pub fn order(&self) -> u128 {
+        (u128::from(self.scope) << 64)
+            | (u128::from(self.strategy) << 56)
+            | (u128::from(self.source) << 48)
+            | (u128::from(self.before) << 24)
+            | u128::from(self.after)
+    }
+}
+
 /// Per scope and strategy: what fed the table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ScopeStats {
@@ -184,15 +197,16 @@ impl Mined {
             s.sequences = 0;
         }
         // distinct pairs over sources: the same (scope, strategy, before, after) of several sources
-        let mut keys: Vec<(u32, u8, u32, u32)> = Vec::with_capacity(self.counts.len());
+        let mut keys: Vec<u128> = Vec::with_capacity(self.counts.len());
         for c in &self.counts {
             self.stats[c.scope as usize][usize::from(c.strategy)].sequences += c.count;
-            keys.push((c.scope, c.strategy, c.before, c.after));
+            keys.push(SeqCount { source: 0, count: 0, ..*c }.order());
         }
         keys.sort_unstable();
         keys.dedup();
-        for (scope, strategy, ..) in keys {
-            self.stats[scope as usize][usize::from(strategy)].distinct += 1;
+        for k in keys {
+            let (scope, strategy) = ((k >> 64) as usize, ((k >> 56) & 0xff) as usize);
+            self.stats[scope][strategy].distinct += 1;
         }
     }
 }
@@ -440,7 +454,7 @@ pub fn mine_rust(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
             count,
         })
         .collect();
-    mined.counts.sort_unstable();
+    mined.counts.sort_unstable_by_key(SeqCount::order);
     mined.finish_stats();
     mined.elapsed_s = start.elapsed().as_secs_f64();
     Ok(mined)

@@ -168,7 +168,7 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
             count,
         })
         .collect();
-    mined.counts.sort_unstable();
+    mined.counts.sort_unstable_by_key(SeqCount::order);
 
     let df = run(per_player_rounds)?;
     let (player, strategy) = (strs(&df, "player")?, strs(&df, "strategy")?);

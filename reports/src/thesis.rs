@@ -169,7 +169,9 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
         ],
     );
     t.note(&options_line);
-    t.note("others = the mean over every other test player's table (R_top3 others: its sd in parentheses); percentages");
+    t.note(
+        "others = the mean over every other test player's table (R_top3 others: its sd in parentheses); percentages",
+    );
     t.note("thesis, player A: own 45.39% / 69.56% vs others 45.36% / 68.82% (first / top-3); all 72.56% top-3");
     let variant = |p: &eval::PlayerReport, v: TableVariant| p.variants.iter().find(|r| r.variant == v).cloned();
     for p in &report.players {

@@ -117,6 +117,16 @@ pub fn strategy_years(dataset: &Path, years: &[i32]) -> Result<Table> {
     Ok(t)
 }
 
+/// A note naming the tables and the options they were mined with (`meta.json`), for every table statistic.
+fn tables_note(dir: &Path) -> String {
+    let meta: Option<serde_json::Value> =
+        std::fs::read_to_string(dir.join(crate::tables::META)).ok().and_then(|t| serde_json::from_str(&t).ok());
+    match meta.as_ref().and_then(|m| m.get("options")) {
+        Some(o) => format!("tables {} mined with {o}", dir.display()),
+        None => format!("tables {} (no meta.json: options unknown)", dir.display()),
+    }
+}
+
 /// The sequence-table counts of one scope and strategy, summed over sources.
 fn table<'a>(counts: &'a SequenceCounts, scope: &str, s: Strategy, dir: &Path) -> Result<&'a HashMap<(u32, u32), u64>> {
     counts.get(&(scope.to_string(), s)).ok_or_else(|| {
@@ -133,6 +143,7 @@ pub fn top_sequences(dir: &Path, scope: &str, k: usize, min_length: usize) -> Re
         "Most frequent sequences per strategy (thesis table 5.3)",
         &["strategy", "rank", "before", "after", "count"],
     );
+    t.note(tables_note(dir));
     t.note(format!("scope {scope}; before length >= {min_length}; raw counts (no mirror folding), every source"));
     for s in Strategy::EVERY {
         let Ok(m) = table(&counts, scope, s, dir) else { continue };
@@ -174,6 +185,7 @@ pub fn histogram(dir: &Path, scopes: &[String]) -> Result<Table> {
         "Distinct sequences by occurrence count (thesis table 5.4)",
         &["scope", "occurrences", "sequences", "percent"],
     );
+    t.note(tables_note(dir));
     t.note("strategy all, every source; a sequence = a distinct (before, after) pair");
     for scope in scopes {
         let m = table(&counts, scope, Strategy::All, dir)?;
@@ -267,6 +279,7 @@ pub fn coverage(dir: &Path, scopes: &[String]) -> Result<Table> {
         "Coverage of the sequence space (thesis 5.6)",
         &["scope", "sequences", "one-tile pairs", "percent of pairs", "befores", "percent of shapes", "call pairs"],
     );
+    t.note(tables_note(dir));
     t.note(format!(
         "space: {space_shapes} suit shapes of 1-14 tiles (at most 4 of a digit); {space_pairs} (before, after) pairs \
          removing one tile. Strategy all, every source."
@@ -330,6 +343,7 @@ pub fn decisiveness(dir: &Path, scopes: &[String], min_count: u64) -> Result<Tab
         "Decisiveness: entropy of the discard given the suit shape (thesis 6.5)",
         &["scope", "befores", "occurrences", "entropy bits", "top share", "befores seen once"],
     );
+    t.note(tables_note(dir));
     t.note(format!(
         "over the befores of each scope's `all` table seen >= {min_count} times; entropy of after | before \
          weighted by occurrences (0 = always the same choice); top share = mean share of the most frequent after"

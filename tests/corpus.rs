@@ -100,6 +100,28 @@ fn every_full_game_replays_and_tables_read_back() {
     }
     println!("decision rows equal discard tags in {checked} complete mjlog games");
     assert!(checked > 4000, "expected the corpus's ~5000 mjlog games, checked {checked}");
+
+    // every win's closed hand (AGARI `hai`, winning tile included) is complete: a regular reading, seven pairs
+    // or thirteen orphans (rules::agari, independent of the replay's shanten check)
+    let mut wins = 0;
+    for b in haifu_ingest::read::read_table(&out, "rounds").unwrap() {
+        use arrow::array::{Array, AsArray};
+        let w = b.column_by_name("wins").unwrap().as_list::<i32>();
+        let hands = w.values().as_struct().column_by_name("hand").unwrap().as_list::<i32>().clone();
+        for i in 0..hands.len() {
+            let ids = hands.value(i);
+            let mut c = [0u8; 34];
+            ids.as_primitive::<arrow::datatypes::UInt8Type>()
+                .values()
+                .iter()
+                .for_each(|&id| c[usize::from(id / 4)] += 1);
+            let f = haifu_rules::agari::forms(&c);
+            assert!(f.is_complete(), "a winning hand with no complete form: {}", haifu_rules::format_counts(&c));
+            wins += 1;
+        }
+    }
+    println!("{wins} winning hands, every one complete");
+    assert!(wins > 40_000 / 2, "expected the corpus's wins, saw {wins}");
 }
 
 /// XML -> dataset -> XML -> dataset: the second dataset equals the first (ids aside), and the XML written

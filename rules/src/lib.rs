@@ -2,6 +2,7 @@
 //!
 //! Everything here is pure and allocation-light; the ingest, mining and simulation stages build on it.
 
+pub mod agari;
 pub mod hand;
 pub mod meld;
 pub mod shanten;

@@ -168,7 +168,7 @@ pub fn estimate_index(s: Option<Strategy>) -> usize {
 
 /// The strategies a win realised, as bits: 1 tanyao, 2 chanta, 4 yakuhai.
 pub fn realised_bits(yaku: &[u8]) -> u8 {
-    Strategy::of_yaku(yaku).into_iter().map(|s| 1u8 << (estimate_index(Some(s)) - 1)).fold(0, |a, b| a | b)
+    Strategy::yaku_bits(yaku)
 }
 
 /// How the estimate compares with the realised strategy yaku on won rounds.

@@ -267,15 +267,9 @@ fn count_games(rounds: &[PathBuf], sample: Option<f64>) -> Result<u32> {
 /// win of the round realised.
 pub(crate) const WON: u8 = 1;
 
-/// Strategy bits of a list of yaku ids: bit `1 + s` for strategy `Strategy::YAKU[s]`.
+/// Strategy bits of a list of yaku ids: bit `1 + s` for strategy `Strategy::YAKU[s]` (bit 0 is [`WON`]).
 fn strategy_bits(yaku: &[u8]) -> u8 {
-    let mut bits = 0;
-    for (s, strategy) in Strategy::YAKU.into_iter().enumerate() {
-        if yaku.iter().any(|&y| strategy.has_yaku(y)) {
-            bits |= 1 << (1 + s);
-        }
-    }
-    bits
+    Strategy::yaku_bits(yaku) << 1
 }
 
 /// Round flags from the rounds table: `(game_id, round)` -> [`WON`] | strategy bits of every win.

@@ -39,6 +39,18 @@ impl Strategy {
         }
     }
 
+    /// The strategies a win with these yaku realises, as bits: bit `s` for `Strategy::YAKU[s]` (1 tanyao,
+    /// 2 chanta, 4 yakuhai).
+    pub fn yaku_bits(ids: &[u8]) -> u8 {
+        let mut bits = 0;
+        for (s, strategy) in Strategy::YAKU.into_iter().enumerate() {
+            if ids.iter().any(|&y| strategy.has_yaku(y)) {
+                bits |= 1 << s;
+            }
+        }
+        bits
+    }
+
     /// The strategies a win with these yaku realises.
     pub fn of_yaku(ids: &[u8]) -> Vec<Strategy> {
         Strategy::YAKU.into_iter().filter(|s| ids.iter().any(|&y| s.has_yaku(y))).collect()
@@ -71,6 +83,10 @@ mod tests {
         assert_eq!(Strategy::of_yaku(&[33, 18]), vec![Strategy::Chanta, Strategy::Yakuhai]);
         assert_eq!(Strategy::of_yaku(&[10]), vec![Strategy::Yakuhai]);
         assert_eq!(Strategy::of_yaku(&[20, 21]), vec![Strategy::Yakuhai]);
+        assert_eq!(
+            (Strategy::yaku_bits(&[8, 1]), Strategy::yaku_bits(&[33, 18]), Strategy::yaku_bits(&[7])),
+            (1, 6, 0)
+        );
         assert!(Strategy::of_yaku(&[1, 0, 7, 9, 21, 22]).is_empty());
         for s in Strategy::EVERY {
             assert_eq!(s.name().parse::<Strategy>().unwrap(), s);

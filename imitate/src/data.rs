@@ -123,6 +123,28 @@ impl TestData {
         TestData { dataset, selection, players, games, decisions, ranges }
     }
 
+    /// The same test data for the players `keep` accepts, as if they had been named in the selection.
+    pub fn retain_players(self, keep: impl Fn(&str) -> bool) -> TestData {
+        let mut names = Vec::new();
+        let mut renum = vec![None; self.players.len()];
+        for (i, p) in self.players.iter().enumerate() {
+            if keep(p) {
+                renum[i] = Some(names.len() as u32);
+                names.push(p.clone());
+            }
+        }
+        let decisions = self
+            .decisions
+            .into_iter()
+            .filter_map(|mut d| {
+                d.player = renum[d.player as usize]?;
+                Some(d)
+            })
+            .collect();
+        let selection = Selection { players: Some(names.clone()), min_games: None, ..self.selection };
+        TestData::from_decisions(self.dataset, selection, names, decisions)
+    }
+
     /// A player's decisions in play order.
     pub fn player_decisions(&self, player: usize) -> &[TestDecision] {
         &self.decisions[self.ranges[player].clone()]

@@ -6,12 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context, Result};
-use arrow::array::{ArrayRef, AsArray, RecordBatch};
-use arrow::datatypes::{DataType, UInt32Type, UInt64Type};
+use anyhow::{anyhow, bail, Result};
 use hashbrown::HashMap;
 
-use haifu_mining::dataset::cast_to;
 use haifu_mining::Strategy;
 
 pub use haifu_mining::ALL_SCOPE;
@@ -179,71 +176,40 @@ pub fn empty_table() -> &'static SeqTable {
 impl Tables {
     /// Reads `dir/sequences.parquet` (and `dir/meta.json` if present), keeping what `opts` asks for.
     pub fn load(dir: &Path, opts: &LoadOptions) -> Result<Tables> {
-        let path = sequences_path(dir);
-        if !path.is_file() {
-            bail!("no sequence table at {} (write it with `haifu mine --out {}`)", path.display(), dir.display());
-        }
-        let meta = match std::fs::read_to_string(dir.join("meta.json")) {
-            Ok(text) => Some(
-                serde_json::from_str(&text)
-                    .with_context(|| format!("{} is not JSON", dir.join("meta.json").display()))?,
-            ),
-            Err(_) => None,
-        };
+        let meta = haifu_mining::tables::read_meta(dir)?;
         let strategies: Vec<Strategy> =
             if opts.strategies.is_empty() { Strategy::EVERY.to_vec() } else { opts.strategies.clone() };
         let keep_scope = |s: &str| opts.scopes.as_ref().is_none_or(|v| v.iter().any(|x| x == s));
         let keep_source = |s: &str| opts.sources.as_ref().is_none_or(|v| v.iter().any(|x| x == s));
 
-        let reader =
-            haifu_mining::dataset::open(&path, &["scope", "strategy", "source", "before_key", "after_key", "count"])?;
-
         let mut scopes: Vec<String> = Vec::new();
-        let mut scope_seen: hashbrown::HashSet<String> = hashbrown::HashSet::new();
         let mut slots: HashMap<(String, Strategy), usize> = HashMap::new();
         let mut sums: Vec<HashMap<(u32, u32), u32>> = Vec::new();
-        for batch in reader {
-            let b = batch.with_context(|| format!("reading {}", path.display()))?;
-            let scope = utf8(&b, "scope", &path)?;
-            let strategy = utf8(&b, "strategy", &path)?;
-            let source = utf8(&b, "source", &path)?;
-            let before = cast_to(&b, "before_key", &DataType::UInt32, &path)?;
-            let after = cast_to(&b, "after_key", &DataType::UInt32, &path)?;
-            let count = cast_to(&b, "count", &DataType::UInt64, &path)?;
-            let (scope, strategy, source) =
-                (scope.as_string::<i32>(), strategy.as_string::<i32>(), source.as_string::<i32>());
-            let (before, after) = (before.as_primitive::<UInt32Type>(), after.as_primitive::<UInt32Type>());
-            let count = count.as_primitive::<UInt64Type>();
-            // rows come in runs of one scope and strategy: resolve the target map once per run
-            let mut run: Option<(usize, Option<usize>)> = None;
-            for i in 0..b.num_rows() {
-                let same = run.is_some_and(|(start, _)| {
-                    scope.value(start) == scope.value(i) && strategy.value(start) == strategy.value(i)
-                });
-                if !same {
-                    let (sc, st) = (scope.value(i), strategy.value(i));
-                    if !scope_seen.contains(sc) {
-                        scope_seen.insert(sc.to_string());
-                        scopes.push(sc.to_string());
-                    }
-                    let slot =
-                        st.parse::<Strategy>().ok().filter(|s| strategies.contains(s) && keep_scope(sc)).map(|s| {
-                            *slots.entry((sc.to_string(), s)).or_insert_with(|| {
+        // rows come in runs of one scope and strategy: resolve the target map once per run
+        let mut run: Option<(String, String, Option<usize>)> = None;
+        haifu_mining::tables::for_each_count(dir, |r| {
+            if run.as_ref().is_none_or(|(sc, st, _)| sc != r.scope || st != r.strategy) {
+                if !scopes.iter().any(|s| s == r.scope) {
+                    scopes.push(r.scope.to_string());
+                }
+                let slot =
+                    r.strategy.parse::<Strategy>().ok().filter(|s| strategies.contains(s) && keep_scope(r.scope)).map(
+                        |s| {
+                            *slots.entry((r.scope.to_string(), s)).or_insert_with(|| {
                                 sums.push(HashMap::new());
                                 sums.len() - 1
                             })
-                        });
-                    run = Some((i, slot));
-                }
-                let Some((_, Some(slot))) = run else { continue };
-                if !keep_source(source.value(i)) {
-                    continue;
-                }
-                let n = u32::try_from(count.value(i)).unwrap_or(u32::MAX);
-                let c = sums[slot].entry((before.value(i), after.value(i))).or_insert(0);
-                *c = c.saturating_add(n);
+                        },
+                    );
+                run = Some((r.scope.to_string(), r.strategy.to_string(), slot));
             }
-        }
+            let Some((_, _, Some(slot))) = run else { return Ok(()) };
+            if keep_source(r.source) {
+                let c = sums[slot].entry((r.before, r.after)).or_insert(0);
+                *c = c.saturating_add(u32::try_from(r.count).unwrap_or(u32::MAX));
+            }
+            Ok(())
+        })?;
         scopes.sort();
         let mut sums: Vec<Option<HashMap<(u32, u32), u32>>> = sums.into_iter().map(Some).collect();
         let loaded =
@@ -387,13 +353,8 @@ pub fn write_sequences(dir: &Path, rows: &[SequenceRow<'_>]) -> Result<()> {
             count: r.count,
         });
     }
-    mined.counts.sort_unstable();
+    mined.counts.sort_unstable_by_key(haifu_mining::SeqCount::order);
     haifu_mining::tables::write_tables(dir, &mined, &serde_json::json!({"written_by": "write_sequences"}))
-}
-
-/// A string column as Utf8 (Polars writes views or large strings; arrow-rs plain ones).
-fn utf8(b: &RecordBatch, name: &str, path: &Path) -> Result<ArrayRef> {
-    cast_to(b, name, &DataType::Utf8, path)
 }
 
 #[cfg(test)]

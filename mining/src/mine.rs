@@ -134,7 +134,7 @@ impl Default for MineOptions {
 }
 
 /// One row of the sequence table: a (before, after) pair counted in a scope, strategy and source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SeqCount {
     /// Index into [`Mined::scopes`].
     pub scope: u32,

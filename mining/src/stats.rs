@@ -119,8 +119,7 @@ pub fn strategy_years(dataset: &Path, years: &[i32]) -> Result<Table> {
 
 /// A note naming the tables and the options they were mined with (`meta.json`), for every table statistic.
 fn tables_note(dir: &Path) -> String {
-    let meta: Option<serde_json::Value> =
-        std::fs::read_to_string(dir.join(crate::tables::META)).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let meta = crate::tables::read_meta(dir).ok().flatten();
     match meta.as_ref().and_then(|m| m.get("options")) {
         Some(o) => format!("tables {} mined with {o}", dir.display()),
         None => format!("tables {} (no meta.json: options unknown)", dir.display()),

@@ -127,43 +127,79 @@ pub fn write_tables(dir: &Path, mined: &Mined, meta: &serde_json::Value) -> Resu
 /// over sources.
 pub type SequenceCounts = hashbrown::HashMap<(String, Strategy), hashbrown::HashMap<(u32, u32), u64>>;
 
-/// Reads `dir/sequences.parquet`, keeping the given scopes (all when `None`). A named scope that the file
-/// does not hold is an error naming the file.
-pub fn read_counts(dir: &Path, scopes: Option<&[String]>) -> Result<SequenceCounts> {
+/// `dir/meta.json` as written by `haifu mine`; `None` when the file is absent.
+pub fn read_meta(dir: &Path) -> Result<Option<serde_json::Value>> {
+    let path = dir.join(META);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(Some(serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?)),
+        Err(_) => Ok(None),
+    }
+}
+
+/// One row of `sequences.parquet` as the readers see it.
+#[derive(Clone, Copy, Debug)]
+pub struct CountRow<'a> {
+    pub scope: &'a str,
+    pub strategy: &'a str,
+    pub source: &'a str,
+    pub before: u32,
+    pub after: u32,
+    pub count: u64,
+}
+
+/// Calls `f` with every row of `dir/sequences.parquet`, in file order; a missing file is an error that says
+/// how to make it.
+pub fn for_each_count(dir: &Path, mut f: impl FnMut(CountRow<'_>) -> Result<()>) -> Result<()> {
+    use crate::dataset::cast_to;
     use arrow::array::AsArray;
     use arrow::datatypes::{UInt32Type, UInt64Type};
     let path = dir.join(SEQUENCES);
     if !path.is_file() {
         anyhow::bail!("no sequence table at {} (write it with `haifu mine --out {}`)", path.display(), dir.display());
     }
-    let mut out = SequenceCounts::new();
-    let mut seen: hashbrown::HashSet<String> = hashbrown::HashSet::new();
-    let columns = ["scope", "strategy", "before_key", "after_key", "count"];
+    let columns = ["scope", "strategy", "source", "before_key", "after_key", "count"];
     crate::dataset::for_each_batch(&path, &columns, |b| {
-        let text = |n: &str| crate::dataset::cast_to(b, n, &DataType::Utf8, &path);
-        let (scope, strategy) = (text("scope")?, text("strategy")?);
-        let (scope, strategy) = (scope.as_string::<i32>(), strategy.as_string::<i32>());
-        let before = crate::dataset::cast_to(b, "before_key", &DataType::UInt32, &path)?;
-        let after = crate::dataset::cast_to(b, "after_key", &DataType::UInt32, &path)?;
-        let count = crate::dataset::cast_to(b, "count", &DataType::UInt64, &path)?;
+        let text = |n: &str| cast_to(b, n, &DataType::Utf8, &path);
+        let (scope, strategy, source) = (text("scope")?, text("strategy")?, text("source")?);
+        let (scope, strategy, source) =
+            (scope.as_string::<i32>(), strategy.as_string::<i32>(), source.as_string::<i32>());
+        let before = cast_to(b, "before_key", &DataType::UInt32, &path)?;
+        let after = cast_to(b, "after_key", &DataType::UInt32, &path)?;
+        let count = cast_to(b, "count", &DataType::UInt64, &path)?;
         let (before, after) = (before.as_primitive::<UInt32Type>(), after.as_primitive::<UInt32Type>());
         let count = count.as_primitive::<UInt64Type>();
         for i in 0..b.num_rows() {
-            let sc = scope.value(i);
-            if !seen.contains(sc) {
-                seen.insert(sc.to_string());
-            }
-            if scopes.is_some_and(|s| !s.iter().any(|x| x == sc)) {
-                continue;
-            }
-            let st: Strategy = strategy.value(i).parse().map_err(|e: String| anyhow::anyhow!("{e}"))?;
-            let m = out.entry((sc.to_string(), st)).or_default();
-            *m.entry((before.value(i), after.value(i))).or_insert(0) += count.value(i);
+            f(CountRow {
+                scope: scope.value(i),
+                strategy: strategy.value(i),
+                source: source.value(i),
+                before: before.value(i),
+                after: after.value(i),
+                count: count.value(i),
+            })?;
         }
+        Ok(())
+    })
+}
+
+/// Reads `dir/sequences.parquet`, keeping the given scopes (all when `None`). A named scope that the file
+/// does not hold is an error naming the file.
+pub fn read_counts(dir: &Path, scopes: Option<&[String]>) -> Result<SequenceCounts> {
+    let mut out = SequenceCounts::new();
+    let mut seen: hashbrown::HashSet<String> = hashbrown::HashSet::new();
+    for_each_count(dir, |r| {
+        if !seen.contains(r.scope) {
+            seen.insert(r.scope.to_string());
+        }
+        if scopes.is_some_and(|s| !s.iter().any(|x| x == r.scope)) {
+            return Ok(());
+        }
+        let st: Strategy = r.strategy.parse().map_err(|e: String| anyhow::anyhow!("{e}"))?;
+        *out.entry((r.scope.to_string(), st)).or_default().entry((r.before, r.after)).or_insert(0) += r.count;
         Ok(())
     })?;
     if let Some(missing) = scopes.and_then(|s| s.iter().find(|x| !seen.contains(x.as_str()))) {
-        anyhow::bail!("{} holds no scope {missing:?}", path.display());
+        anyhow::bail!("{} holds no scope {missing:?}", dir.join(SEQUENCES).display());
     }
     Ok(out)
 }

@@ -62,11 +62,7 @@ fn pct(c: Option<f64>) -> Cell {
 /// them in order. Returns the tables.
 pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> {
     let mut tables: Vec<Table> = Vec::new();
-    let meta_path = o.tables.join(haifu_mining::tables::META);
-    let meta: Option<Value> = match std::fs::read_to_string(&meta_path) {
-        Ok(text) => Some(serde_json::from_str(&text).with_context(|| format!("{} is not JSON", meta_path.display()))?),
-        Err(_) => None,
-    };
+    let meta = haifu_mining::tables::read_meta(&o.tables)?;
     let gen = generation(meta.as_ref());
     if gen.years.iter().any(|y| o.test_years.contains(y)) {
         bail!("test years {:?} overlap the tables' generation years {:?}", o.test_years, gen.years);
@@ -137,16 +133,14 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
     )?;
     let loaded = Tables::load(&o.tables, &LoadOptions { strategies: o.strategy.strategies(), ..Default::default() })?;
     // test players need an own table
-    let keep: Vec<String> = data.players.iter().filter(|p| loaded.has_scope(p)).cloned().collect();
-    if keep.is_empty() {
+    let data = data.retain_players(|p| loaded.has_scope(p));
+    if data.players.is_empty() {
         bail!(
             "no player with >= {} games in years {test_text} has a table in {}: lower --min-games or mine those players",
             o.min_games,
             o.tables.display()
         );
     }
-    let data =
-        TestData::load(&o.dataset, &Selection { years: o.test_years.clone(), players: Some(keep), min_games: None })?;
     let opts = EvalOptions { strategy: o.strategy, include_riichi: o.include_riichi };
     let report = eval::run(&data, &loaded, &TableVariant::EVERY, &opts)?;
     let mut t = Table::new(

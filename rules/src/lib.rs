@@ -5,6 +5,7 @@
 pub mod agari;
 pub mod hand;
 pub mod meld;
+pub mod score;
 pub mod shanten;
 pub mod tile;
 pub mod yaku;

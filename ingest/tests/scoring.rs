@@ -137,3 +137,58 @@ fn every_corpus_win_scores_as_tenhou_scored_it() {
     assert!(checked > 30_000, "expected the corpus's wins, rescored {checked}");
     assert!(mismatches.is_empty(), "{} of {checked} wins scored unlike Tenhou", mismatches.len());
 }
+
+/// Every draw of the corpus: the tenpai payments of an exhaustive draw (tenpai = the hands shown), nagashi
+/// mangan (seats whose river is all terminals and honors, none called away), and nothing for abortive draws.
+#[test]
+fn every_corpus_draw_pays_as_tenhou_paid() {
+    use haifu_ingest::tags::DrawKind;
+    use haifu_rules::score::{exhaustive_draw_deltas, nagashi_deltas};
+    let Some(corpus) = haifu_ingest::testkit::corpus_dir() else { return };
+    let files = expand_inputs(&[corpus.join("mjlog"), corpus.join("tenhou6")], &[]).expect("corpus listing");
+    let (mut checked, mut nagashi) = (0usize, 0usize);
+    let mut mismatches = Vec::new();
+    for f in &files {
+        let Ok(text) = std::fs::read(f).map_err(|e| e.to_string()).and_then(decompress) else { continue };
+        let name = f.display().to_string();
+        let Ok(records) = haifu_ingest::read_games(&name, &text) else { continue };
+        for rec in records {
+            let Ok(g) = haifu_ingest::replay(&rec) else { continue };
+            let rules = Ruleset::from_go_type(g.info.game_type.map_or(0x09, |t| t.0));
+            for r in &g.rounds {
+                let RoundEnd::Ryuukyoku(d) = &r.end else { continue };
+                let n = usize::from(rules.players);
+                let computed = match d.kind {
+                    DrawKind::Exhaustive | DrawKind::Nagashi => {
+                        let who: Vec<u8> = (0..n as u8)
+                            .filter(|&s| {
+                                let river = &r.rivers[usize::from(s)];
+                                !river.is_empty() && river.iter().all(|t| t.tile.kind().is_yaochuu() && !t.called_away)
+                            })
+                            .collect();
+                        if who.is_empty() {
+                            exhaustive_draw_deltas(std::array::from_fn(|s| d.shown[s].is_some()), rules.players)
+                        } else {
+                            nagashi += 1;
+                            nagashi_deltas(&who, r.init.dealer, rules)
+                        }
+                    }
+                    _ => [0; 4],
+                };
+                checked += 1;
+                if computed != d.delta {
+                    mismatches.push(format!(
+                        "{name} round {}: {:?} computed {computed:?} tag {:?}",
+                        r.index, d.kind, d.delta
+                    ));
+                }
+            }
+        }
+    }
+    println!("{checked} draws checked ({nagashi} nagashi mangan), {} mismatches", mismatches.len());
+    for m in mismatches.iter().take(30) {
+        println!("  {m}");
+    }
+    assert!(checked > 5_000, "expected the corpus's draws, checked {checked}");
+    assert!(mismatches.is_empty(), "{} draws paid unlike Tenhou", mismatches.len());
+}

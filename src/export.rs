@@ -1,21 +1,33 @@
-//! `haifu export`: games of a dataset back to mjlog XML, from the lossless events table.
+//! `haifu export`: games of a dataset back to mjlog XML (lossless, from the events table) or to mjai JSON lines.
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+
+/// Format of the exported files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Tenhou mjlog XML, exactly the tags that were ingested.
+    Mjlog,
+    /// mjai JSON lines (bot logs): kinds and red fives, no tile ids (see `haifu_ingest::mjai_write`).
+    Mjai,
+}
 
 #[derive(clap::Args)]
 pub struct ExportArgs {
     /// Dataset directory written by `haifu ingest`.
     #[arg(long)]
     pub dataset: PathBuf,
-    /// Directory for the XML files (`<log id>.xml`, or `game-<id>.xml` when the log id is unknown).
+    /// Directory for the files (`<log id>.xml` / `<log id>.mjson`, or `game-<id>.*` when the log id is unknown).
     #[arg(long, short)]
     pub out: PathBuf,
-    /// Compress the files with gzip (`.xml.gz`), as Tenhou serves them.
+    /// `mjlog`: XML as Tenhou writes it; `mjai`: one JSON event per line, as bots (mjai-manue, Mortal) read it.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Mjlog)]
+    pub format: ExportFormat,
+    /// Compress the files with gzip (`.xml.gz` as Tenhou serves them, `.mjson.gz`).
     #[arg(long)]
     pub gzip: bool,
-    /// Print one JSON object with the count and the directory.
+    /// Print one JSON object with the count, the format and the directory.
     #[arg(long)]
     pub json: bool,
 }
@@ -23,28 +35,47 @@ pub struct ExportArgs {
 pub fn run(a: &ExportArgs) -> Result<()> {
     let games = haifu_ingest::read::read_games(&a.dataset)?;
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    let ext = match a.format {
+        ExportFormat::Mjlog => "xml",
+        ExportFormat::Mjai => "mjson",
+    };
     for (id, g) in &games {
         let stem = match &g.log_id {
             Some(l) if g.index_in_file == 0 => l.clone(),
             Some(l) => format!("{l}-{}", g.index_in_file),
             None => format!("game-{id}"),
         };
-        let xml = g.to_mjlog();
-        let path = if a.gzip { a.out.join(format!("{stem}.xml.gz")) } else { a.out.join(format!("{stem}.xml")) };
+        let text = match a.format {
+            ExportFormat::Mjlog => g.to_mjlog(),
+            ExportFormat::Mjai => haifu_ingest::mjai_write::to_mjai(g)
+                .with_context(|| format!("game {id} ({stem}) cannot be written as mjai"))?,
+        };
+        let path = if a.gzip { a.out.join(format!("{stem}.{ext}.gz")) } else { a.out.join(format!("{stem}.{ext}")) };
         let bytes = if a.gzip {
             use std::io::Write;
             let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            enc.write_all(xml.as_bytes())?;
+            enc.write_all(text.as_bytes())?;
             enc.finish()?
         } else {
-            xml.into_bytes()
+            text.into_bytes()
         };
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
     }
+    let format = match a.format {
+        ExportFormat::Mjlog => "mjlog",
+        ExportFormat::Mjai => "mjai",
+    };
     if a.json {
-        println!("{}", serde_json::json!({ "games": games.len(), "out": a.out.display().to_string() }));
+        println!(
+            "{}",
+            serde_json::json!({ "games": games.len(), "format": format, "out": a.out.display().to_string() })
+        );
     } else {
-        println!("wrote {} games as mjlog XML to {}", games.len(), a.out.display());
+        let what = match a.format {
+            ExportFormat::Mjlog => "mjlog XML",
+            ExportFormat::Mjai => "mjai JSON lines",
+        };
+        println!("wrote {} games as {what} to {}", games.len(), a.out.display());
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ pub mod dataset;
 pub mod error;
 pub mod event;
 pub mod mjai;
+pub mod mjai_write;
 pub mod mjlog;
 pub mod pipeline;
 pub mod read;

@@ -676,7 +676,6 @@ impl<'a> GameReader<'a> {
     }
 
     fn call(&mut self, l: &Line) -> Result<(), String> {
-        let n = self.n();
         let seat = self.seat(l, "actor")?;
         let target = self.seat(l, "target")?;
         let called = tile(l, "pai")?;
@@ -702,7 +701,8 @@ impl<'a> GameReader<'a> {
         for c in &consumed {
             from_hand.push(r.ids.take(seat, c.kind, c.red)?);
         }
-        let from = ((target + n - seat) % n) as u8;
+        // Tenhou's meld code counts seats to the right in its 4-slot numbering, in 3-player games too
+        let from = ((target + 4 - seat) % 4) as u8;
         let meld = Meld::call(kind, &from_hand, last, from).map_err(|e| e.to_string())?;
         r.melds[seat].push(meld);
         r.last_discard = None;

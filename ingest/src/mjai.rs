@@ -1323,7 +1323,14 @@ fn win_yaku(l: &Line, ctx: &WinContext) -> (Vec<Yaku>, Vec<u8>) {
             match name.as_str() {
                 "jikaze" => named.push((10 + ctx.seat_wind, han)),
                 "bakaze" => named.push((14 + ctx.round_wind, han)),
-                "sangenpai" | "yakuhai" => named.extend(ctx.dragon_ids().into_iter().map(|d| (d, 1))),
+                // one entry per dragon triplet, but the names do not say which: the held dragons, each once
+                "sangenpai" | "yakuhai" => {
+                    for d in ctx.dragon_ids() {
+                        if !named.iter().any(|&(i, _)| i == d) {
+                            named.push((d, 1));
+                        }
+                    }
+                }
                 other => named.extend(tenhou_id(other, han).map(|id| (id, han))),
             }
         }
@@ -1814,6 +1821,9 @@ mod tests {
         );
         assert!(ym.is_empty());
         assert_eq!(ids_of(y), [(1, 1), (12, 1), (15, 1), (20, 1), (52, 2), (53, 0)]);
+        // two dragon triplets are two `sangenpai` entries: each dragon counts once
+        let (y, _) = win_yaku(&line(json!({"yakus": [["sangenpai", 1], ["sangenpai", 1]]})), &ctx);
+        assert_eq!(ids_of(y).iter().filter(|(id, _)| (18..=20).contains(id)).count(), ctx.dragon_ids().len());
         let (y, ym) = win_yaku(&line(json!({"yakus": [["suanko", 26], ["dora", 1]]})), &ctx);
         assert!(y.is_empty());
         assert_eq!(ym, [41]);

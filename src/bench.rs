@@ -67,6 +67,23 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The game engine: hanchan played per second on one thread, in memory (the record is built, not
+    /// written), four copies of each bot; medians.
+    Sim {
+        /// Bots to measure, comma-separated (`haifu sim --help` lists them).
+        #[arg(long, value_delimiter = ',', default_value = "greedy,random,tsumogiri")]
+        bots: Vec<String>,
+        /// Hanchan per repetition.
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        /// Repetitions (the median is reported).
+        #[arg(long, default_value_t = 5)]
+        repeat: usize,
+        #[command(flatten)]
+        table: crate::sim::TableArgs,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// CPU time (user + system) of this process so far, in seconds.
@@ -94,6 +111,7 @@ pub fn run(cmd: &BenchCommand) -> Result<()> {
         BenchCommand::Eval { dataset, tables, years, players, repeat, json } => {
             eval(dataset, tables, years, *players, *repeat, *json)
         }
+        BenchCommand::Sim { bots, games, repeat, table, json } => sim(bots, *games, *repeat, table, *json),
     }
 }
 
@@ -108,6 +126,46 @@ fn timed<T>(repeat: usize, mut f: impl FnMut() -> Result<T>) -> Result<(f64, f64
         cpus.push(cpu_seconds() - c0);
     }
     Ok((median(&mut walls), median(&mut cpus), last.expect("at least one repetition")))
+}
+
+fn sim(bots: &[String], games: usize, repeat: usize, table: &crate::sim::TableArgs, json: bool) -> Result<()> {
+    use haifu_sim::generate::{game_seed, play_game, Player};
+    let rules = table.rules();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let mut rows = Vec::new();
+    for bot in bots {
+        let player: Player = bot.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+        let seats: Vec<&Player> = vec![&player; usize::from(rules.players)];
+        let (wall, cpu, rounds) = pool.install(|| {
+            timed(repeat, || {
+                let mut rounds = 0;
+                for g in 0..games as u64 {
+                    let record = play_game(rules, game_seed(1, g), &seats).map_err(|e| anyhow::anyhow!(e))?;
+                    rounds += record.events.iter().filter(|e| e.as_tag("INIT").is_some()).count();
+                }
+                Ok(rounds)
+            })
+        })?;
+        rows.push(serde_json::json!({
+            "bot": bot, "go_type": rules.go_type, "games": games, "rounds": rounds, "repeat": repeat,
+            "wall_s_median": wall, "cpu_s_median": cpu, "games_per_s": games as f64 / wall,
+            "games_per_cpu_s": games as f64 / cpu,
+        }));
+        if !json {
+            println!(
+                "sim bench, {bot} x{}: {games} games ({rounds} rounds), go type {}: wall {wall:.3}s, cpu {cpu:.3}s \
+                 (medians of {repeat}) -> {:.0} games/s, {:.0} per CPU-second",
+                rules.players,
+                rules.go_type,
+                games as f64 / wall,
+                games as f64 / cpu
+            );
+        }
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    }
+    Ok(())
 }
 
 fn mine(

@@ -1,25 +1,21 @@
 //! `haifu demo`: the main job on logs the project makes itself, so it needs nothing from outside the repository.
 //!
-//! Eight named style bots play east-only games under simplified rules (no calls, no ron: a hand wins by
-//! tsumo, riichi when tenpai); their games are written as Tenhou mjlog XML (two thirds dated 2022, the rest
-//! 2023), ingested like any other logs, mined into sequence tables (2022), and the thesis report imitates each
-//! bot's 2023 discards with its own table, the other bots' and everyone's. The game simulator of a later
-//! issue replaces these bots with full-rule play.
+//! Eight named style bots (`haifu_sim::style`: greedy, efficiency, tanyao, chanta, caller, yakuhai, toitoi,
+//! folder) play east-only games under full Tenhou rules in the game engine; the games are written as Tenhou
+//! mjlog XML (two thirds dated 2022, the rest 2023), ingested like any other logs, mined into sequence tables
+//! (2022), and the thesis report imitates each bot's 2023 discards with its own table, the other bots' and
+//! everyone's. Bots with different styles discard differently, so each is imitated best by its own table.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
-use rand::rngs::StdRng;
-use rand::seq::{IndexedRandom, SliceRandom};
-use rand::{Rng, SeedableRng};
+use anyhow::{anyhow, Context, Result};
 
-use haifu_ingest::testkit::{GameBuilder, Win};
 use haifu_mining::tables::write_tables;
 use haifu_mining::{MineOptions, Mined, Shape};
 use haifu_reports::ThesisOptions;
-use haifu_rules::shanten::shanten;
-use haifu_rules::{Counts, Kind, Tile, TileSet};
+use haifu_sim::generate::{generate, GenerateOptions, LogFormat, Player};
+use haifu_sim::TableRules;
 
 #[derive(clap::Args)]
 pub struct DemoArgs {
@@ -27,7 +23,7 @@ pub struct DemoArgs {
     #[arg(long, short, default_value = "out/demo")]
     pub out: PathBuf,
     /// Number of games.
-    #[arg(long, default_value_t = 48)]
+    #[arg(long, default_value_t = 240)]
     pub games: usize,
     /// Seed of the deals and of the bots' choices among equal options.
     #[arg(long, default_value_t = 2023)]
@@ -37,115 +33,31 @@ pub struct DemoArgs {
     pub json: bool,
 }
 
-/// How a bot breaks ties between discards that keep the lowest shanten: lower is discarded first.
-#[derive(Clone, Copy)]
-enum Style {
-    /// No preference: a random one of the best.
-    Greedy,
-    /// Terminals and honors go first (aims at tanyao).
-    Tanyao,
-    /// Middle tiles go first (keeps terminals and honors: chanta).
-    Chanta,
-    /// Honors go first, then the suit it holds least of (leans to one suit).
-    Flush,
-}
-
-impl Style {
-    fn rank(self, k: Kind, counts: &Counts) -> i32 {
-        let middle = !k.is_yaochuu();
-        match self {
-            Style::Greedy => 0,
-            Style::Tanyao => i32::from(middle),
-            Style::Chanta => i32::from(!middle),
-            Style::Flush => match k.suit() {
-                None => -100,
-                Some(s) => counts[usize::from(s.kind(1).index())..usize::from(s.kind(9).index()) + 1]
-                    .iter()
-                    .map(|&c| i32::from(c))
-                    .sum(),
-            },
-        }
-    }
-}
-
-const PLAYERS: [(&str, Style); 8] = [
-    ("Greedy-A", Style::Greedy),
-    ("Greedy-B", Style::Greedy),
-    ("Tanyao-A", Style::Tanyao),
-    ("Tanyao-B", Style::Tanyao),
-    ("Chanta-A", Style::Chanta),
-    ("Chanta-B", Style::Chanta),
-    ("Flush-A", Style::Flush),
-    ("Flush-B", Style::Flush),
+/// The demo's players: named style bots (`haifu sim --help` lists the bots).
+const PLAYERS: [&str; 8] = [
+    "Greedy=greedy",
+    "Efficiency=efficiency",
+    "Tanyao=tanyao",
+    "Chanta=chanta",
+    "Caller=caller",
+    "Yakuhai=yakuhai",
+    "Toitoi=toitoi",
+    "Folder=folder",
 ];
 
-/// The discard a bot chooses: lowest shanten after it, then the style, then chance.
-fn choose(hand: &TileSet, style: Style, rng: &mut StdRng) -> Tile {
-    let counts = hand.counts();
-    let mut best: Vec<(i8, i32, Tile)> = Vec::new();
-    for t in hand.iter() {
-        let mut after = counts;
-        after[usize::from(t.kind().index())] -= 1;
-        best.push((shanten(&after), style.rank(t.kind(), &counts), t));
-    }
-    let top = best.iter().map(|&(s, r, _)| (s, r)).min().expect("a hand to discard from");
-    let ties: Vec<Tile> = best.iter().filter(|&&(s, r, _)| (s, r) == top).map(|&(_, _, t)| t).collect();
-    *ties.choose(rng).expect("at least one best discard")
-}
-
-/// One east-only game of four rounds between the seated players.
-fn play(seats: [usize; 4], rng: &mut StdRng) -> GameBuilder {
-    let names: Vec<&str> = seats.iter().map(|&p| PLAYERS[p].0).collect();
-    // GO type 0x01: 4 players, east-only, red fives, open tanyao, ippan table
-    let mut g = GameBuilder::new(0x01).named(&names);
-    for _ in 0..4 {
-        let mut wall: Vec<u8> = (0..136).collect();
-        wall.shuffle(rng);
-        let hands: Vec<Vec<u8>> = (0..4).map(|s| wall[s * 13..s * 13 + 13].to_vec()).collect();
-        let dora = wall[52];
-        let mut live = wall[53..].iter().copied();
-        g.deal_ids([&hands[0], &hands[1], &hands[2], &hands[3]], dora);
-        let dealer = g.dealer();
-        let mut riichi = [false; 4];
-        let mut seat = dealer;
-        let won = loop {
-            if g.draws_left() == 0 {
-                break false;
-            }
-            let Some(tile) = live.next() else { break false };
-            g.draw(seat, tile);
-            let hand = g.hand(seat);
-            if shanten(&hand.counts()) == -1 {
-                // menzen tsumo (and riichi): 30 fu, 1 or 2 han
-                let han = if riichi[usize::from(seat)] { 2 } else { 1 };
-                let base = if seat == dealer { [1500, 3000][han - 1] } else { [1000, 2000][han - 1] };
-                let yaku: &[(u8, u8)] = if han == 2 { &[(0, 1), (1, 1)] } else { &[(0, 1)] };
-                g.tsumo(seat, Win::new(base).fu(30).yaku(yaku));
-                break true;
-            }
-            let style = PLAYERS[seats[usize::from(seat)]].1;
-            let discard = if riichi[usize::from(seat)] { Tile::from_id(tile) } else { choose(&hand, style, rng) };
-            let mut after = hand.counts();
-            after[usize::from(discard.kind().index())] -= 1;
-            let can_riichi = !riichi[usize::from(seat)]
-                && shanten(&after) == 0
-                && g.scores()[usize::from(seat)] >= 1000
-                && g.draws_left() >= 4;
-            if can_riichi && rng.random_bool(0.9) {
-                riichi[usize::from(seat)] = true;
-                g.riichi(seat, discard);
-            } else {
-                g.discard(seat, discard);
-            }
-            seat = (seat + 1) % 4;
-        };
-        if !won {
-            let tenpai: Vec<u8> = (0..4u8).filter(|&s| shanten(&g.hand(s).counts()) == 0).collect();
-            g.exhaustive(&tenpai);
-        }
-    }
-    g.finish();
-    g
+/// Plays `games` east-only games of the eight players dated in `year` into `logs`.
+fn play(games: usize, seed: u64, year: i32, logs: &Path) -> Result<usize> {
+    let o = GenerateOptions {
+        games,
+        players: PLAYERS.iter().map(|p| p.parse::<Player>().map_err(|e| anyhow!(e))).collect::<Result<_>>()?,
+        // 0xA1 | 0x00: a 4-player east-only table with red fives and open tanyao
+        rules: TableRules::from_go_type(0xE1),
+        seed,
+        format: LogFormat::Mjlog,
+        out: logs.to_path_buf(),
+        date: format!("{year}0101"),
+    };
+    Ok(generate(&o, &|_| {}).map_err(|e| anyhow!(e))?.rounds)
 }
 
 pub fn run(a: &DemoArgs) -> Result<()> {
@@ -160,19 +72,11 @@ pub fn run(a: &DemoArgs) -> Result<()> {
         }
     }
     std::fs::create_dir_all(&logs).with_context(|| format!("creating {}", logs.display()))?;
-    let mut rng = StdRng::seed_from_u64(a.seed);
     // a third of the games (at least one, when there are two) are the test year, the rest the generation year
     let test = (a.games / 3).max(1).min(a.games.saturating_sub(1));
     let generation = a.games - test;
-    for i in 0..a.games {
-        let mut order: Vec<usize> = (0..PLAYERS.len()).collect();
-        order.shuffle(&mut rng);
-        let g = play([order[0], order[1], order[2], order[3]], &mut rng);
-        // named like Tenhou logs so that the dataset gets a date and a year
-        let year = if i < generation { GENERATION_YEAR } else { TEST_YEAR };
-        let name = format!("{year}010100gm-0001-0000-{i:08x}.xml");
-        std::fs::write(logs.join(name), g.xml())?;
-    }
+    play(generation, a.seed, GENERATION_YEAR, &logs)?;
+    play(test, a.seed ^ 0x7E57, TEST_YEAR, &logs)?;
     let summary = crate::ingest(&crate::IngestArgs {
         inputs: vec![logs.clone()],
         list: Vec::new(),

@@ -17,7 +17,9 @@ mod imitate;
 mod mine;
 mod progress;
 mod report;
+mod sim;
 mod stats;
+mod verify;
 
 #[derive(Parser)]
 #[command(name = "haifu", version, about = "Tenhou game records to Parquet, and the study of how players play")]
@@ -30,7 +32,7 @@ struct Cli {
 enum Command {
     /// Read mjlog XML, tenhou.net/6 JSON and mjai logs, replay and check every game, write the Parquet dataset.
     Ingest(IngestArgs),
-    /// Write the games of a dataset back as mjlog XML files (from the lossless events table).
+    /// Write the games of a dataset back as mjlog XML files (from the lossless events table) or mjai JSON lines.
     Export(export::ExportArgs),
     /// Measure ingest throughput on in-memory inputs.
     Bench {
@@ -56,6 +58,12 @@ enum Command {
         #[command(subcommand)]
         what: report::ReportCommand,
     },
+    /// Self-play: bots play seeded games under Tenhou rules, written as mjlog or mjai logs.
+    Sim(sim::SimArgs),
+    /// Two bots against each other (two copies each, seated opposite): ranks, points and a Welch t-test.
+    Battle(sim::BattleArgs),
+    /// Replay logs through the game engine and rescore every win; lists every mismatch with the log.
+    Verify(verify::VerifyArgs),
 }
 
 #[derive(clap::Args)]
@@ -94,6 +102,9 @@ fn main() {
         Command::Stats { what } => stats::run(&what),
         Command::Imitate { what } => imitate::run(&what),
         Command::Report { what } => report::run(&what),
+        Command::Sim(a) => sim::run_sim(&a),
+        Command::Battle(a) => sim::run_battle(&a),
+        Command::Verify(a) => verify::run(&a),
     };
     if let Err(e) = result {
         eprintln!("haifu: error: {e:#}");

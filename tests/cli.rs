@@ -49,6 +49,25 @@ fn demo_shows_every_player() {
     }
 }
 
+/// What the demo must show (issue 4): the style bots really play differently, so each bot's discards are
+/// imitated better (top-3 match rate) by its own sequence table than by the average other bot's.
+#[test]
+fn demo_bots_are_imitated_best_by_their_own_tables() {
+    let s = Scratch::new("cli-demo-claim");
+    let out = s.0.join("demo");
+    let j = json(&haifu(&["demo", "--out", out.to_str().unwrap(), "--json"]));
+    assert_eq!(j["ingest"]["games_quarantined"], 0);
+    let rows = j["match_rates"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 8, "eight bots in the test year: {rows:?}");
+    for r in rows {
+        let own = 100.0 * r["R_top3 own"].as_f64().unwrap();
+        // "46.80 (1.15)": the mean over the other tables, its sd in parentheses
+        let others: f64 = r["R_top3 others (sd)"].as_str().unwrap().split(' ').next().unwrap().parse().unwrap();
+        println!("{}: own {own:.2}% vs others {others:.2}%", r["player"]);
+        assert!(own > others, "{} is imitated no better by its own table: {r}", r["player"]);
+    }
+}
+
 #[test]
 fn ingest_json_summary_and_rerun_skips() {
     let s = Scratch::new("cli-ingest");

@@ -92,9 +92,21 @@ fn mine_stats_and_report() {
     let total: u64 = hist["rows"].as_array().unwrap().iter().map(|r| r["sequences"].as_u64().unwrap()).sum();
     assert!(total > 0);
     let yaku = json(&haifu(&["stats", "yaku", "--dataset", p(&dataset), "--json"]));
-    // the demo's bots win by tsumo only: menzen tsumo is on every win
-    let tsumo = yaku["rows"].as_array().unwrap().iter().find(|r| r["id"] == "00").expect("menzen tsumo row");
-    assert_eq!(tsumo["percent"].as_f64(), Some(1.0), "{tsumo}");
+    // riichi's share of the wins equals a plain scan of the logs' AGARI tags
+    let (mut wins, mut riichi) = (0, 0);
+    for f in std::fs::read_dir(demo.join("logs")).unwrap() {
+        let xml = std::fs::read_to_string(f.unwrap().path()).unwrap();
+        for tag in xml.split("<AGARI ").skip(1) {
+            wins += 1;
+            let yaku = tag.split("yaku=\"").nth(1).map_or("", |v| v.split('"').next().unwrap_or(""));
+            let ids: Vec<&str> = yaku.split(',').step_by(2).collect();
+            riichi += usize::from(ids.contains(&"1"));
+        }
+    }
+    assert!(wins > 0 && riichi > 0, "{wins} wins, {riichi} with riichi");
+    let row = yaku["rows"].as_array().unwrap().iter().find(|r| r["id"] == "01").expect("riichi row");
+    let share = row["percent"].as_f64().unwrap();
+    assert!((share - riichi as f64 / wins as f64).abs() < 1e-9, "{row} vs {riichi}/{wins}");
 
     // errors name what is wrong
     let bad = haifu(&["mine", "--dataset", p(&s.0.join("nowhere")), "--out", p(&tables)]);

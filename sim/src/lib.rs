@@ -1,0 +1,42 @@
+//! haifu-sim: a Tenhou-rule game engine for self-play, and the oracle that replays real logs through it.
+//!
+//! # Design
+//!
+//! - [`table`]: the rules of a table from its `GO type` (players, red fives, kuitan, hanchan) and Tenhou's
+//!   end-of-game arithmetic (when the game ends, `owari`), as established on the corpus.
+//! - [`wall`]: where tiles come from, behind the [`Wall`] trait: [`SeededWall`] shuffles each round from a
+//!   `u64` seed (same seed, same game); [`ScriptedWall`] takes the deal, every draw, kan dora and ura dora from
+//!   a log, so the engine plays a logged game again.
+//! - [`state`]: one round's per-seat state, kept incrementally: the hand as counts and a tile set, melds,
+//!   river, riichi, the three furiten (discard, temporary, riichi), the waits as a bit mask of kinds.
+//! - [`engine`]: the state machine ([`Engine`]): turns and responses, priorities (ron > pon/kan > chi, double
+//!   ron, triple ron abortive), kans and their dora timing, riichi, abortive and exhaustive draws, honba,
+//!   sticks, dealer rotation, the end of the game. Scoring is `haifu_rules::score`: a seat may win exactly when
+//!   `score()` gives a score (complete hand with a yaku) and it is not furiten. Every step is written as the
+//!   mjlog events Tenhou writes ([`Engine::record`]), so an engine game reads back with `haifu_ingest`.
+//! - [`bot`]: what a seat sees ([`View`]), the [`Bot`] trait, a random, a tsumogiri and a shanten-greedy bot, and
+//!   [`bot::play`] / [`bot::self_play`] to run games.
+//! - [`replay`]: the oracle check. It drives the engine with the actions of a logged game: every logged
+//!   action must be legal, and every win, draw and `owari` the engine computes must equal the log's. The
+//!   report ([`replay::ReplayReport`]) lists each mismatch (game, round, event, expected vs computed) and is
+//!   serde-serializable (`haifu verify`).
+//!
+//! Tenhou rule facts the engine follows and the corpus confirmed are documented where they are used
+//! ([`table`] for the end of the game and `owari`, [`engine`] for riichi, kans and draws).
+
+pub mod action;
+pub mod battle;
+pub mod bot;
+pub mod engine;
+pub mod generate;
+pub mod replay;
+pub mod state;
+pub mod style;
+pub mod table;
+pub mod wall;
+
+pub use action::{Action, IllegalAction};
+pub use bot::{Bot, GreedyBot, RandomBot, TsumogiriBot, View};
+pub use engine::{Engine, Offer, RoundEnd, Source, WinBlock};
+pub use table::TableRules;
+pub use wall::{ScriptedWall, SeededWall, Wall};

@@ -1,0 +1,283 @@
+//! The state of one round: each seat's hand, melds, river, riichi and furiten, and the table's counters.
+//! Kept incrementally (counts, bit masks of kinds) so that a step allocates nothing.
+
+use arrayvec::ArrayVec;
+use haifu_rules::shanten::shanten;
+use haifu_rules::{Counts, Hand, Kind, Meld, MeldKind, Tile};
+
+/// A set of tile kinds, bit `k` for kind `k`.
+pub type KindMask = u64;
+
+pub fn bit(k: Kind) -> KindMask {
+    1u64 << k.index()
+}
+
+/// A discarded tile as the river shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RiverTile {
+    pub tile: Tile,
+    pub tsumogiri: bool,
+    /// The riichi declaration tile.
+    pub riichi: bool,
+    /// Taken by another seat's call.
+    pub called_away: bool,
+}
+
+/// Riichi of one seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Riichi {
+    #[default]
+    None,
+    /// The riichi discard is out; the stick is paid when it is not ronned.
+    Declared {
+        double: bool,
+    },
+    Accepted {
+        double: bool,
+    },
+}
+
+impl Riichi {
+    pub fn is_accepted(self) -> bool {
+        matches!(self, Riichi::Accepted { .. })
+    }
+    pub fn is_declared_or_accepted(self) -> bool {
+        !matches!(self, Riichi::None)
+    }
+}
+
+/// A seat's melds: at most four sets plus four north extractions.
+pub type Melds = ArrayVec<Meld, 8>;
+
+/// One seat in a round.
+#[derive(Clone, Debug, Default)]
+pub struct Seat {
+    pub hand: Hand,
+    pub melds: Melds,
+    pub river: Vec<RiverTile>,
+    /// Kinds this seat has discarded (discard furiten).
+    pub discarded: KindMask,
+    /// Kinds that complete the hand while it holds 3n+1 tiles, without the kinds the seat holds all four of
+    /// (Tenhou does not count a wait on a fifth copy).
+    pub waits: KindMask,
+    pub riichi: Riichi,
+    /// A riichi win now counts ippatsu (until the seat's next discard or any call).
+    pub ippatsu: bool,
+    /// Passed a winning tile since its last discard.
+    pub temp_furiten: bool,
+    /// Passed a winning tile after riichi: furiten for the rest of the round.
+    pub riichi_furiten: bool,
+    /// Kinds the seat may not discard right after a chi or pon (kuikae).
+    pub kuikae: KindMask,
+    pub last_draw: Option<Tile>,
+    pub discards: u8,
+    /// Every discard a terminal or honor and none called away (nagashi mangan).
+    pub nagashi: bool,
+    /// The seat liable for a daisangen / daisuushii completed by a call on its discard.
+    pub pao: Option<u8>,
+}
+
+impl Seat {
+    pub fn reset(&mut self, hand: &[Tile]) {
+        self.hand = hand.iter().copied().collect();
+        self.melds.clear();
+        self.river.clear();
+        self.discarded = 0;
+        self.waits = 0;
+        self.riichi = Riichi::None;
+        self.ippatsu = false;
+        self.temp_furiten = false;
+        self.riichi_furiten = false;
+        self.kuikae = 0;
+        self.last_draw = None;
+        self.discards = 0;
+        self.nagashi = true;
+        self.pao = None;
+    }
+    /// Closed for riichi and menzen: no call but closed kans (and north extractions).
+    pub fn closed(&self) -> bool {
+        self.melds.iter().all(|m| matches!(m.kind, MeldKind::Ankan | MeldKind::Nuki))
+    }
+    pub fn furiten(&self) -> bool {
+        self.temp_furiten || self.riichi_furiten || self.waits & self.discarded != 0
+    }
+    /// Copies of each kind held in the hand and the melds (norths set aside not counted).
+    pub fn held(&self) -> Counts {
+        let mut c = *self.hand.counts();
+        for m in self.melds.iter().filter(|m| m.kind != MeldKind::Nuki) {
+            for t in m.tiles() {
+                c[usize::from(t.kind().index())] += 1;
+            }
+        }
+        c
+    }
+    /// Recomputes [`Seat::waits`] for a hand of 3n+1 tiles.
+    pub fn update_waits(&mut self) {
+        self.waits = waits_of(self.hand.counts(), &self.held());
+    }
+    pub fn sets(&self) -> usize {
+        self.melds.iter().filter(|m| m.kind != MeldKind::Nuki).count()
+    }
+}
+
+/// Kinds completing a 3n+1 hand, skipping kinds of which `held` already has four.
+pub fn waits_of(counts: &Counts, held: &Counts) -> KindMask {
+    let n: u8 = counts.iter().sum();
+    if n % 3 != 1 || shanten(counts) != 0 {
+        return 0;
+    }
+    let candidates = wait_candidates(counts);
+    let mut c = *counts;
+    let mut mask = 0;
+    for k in 0..34 {
+        if candidates & (1 << k) == 0 || held[k] >= 4 || c[k] >= 4 {
+            continue;
+        }
+        c[k] += 1;
+        if shanten(&c) == -1 {
+            mask |= 1 << k;
+        }
+        c[k] -= 1;
+    }
+    mask
+}
+
+/// Kinds that can complete a tenpai hand: a kind held, or a suited kind within two of one held (a wait is
+/// a pair, a triplet, a sequence or a single); every terminal and honor for thirteen orphans.
+fn wait_candidates(counts: &Counts) -> KindMask {
+    let mut held: KindMask = 0;
+    for (k, &c) in counts.iter().enumerate() {
+        if c > 0 {
+            held |= 1 << k;
+        }
+    }
+    let mut mask = held;
+    for suit in 0..3 {
+        let s = (held >> (9 * suit)) & 0x1ff;
+        let near = (s | s << 1 | s << 2 | s >> 1 | s >> 2) & 0x1ff;
+        mask |= near << (9 * suit);
+    }
+    if counts.iter().sum::<u8>() == 13 && yaochuu_kinds(counts) >= 12 {
+        mask |= YAOCHUU;
+    }
+    mask
+}
+
+/// The thirteen terminal and honor kinds.
+const YAOCHUU: KindMask = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27;
+
+/// Distinct terminal and honor kinds in a hand (kyuushu kyuuhai needs nine).
+pub fn yaochuu_kinds(counts: &Counts) -> usize {
+    (0..34u8).filter(|&k| counts[usize::from(k)] > 0 && Kind::from_index(k).is_yaochuu()).count()
+}
+
+/// Kinds a seat may not discard after calling `called` into `meld` (Tenhou forbids kuikae): the called kind,
+/// and for a chi taken at one end, the kind beyond the other end (chi 3-4 on a 5: no 2 either).
+pub fn kuikae_of(meld: &Meld) -> KindMask {
+    let Some(called) = meld.called else { return 0 };
+    let k = called.kind();
+    let mut mask = bit(k);
+    if meld.kind == MeldKind::Chi {
+        let base = meld.base_kind().index();
+        let d = k.digit();
+        if k.index() == base && d <= 6 {
+            mask |= bit(Kind::from_index(base + 3));
+        } else if k.index() == base + 2 && d >= 4 {
+            mask |= bit(Kind::from_index(base - 1));
+        }
+    }
+    mask
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use haifu_rules::HandNotation;
+
+    fn counts(s: &str) -> Counts {
+        s.parse::<HandNotation>().unwrap().counts
+    }
+
+    #[test]
+    fn waits_skip_a_fifth_copy() {
+        let c = counts("1111m234p567s888s9s");
+        // waits on 9s only (a fifth 1m does not exist)
+        assert_eq!(waits_of(&c, &c), 1 << 26);
+        let c = counts("123m456p789s1112z");
+        assert_eq!(waits_of(&c, &c), (1 << 27) | (1 << 28));
+    }
+
+    #[test]
+    fn waits_agree_with_a_full_scan() {
+        use rand::{rngs::StdRng, seq::SliceRandom, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut tiles: Vec<u8> = (0..136).collect();
+        let mut found = 0;
+        for round in 0..20_000 {
+            let mut c = [0u8; 34];
+            if round % 2 == 0 {
+                tiles.shuffle(&mut rng);
+                for &t in &tiles[..13] {
+                    c[usize::from(t / 4)] += 1;
+                }
+            } else {
+                // a complete hand (four sets and a pair) less one tile: tenpai
+                let mut k = 0usize;
+                while k < 4 {
+                    let start = usize::from(tiles[k * 7 + round % 5] % 34);
+                    let seq = start < 27 && start % 9 <= 6 && round % 3 != 0;
+                    let add: &[usize] = if seq { &[0, 1, 2] } else { &[0, 0, 0] };
+                    if add.iter().all(|&d| c[start + d] < 4 - u8::from(!seq) * 0) && add.iter().all(|&d| c[start + d] + 3 <= 4 + 2 * u8::from(seq)) {
+                        for &d in add {
+                            c[start + d] += 1;
+                        }
+                        k += 1;
+                    } else {
+                        tiles.shuffle(&mut rng);
+                    }
+                }
+                let pair = (0..34).find(|&p| c[(p + round) % 34] <= 2).map(|p| (p + round) % 34).unwrap();
+                c[pair] += 2;
+                tiles.shuffle(&mut rng);
+                let drop = (0..34).find(|&p| c[(p + usize::from(tiles[0])) % 34] > 0).unwrap();
+                c[(drop + usize::from(tiles[0])) % 34] -= 1;
+            }
+            let fast = waits_of(&c, &c);
+            let mut slow = 0u64;
+            if shanten(&c) == 0 {
+                for k in 0..34 {
+                    if c[k] < 4 {
+                        c[k] += 1;
+                        if shanten(&c) == -1 {
+                            slow |= 1 << k;
+                        }
+                        c[k] -= 1;
+                    }
+                }
+            }
+            assert_eq!(fast, slow, "{c:?}");
+            found += usize::from(fast != 0);
+        }
+        assert!(found > 0);
+        // thirteen orphans, thirteen-sided
+        let c = counts("19m19p19s1234567z");
+        assert_eq!(waits_of(&c, &c), YAOCHUU);
+    }
+
+    #[test]
+    fn kuikae_masks() {
+        let t = |i| Tile::from_id(i);
+        // chi 3m4m taking 5m: 5m and 2m forbidden
+        let m = Meld::call(MeldKind::Chi, &[t(8), t(12)], t(16), 3).unwrap();
+        assert_eq!(kuikae_of(&m), bit(Kind::from_index(4)) | bit(Kind::from_index(1)));
+        // chi 4m5m taking 3m: 3m and 6m
+        let m = Meld::call(MeldKind::Chi, &[t(12), t(17)], t(8), 3).unwrap();
+        assert_eq!(kuikae_of(&m), bit(Kind::from_index(2)) | bit(Kind::from_index(5)));
+        // middle: only the called kind
+        let m = Meld::call(MeldKind::Chi, &[t(8), t(17)], t(12), 3).unwrap();
+        assert_eq!(kuikae_of(&m), bit(Kind::from_index(3)));
+        // 7m8m taking 9m: 9m and 6m; 1m2m taking 3m: 3m only... and 4m
+        let m = Meld::call(MeldKind::Chi, &[t(24), t(28)], t(32), 3).unwrap();
+        assert_eq!(kuikae_of(&m), bit(Kind::from_index(8)) | bit(Kind::from_index(5)));
+    }
+}

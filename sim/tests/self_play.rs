@@ -1,0 +1,116 @@
+//! Self-play: seeded games with the random and the tsumogiri bots (4- and 3-player, hanchan and east-only)
+//! finish, keep the score total, repeat exactly from their seed, and read back through `haifu_ingest`'s
+//! replay without an error and through `haifu_sim::replay` without a mismatch.
+
+use haifu_ingest::event::GameRecord;
+use haifu_sim::bot::{self_play, Bot};
+use haifu_sim::{GreedyBot, RandomBot, TsumogiriBot};
+
+const GO_TYPES: [u32; 4] = [169, 225, 185, 177];
+
+/// One game of the seed: the bots are random (seed % 3 == 0), tsumogiri (1) or shanten-greedy (2), the table
+/// 4-player hanchan, east-only, 3-player hanchan or east-only by seed % 4.
+fn game(seed: u64) -> GameRecord {
+    let go = GO_TYPES[(seed % 4) as usize];
+    let mut random: Vec<RandomBot> = (0..4).map(|i| RandomBot::new(seed * 4 + i)).collect();
+    let mut tsumogiri = [TsumogiriBot; 4];
+    let mut greedy = [GreedyBot; 4];
+    let mut refs: Vec<&mut dyn Bot> = match seed % 3 {
+        0 => random.iter_mut().map(|x| x as &mut dyn Bot).collect(),
+        1 => tsumogiri.iter_mut().map(|x| x as &mut dyn Bot).collect(),
+        _ => greedy.iter_mut().map(|x| x as &mut dyn Bot).collect(),
+    };
+    self_play(go, seed, &mut refs).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+}
+
+fn check(seed: u64, rec: &GameRecord) {
+    let xml = rec.to_mjlog();
+    let events = haifu_ingest::mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    let again = GameRecord { events, ..rec.clone() };
+    let r = haifu_ingest::replay(&again).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{xml}"));
+    assert!(r.complete, "seed {seed}: {:?}", r.truncation);
+    let report = haifu_sim::replay::verify_game(&format!("seed-{seed}"), &again);
+    assert!(report.mismatches.is_empty(), "seed {seed}: {:#?}", &report.mismatches[..report.mismatches.len().min(5)]);
+}
+
+#[test]
+fn random_and_tsumogiri_games() {
+    let n: u64 = std::env::var("SIM_GAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let t = std::time::Instant::now();
+    let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
+    for seed in 0..n {
+        let rec = game(seed);
+        for e in &rec.events {
+            let k = match e {
+                haifu_ingest::Event::Tag(t) if t.name == "RYUUKYOKU" => {
+                    format!("draw {}", t.get("type").unwrap_or("exhaustive"))
+                }
+                haifu_ingest::Event::Tag(t) if matches!(t.name.as_str(), "INIT" | "AGARI") => t.name.to_lowercase(),
+                haifu_ingest::Event::Tag(t) if t.name == "REACH" && t.get("step") == Some("1") => "riichi".into(),
+                haifu_ingest::Event::Call { meld, .. } => {
+                    haifu_rules::Meld::decode(*meld).map_or("?".into(), |m| m.kind.name().to_string())
+                }
+                _ => continue,
+            };
+            *kinds.entry(k).or_default() += 1;
+        }
+        check(seed, &rec);
+    }
+    println!("{n} self-play games, {:.2?} (play + checks): {kinds:?}", t.elapsed());
+}
+
+/// Self-play speed on one core (release build): random bots, 4-player hanchan, no checks.
+#[test]
+fn speed_of_random_hanchan() {
+    let n = 300u64;
+    let t = std::time::Instant::now();
+    let (mut rounds, mut wins, mut draws) = (0usize, 0usize, 0usize);
+    for seed in 0..n {
+        let mut b: Vec<RandomBot> = (0..4).map(|i| RandomBot::new(seed * 4 + i)).collect();
+        let mut refs: Vec<&mut dyn Bot> = b.iter_mut().map(|x| x as &mut dyn Bot).collect();
+        let rec = self_play(169, 1_000_000 + seed, &mut refs).expect("game");
+        for e in &rec.events {
+            match e.kind_name() {
+                "INIT" => rounds += 1,
+                "AGARI" => wins += 1,
+                "RYUUKYOKU" => draws += 1,
+                _ => {}
+            }
+        }
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "random bots, 4-player hanchan: {n} games in {s:.2}s = {:.0} hanchan/s on one core; {rounds} rounds, {wins} wins, {draws} draws",
+        n as f64 / s
+    );
+    let t = std::time::Instant::now();
+    for seed in 0..n {
+        let mut b = [TsumogiriBot; 4];
+        let mut refs: Vec<&mut dyn Bot> = b.iter_mut().map(|x| x as &mut dyn Bot).collect();
+        self_play(169, 2_000_000 + seed, &mut refs).expect("game");
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!("tsumogiri bots, 4-player hanchan: {:.0} hanchan/s on one core", n as f64 / s);
+    let t = std::time::Instant::now();
+    let (mut wins, mut rounds) = (0, 0);
+    for seed in 0..n {
+        let mut b = [GreedyBot; 4];
+        let mut refs: Vec<&mut dyn Bot> = b.iter_mut().map(|x| x as &mut dyn Bot).collect();
+        let rec = self_play(169, 3_000_000 + seed, &mut refs).expect("game");
+        wins += rec.events.iter().filter(|e| e.as_tag("AGARI").is_some()).count();
+        rounds += rec.events.iter().filter(|e| e.as_tag("INIT").is_some()).count();
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "shanten-greedy bots, 4-player hanchan: {:.0} hanchan/s on one core; {rounds} rounds, {wins} wins",
+        n as f64 / s
+    );
+}
+
+#[test]
+fn same_seed_same_game() {
+    for seed in [1u64, 2, 3, 4, 5, 6, 77] {
+        assert_eq!(game(seed).events, game(seed).events);
+    }
+    assert_ne!(game(3).events, game(15).events);
+}

@@ -47,6 +47,7 @@
 //! entries against an independent per-shape search, and `rules/tests/shanten.rs` checks whole hands against a
 //! kind-by-kind dynamic programme, an enumeration of complete hands and an exhaustive exchange BFS.
 use crate::hand::Counts;
+use crate::tile::KINDS;
 use std::sync::OnceLock;
 
 /// Digits in a suit.
@@ -406,6 +407,97 @@ pub fn shanten(counts: &Counts) -> i8 {
     }
 }
 
+/// Min-plus convolution of two `(m, p)` vectors for `m <= n` (the run-time twin of [`combine`]).
+#[inline(always)]
+fn combine_n(a: &[u8; ENTRY], b: &[u8; ENTRY], n: usize) -> [u8; ENTRY] {
+    let mut r = [u8::MAX; ENTRY];
+    for m in 0..=n {
+        let (mut best0, mut best1) = (u8::MAX, u8::MAX);
+        for x in 0..=m {
+            let y = m - x;
+            best0 = best0.min(a[2 * x] + b[2 * y]);
+            best1 = best1.min(a[2 * x] + b[2 * y + 1]).min(a[2 * x + 1] + b[2 * y]);
+        }
+        r[2 * m] = best0;
+        r[2 * m + 1] = best1;
+    }
+    r
+}
+
+/// Regular-form shanten from the suits' combined vector and the honors' entry, for `n` melds.
+#[inline(always)]
+fn finish_n(suits: &[u8; ENTRY], hon: &[u8; ENTRY], n: usize) -> i8 {
+    let mut d = u8::MAX;
+    for m in 0..=n {
+        d = d.min(suits[2 * (n - m) + 1] + hon[2 * m]).min(suits[2 * (n - m)] + hon[2 * m + 1]);
+    }
+    d as i8 - 1
+}
+
+/// Shanten after one more or one fewer tile of each kind: `delta = -1` gives the shanten after discarding
+/// one tile of kind `k` (for a hand of 3n+2 tiles), `delta = +1` after drawing one (3n+1 tiles). Kinds that
+/// cannot change so (none held, or four held) get `i8::MAX`. Equal to calling [`shanten`] on each changed
+/// hand, but the unchanged groups' vectors are looked up and convolved once, not 34 times.
+///
+/// # Panics
+/// As [`shanten`], and when the changed hands would not be valid (`delta` other than -1 or +1).
+pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
+    assert!(delta == -1 || delta == 1, "delta must be -1 or +1");
+    let size = hand_size(counts);
+    let new_size = (size as isize + isize::from(delta)) as usize;
+    assert!(new_size <= MAX_TILES && !new_size.is_multiple_of(3), "changed hands of {new_size} tiles");
+    let n = new_size / 3;
+    let table = suit_table();
+    let suit = |g: usize, c: &[u8]| table[rank(&c[g * 9..g * 9 + 9])];
+    let e = [suit(0, counts), suit(1, counts), suit(2, counts)];
+    // each suit's two partners convolved once
+    let others = [combine_n(&e[1], &e[2], n), combine_n(&e[0], &e[2], n), combine_n(&e[0], &e[1], n)];
+    let all_suits = combine_n(&others[2], &e[2], n);
+    let hon = *honor_entry(&counts[27..34]);
+    // seven pairs and thirteen orphans, adjusted per kind
+    let (mut pairs, mut kinds) = (0i8, 0i8);
+    for &c in counts.iter() {
+        pairs += i8::from(c >= 2);
+        kinds += i8::from(c >= 1);
+    }
+    let (mut orphan_kinds, mut orphan_pairs) = (0i8, 0i8);
+    for k in ORPHANS {
+        orphan_kinds += i8::from(counts[k] >= 1);
+        orphan_pairs += i8::from(counts[k] >= 2);
+    }
+    let mut out = [i8::MAX; KINDS];
+    let mut c = *counts;
+    for k in 0..KINDS {
+        let before = c[k];
+        if (delta < 0 && before == 0) || (delta > 0 && before >= 4) {
+            continue;
+        }
+        let after = (before as i8 + delta) as u8;
+        c[k] = after;
+        let regular = if k < 27 {
+            let g = k / 9;
+            finish_n(&combine_n(&suit(g, &c), &others[g], n), &hon, n)
+        } else {
+            finish_n(&all_suits, honor_entry(&c[27..34]), n)
+        };
+        let mut best = regular;
+        if new_size >= 13 {
+            let p = pairs - i8::from(before >= 2) + i8::from(after >= 2);
+            let kk = kinds - i8::from(before >= 1) + i8::from(after >= 1);
+            best = best.min(6 - p + (7 - kk).max(0));
+            let (mut ok, mut op) = (orphan_kinds, orphan_pairs);
+            if ORPHANS.contains(&k) {
+                ok += i8::from(after >= 1) - i8::from(before >= 1);
+                op += i8::from(after >= 2) - i8::from(before >= 2);
+            }
+            best = best.min(13 - ok - i8::from(op > 0));
+        }
+        out[k] = best;
+        c[k] = before;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -593,6 +685,33 @@ mod tests {
             assert_eq!(shanten_chiitoi(&c), chi, "chiitoi {s}");
             assert_eq!(shanten_kokushi(&c), kok, "kokushi {s}");
             assert_eq!(shanten(&c), all, "shanten {s}");
+        }
+    }
+
+    #[test]
+    fn shanten_each_equals_shanten_of_each_changed_hand() {
+        let mut rng = StdRng::seed_from_u64(99);
+        for trial in 0..20_000 {
+            // 14, 11, 8, 5 or 2 tiles to discard from; 13, 10, ... to draw to
+            let size = [14, 13, 11, 10, 8, 7, 5, 4, 2, 1][trial % 10];
+            let mut wall: Vec<usize> = (0..136).collect();
+            let mut c: Counts = [0; KINDS];
+            for _ in 0..size {
+                let i = rng.random_range(0..wall.len());
+                c[wall.swap_remove(i) / 4] += 1;
+            }
+            let delta = if size % 3 == 2 { -1 } else { 1 };
+            let each = shanten_each(&c, delta);
+            for k in 0..KINDS {
+                let mut d = c;
+                let ok = if delta < 0 { d[k] > 0 } else { d[k] < 4 };
+                if !ok {
+                    assert_eq!(each[k], i8::MAX);
+                    continue;
+                }
+                d[k] = (d[k] as i8 + delta) as u8;
+                assert_eq!(each[k], shanten(&d), "{} {delta:+} kind {k}", crate::format_counts(&c));
+            }
         }
     }
 }

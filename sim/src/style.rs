@@ -7,7 +7,7 @@
 //! one suit), whether it calls, whether it declares riichi, and when it folds to another player's riichi.
 //! The shanten-greedy bot with random ties is mjai-manue's baseline as seed 001 describes it.
 
-use haifu_rules::shanten::shanten;
+use haifu_rules::shanten::{shanten, shanten_each};
 use haifu_rules::{Counts, Kind, Meld, MeldKind, Tile, KINDS};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -145,18 +145,8 @@ fn is_value(view: &View<'_>, k: Kind) -> bool {
 
 /// Tiles that would lower the shanten of `counts` (13 - 3m tiles), counted over the unseen copies.
 fn acceptance(counts: &mut Counts, current: i8, seen: &Counts) -> u32 {
-    let mut n = 0;
-    for k in 0..KINDS {
-        if seen[k] >= 4 || counts[k] >= 4 {
-            continue;
-        }
-        counts[k] += 1;
-        if shanten(counts) < current {
-            n += u32::from(4 - seen[k]);
-        }
-        counts[k] -= 1;
-    }
-    n
+    let after = shanten_each(counts, 1);
+    (0..KINDS).filter(|&k| after[k] < current && seen[k] < 4).map(|k| u32::from(4 - seen[k])).sum()
 }
 
 impl StyleBot {
@@ -369,10 +359,9 @@ impl Bot for StyleBot {
         // shanten after each kind's discard
         let mut best_s = i8::MAX;
         let mut by_kind: Vec<(Tile, i8)> = Vec::with_capacity(discards.len());
+        let each = shanten_each(&counts, -1);
         for &t in &discards {
-            let mut after = counts;
-            after[idx(t.kind())] -= 1;
-            let s = shanten(&after);
+            let s = each[idx(t.kind())];
             best_s = best_s.min(s);
             by_kind.push((t, s));
         }

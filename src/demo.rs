@@ -23,7 +23,7 @@ pub struct DemoArgs {
     #[arg(long, short, default_value = "out/demo")]
     pub out: PathBuf,
     /// Number of games.
-    #[arg(long, default_value_t = 240)]
+    #[arg(long, default_value_t = 480)]
     pub games: usize,
     /// Seed of the deals and of the bots' choices among equal options.
     #[arg(long, default_value_t = 2023)]

@@ -143,6 +143,9 @@ fn is_value(view: &View<'_>, k: Kind) -> bool {
     k.is_dragon() || k.index() == seat_wind || k.index() == Kind::EAST.index() + view.kyoku / 4
 }
 
+/// Weight of a lean's own preference over tile acceptance (at most 136 tiles), which breaks its ties.
+const PRIMARY: f64 = 1000.0;
+
 /// Tiles that would lower the shanten of `counts` (13 - 3m tiles), counted over the unseen copies.
 fn acceptance(counts: &mut Counts, current: i8, seen: &Counts) -> u32 {
     let after = shanten_each(counts, 1);
@@ -154,8 +157,8 @@ impl StyleBot {
     fn lean_score(&mut self, view: &View<'_>, k: Kind, after: &mut Counts, s: i8, seen: &Counts) -> f64 {
         match self.style.lean {
             Lean::None => 0.0,
-            Lean::Acceptance => -f64::from(acceptance(after, s, seen)),
-            Lean::Tanyao => f64::from(u8::from(k.is_yaochuu())) * 100.0 - f64::from(acceptance(after, s, seen)),
+            Lean::Acceptance => f64::from(acceptance(after, s, seen)),
+            Lean::Tanyao => f64::from(u8::from(k.is_yaochuu())) * PRIMARY + f64::from(acceptance(after, s, seen)),
             Lean::Chanta => {
                 let keep = if k.is_honor() && is_value(view, k) {
                     3.0
@@ -166,7 +169,7 @@ impl StyleBot {
                 } else {
                     0.0
                 };
-                -keep * 100.0 - f64::from(acceptance(after, s, seen))
+                -keep * PRIMARY + f64::from(acceptance(after, s, seen))
             }
             Lean::Flush => {
                 let counts = view.hand.counts();
@@ -189,7 +192,7 @@ impl StyleBot {
                 } else {
                     200.0 - f64::from(suit_len(k))
                 };
-                first * 100.0 - f64::from(acceptance(after, s, seen))
+                first * PRIMARY + f64::from(acceptance(after, s, seen))
             }
             Lean::Yakuhai => {
                 let first = if k.is_honor() && !is_value(view, k) {
@@ -199,7 +202,7 @@ impl StyleBot {
                 } else {
                     0.0
                 };
-                first * 100.0 - f64::from(acceptance(after, s, seen))
+                first * PRIMARY + f64::from(acceptance(after, s, seen))
             }
             Lean::Toitoi => {
                 // `after` lacks the discarded copy: a tile held once is a lone tile
@@ -213,11 +216,11 @@ impl StyleBot {
                     u8::from(near(-1)) + u8::from(near(1)) + u8::from(near(-2)) + u8::from(near(2))
                 });
                 let lone = if held == 1 { 10.0 - f64::from(neighbours) } else { -10.0 * f64::from(held) };
-                lone * 100.0 - f64::from(acceptance(after, s, seen))
+                lone * PRIMARY + f64::from(acceptance(after, s, seen))
             }
             Lean::Runs => {
                 let paired = view.hand.counts()[idx(k)] >= 2 && !k.is_honor();
-                f64::from(u8::from(paired)) * 100.0 - f64::from(acceptance(after, s, seen))
+                f64::from(u8::from(paired)) * PRIMARY + f64::from(acceptance(after, s, seen))
             }
             Lean::Honors => {
                 let first = if k.is_honor() {
@@ -227,7 +230,7 @@ impl StyleBot {
                 } else {
                     0.0
                 };
-                first * 100.0 - f64::from(acceptance(after, s, seen))
+                first * PRIMARY + f64::from(acceptance(after, s, seen))
             }
         }
     }

@@ -158,3 +158,50 @@ fn leftovers_of_an_interrupted_run_are_removed() {
     assert!(!part.join("part-123p1-0000.parquet").exists());
     assert_eq!(count_rows(&data, "games"), 2);
 }
+
+/// `haifu sim` writes games that `haifu verify` replays clean and `haifu ingest` reads in both formats;
+/// `haifu battle` prints its test; a bot that does not exist is named in the error.
+#[test]
+fn sim_verify_ingest_and_battle() {
+    let s = Scratch::new("cli-sim");
+    let (xml, mjai) = (s.0.join("xml"), s.0.join("mjai"));
+    let players = ["Ann=tanyao", "Bob=chanta", "Cy=efficiency", "Dee=folder", "Eve=caller"];
+    let run = |out: &Path, format: &str| {
+        let mut args =
+            vec!["sim", "--games", "6", "--out", out.to_str().unwrap(), "--format", format, "--json", "--players"];
+        args.extend(players);
+        json(&haifu(&args))
+    };
+    let j = run(&xml, "mjlog");
+    assert_eq!(j["games"], 6);
+    assert_eq!(std::fs::read_dir(&xml).unwrap().count(), 6, "one file per game");
+    run(&mjai, "mjai");
+
+    let out = haifu(&["verify", xml.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    let v = json(&out);
+    assert_eq!(v["games"], 6);
+    assert!(v["agari_checked"].as_u64().unwrap() > 0, "{v}");
+    assert_eq!((v["agari_mismatches"].as_u64(), v["replay_mismatches"].as_u64()), (Some(0), Some(0)), "{v}");
+
+    for (dir, name) in [(&xml, "from-xml"), (&mjai, "from-mjai")] {
+        let data = s.0.join(name);
+        let i = json(&haifu(&["ingest", dir.to_str().unwrap(), "--out", data.to_str().unwrap(), "--json"]));
+        assert_eq!((i["games_ingested"].as_u64(), i["games_quarantined"].as_u64()), (Some(6), Some(0)), "{i}");
+    }
+
+    let b =
+        json(&haifu(&["battle", "--a", "tanyao", "--b", "greedy", "--sets", "2", "--games-per-set", "2", "--json"]));
+    let tests = b["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 3, "{b}");
+    for t in tests {
+        let p = t["p"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{t}");
+    }
+    let ranks = b["a"]["mean_rank"].as_f64().unwrap() + b["b"]["mean_rank"].as_f64().unwrap();
+    assert!((ranks - 5.0).abs() < 1e-9, "the two sides' mean ranks add up to 1+2+3+4 over 2: {b}");
+
+    let bad = haifu(&["sim", "--games", "1", "--out", s.0.join("bad").to_str().unwrap(), "--players", "nobot"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("nobot"), "{}", String::from_utf8_lossy(&bad.stderr));
+}

@@ -1,7 +1,6 @@
 //! Players: what a seat may see ([`View`]), the [`Bot`] trait, two simple bots, and the loop that runs a game.
 
 use haifu_ingest::event::GameRecord;
-use haifu_rules::shanten::shanten;
 use haifu_rules::{Hand, Meld, Tile};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -100,38 +99,6 @@ impl Bot for TsumogiriBot {
             Some(a) if legal.contains(&a) => a,
             _ => *legal.iter().find(|a| matches!(a, Action::Discard { riichi: false, .. })).unwrap_or(&legal[0]),
         }
-    }
-}
-
-/// Shanten-greedy: wins when it can, declares riichi when it can, never calls, and discards the tile that
-/// leaves the lowest shanten (the first such tile in id order, so it is deterministic).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GreedyBot;
-
-impl Bot for GreedyBot {
-    fn decide(&mut self, view: &View<'_>, legal: &[Action]) -> Action {
-        if let Some(a) = legal.iter().find(|a| matches!(a, Action::Tsumo | Action::Ron)) {
-            return *a;
-        }
-        if legal.contains(&Action::Pass) {
-            return Action::Pass;
-        }
-        if let Some(a) = legal.iter().find(|a| matches!(a, Action::Discard { riichi: true, .. })) {
-            return *a;
-        }
-        let mut counts = *view.hand.counts();
-        let mut best: Option<(i8, Action)> = None;
-        for &a in legal {
-            let Action::Discard { tile, riichi: false } = a else { continue };
-            let k = usize::from(tile.kind().index());
-            counts[k] -= 1;
-            let sh = shanten(&counts);
-            counts[k] += 1;
-            if best.is_none_or(|(b, _)| sh < b) {
-                best = Some((sh, a));
-            }
-        }
-        best.map_or(legal[0], |(_, a)| a)
     }
 }
 

@@ -6,6 +6,23 @@
 //! answers, then the answers are resolved by priority (ron before pon and kan before chi; two rons are a
 //! double ron, three an abortive draw in 4-player games). Seats with nothing to do are not asked, so a
 //! round of discards nobody can take runs without a response phase.
+//!
+//! Tenhou rules the corpus confirmed (every full mjlog game replays with the engine writing the same events,
+//! `sim/tests/corpus_replay.rs`):
+//! - riichi needs a closed hand, 1000 points, a tenpai discard and at least as many live tiles left as there
+//!   are players (4, or 3 in 3-player games) after the seat's draw;
+//! - kan dora: a closed kan's indicator before the replacement draw; an open or added kan's after the
+//!   replacement draw, before the seat's discard; none when the kan is robbed or the replacement tile wins;
+//!   an indicator an open kan still owes when the seat declares another kan is turned only once nobody robs
+//!   that kan;
+//! - four kans by more than one seat: the round is drawn (kan4) when the discard after the fourth kan passes;
+//! - 3-player north extraction: any waiting hand may ron the north (no chankan yaku); once nobody does, it
+//!   breaks ippatsu and the first-turn rules (double riichi, tenhou, nine terminals) like a call;
+//! - a wait on a fifth copy (all four in the hand or in the seat's melds) is not tenpai at the draw;
+//! - temporary furiten follows a passed winning tile whether or not the seat had a yaku (the shape decides);
+//! - AGARI `m` lists the melds newest first, north extractions included; a closed kan's code names copy 0
+//!   of its kind (Tenhou sometimes names another copy);
+//! - pao: the seat whose discard completed a third dragon or fourth wind set by pon or open kan.
 
 use arrayvec::ArrayVec;
 use haifu_ingest::event::{Event, GameRecord, Tag, ROOT};
@@ -122,6 +139,31 @@ pub struct Engine<W: Wall> {
     /// Scores and sticks before `owari` moved the leftover sticks.
     final_before: Option<([i32; 4], u8)>,
     scratch: Vec<Action>,
+    tenpai_rule: TenpaiRuleCases,
+}
+
+/// Exhaustive draws where Tenhou's tenpai rule decided: a hand that only a fifth copy of a kind would
+/// complete is noten. Counted so that the corpus check can say how often the rule was put to the test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct TenpaiRuleCases {
+    /// The four copies are in the hand.
+    pub noten_with_hand_copies: usize,
+    /// Some of the copies are in the seat's own pon or kan.
+    pub noten_with_meld_copies: usize,
+}
+
+/// A 3n+1 hand holding four copies of a kind that a fifth copy would complete (as a triplet of it plus a
+/// complete rest; the rarer readings with three sequences through the kind are not looked for).
+fn waits_on_fifth_copy(counts: &haifu_rules::Counts) -> bool {
+    (0..34).any(|k| {
+        if counts[k] != 4 {
+            return false;
+        }
+        // the fifth copy and two of the four make a triplet; the rest (two copies left) must be complete
+        let mut rest = *counts;
+        rest[k] -= 2;
+        rest.iter().sum::<u8>() % 3 == 2 && shanten(&rest) == -1
+    })
 }
 
 fn seat_bit(s: u8) -> u8 {
@@ -181,6 +223,7 @@ impl<W: Wall> Engine<W> {
             rounds_finished: 0,
             final_before: None,
             scratch: Vec::with_capacity(32),
+            tenpai_rule: TenpaiRuleCases::default(),
         };
         e.start_round()?;
         Ok(e)
@@ -258,6 +301,10 @@ impl<W: Wall> Engine<W> {
     }
     pub fn rounds_finished(&self) -> usize {
         self.rounds_finished
+    }
+    /// Exhaustive draws so far where the fifth-copy rule made a hand noten.
+    pub fn tenpai_rule_cases(&self) -> TenpaiRuleCases {
+        self.tenpai_rule
     }
     /// Scores and sticks left when the game ended, before `owari` gave the sticks to the first place.
     pub fn final_before_owari(&self) -> Option<([i32; 4], u8)> {
@@ -722,7 +769,7 @@ impl<W: Wall> Engine<W> {
             let ki = usize::from(k.index());
             let d = k.digit();
             (d >= 3 && c[ki - 2] > 0 && c[ki - 1] > 0)
-                || (d >= 2 && d <= 8 && c[ki - 1] > 0 && c[ki + 1] > 0)
+                || ((2..=8).contains(&d) && c[ki - 1] > 0 && c[ki + 1] > 0)
                 || (d <= 7 && c[ki + 1] > 0 && c[ki + 2] > 0)
         };
         if have < 2 && !chi_seat {
@@ -1032,6 +1079,14 @@ impl<W: Wall> Engine<W> {
         let mut tenpai = [false; 4];
         for (t, s) in tenpai.iter_mut().zip(&self.seats).take(np) {
             *t = s.waits != 0;
+            // hands that only a fifth copy would complete: noten on Tenhou (counted, see `TenpaiRuleCases`)
+            if s.waits == 0 {
+                if shanten(s.hand.counts()) == 0 {
+                    self.tenpai_rule.noten_with_meld_copies += 1;
+                } else if waits_on_fifth_copy(s.hand.counts()) {
+                    self.tenpai_rule.noten_with_hand_copies += 1;
+                }
+            }
         }
         let nagashi: ArrayVec<u8, 4> = (0..np as u8).filter(|&s| self.seats[usize::from(s)].nagashi).collect();
         let (kind, delta) = if nagashi.is_empty() {
@@ -1194,4 +1249,51 @@ pub enum WinBlock {
 enum WinKind {
     Tsumo { rinshan: bool },
     Ron(Offer),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{Bot, RandomBot};
+    use crate::wall::SeededWall;
+
+    /// `quick_legal` (the fast path of `apply`) agrees with the full list of legal actions.
+    #[test]
+    fn quick_legality_agrees_with_the_list() {
+        for seed in 0..40u64 {
+            let go = [169, 185][(seed % 2) as usize];
+            let mut e = Engine::new(TableRules::from_go_type(go), SeededWall::new(seed)).unwrap();
+            let mut bots: Vec<RandomBot> = (0..4).map(|i| RandomBot::new(seed * 4 + i)).collect();
+            while !e.is_over() {
+                for seat in e.to_act() {
+                    let legal = e.legal_actions(seat);
+                    if go == 185 {
+                        assert!(!legal.iter().any(|a| matches!(a, Action::Chi { .. })), "no chi with three players");
+                        let north = e.hand(seat).tiles().iter().find(|t| t.kind() == Kind::NORTH);
+                        let riichi = e.in_riichi(seat);
+                        if let (Some(Source::Draw), Some(t), false) = (e.turn().map(|(_, s)| s), north, riichi) {
+                            if e.draws_left() > 0 {
+                                assert!(legal.contains(&Action::Nuki { tile: t }), "a held north may be set aside");
+                            }
+                        }
+                    } else {
+                        assert!(!legal.iter().any(|a| matches!(a, Action::Nuki { .. })), "no nuki with four players");
+                    }
+                    let mut probes: Vec<Action> = (0..136u8)
+                        .map(|id| Action::Discard { tile: Tile::from_id(id), riichi: false })
+                        .chain([Action::Pass, Action::Ron, Action::Tsumo])
+                        .collect();
+                    probes.extend(legal.iter().copied());
+                    for a in probes {
+                        if let Some(ok) = e.quick_legal(seat, a) {
+                            assert_eq!(ok, legal.contains(&a), "seed {seed} seat {seat} {a}: {legal:?}");
+                        }
+                    }
+                    let view = e.view(seat);
+                    let a = bots[usize::from(seat)].decide(&view, &legal);
+                    e.apply(seat, a).unwrap();
+                }
+            }
+        }
+    }
 }

@@ -14,8 +14,12 @@
 //!   sticks, dealer rotation, the end of the game. Scoring is `haifu_rules::score`: a seat may win exactly when
 //!   `score()` gives a score (complete hand with a yaku) and it is not furiten. Every step is written as the
 //!   mjlog events Tenhou writes ([`Engine::record`]), so an engine game reads back with `haifu_ingest`.
-//! - [`bot`]: what a seat sees ([`View`]), the [`Bot`] trait, a random, a tsumogiri and a shanten-greedy bot, and
+//! - [`bot`]: what a seat sees ([`View`]), the [`Bot`] trait, a random and a tsumogiri bot, and
 //!   [`bot::play`] / [`bot::self_play`] to run games.
+//! - [`style`]: the style bots (shanten-greedy, efficiency, tanyao, chanta, flush, yakuhai, toitoi, caller,
+//!   folder, dama) and the names `haifu sim` and `haifu battle` know them by.
+//! - [`generate`]: seeded self-play corpora in parallel, one Tenhou-like log file per game (`haifu sim`).
+//! - [`battle`]: seed 004's battle evaluation with its Welch t-test (`haifu battle`).
 //! - [`replay`]: the oracle check. It drives the engine with the actions of a logged game: every logged
 //!   action must be legal, and every win, draw and `owari` the engine computes must equal the log's. The
 //!   report ([`replay::ReplayReport`]) lists each mismatch (game, round, event, expected vs computed) and is
@@ -36,7 +40,7 @@ pub mod table;
 pub mod wall;
 
 pub use action::{Action, IllegalAction};
-pub use bot::{Bot, GreedyBot, RandomBot, TsumogiriBot, View};
-pub use engine::{Engine, Offer, RoundEnd, Source, WinBlock};
+pub use bot::{Bot, RandomBot, TsumogiriBot, View};
+pub use engine::{Engine, Offer, RoundEnd, Source, TenpaiRuleCases, WinBlock};
 pub use table::TableRules;
 pub use wall::{ScriptedWall, SeededWall, Wall};

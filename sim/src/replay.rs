@@ -24,7 +24,7 @@ use haifu_rules::{Meld, MeldKind, Tile};
 use serde::Serialize;
 
 use crate::action::{Action, IllegalAction};
-use crate::engine::{Engine, Offer, RoundEnd, WinBlock};
+use crate::engine::{Engine, Offer, RoundEnd, TenpaiRuleCases, WinBlock};
 use crate::table::{self, TableRules};
 use crate::wall::ScriptedWall;
 
@@ -119,6 +119,8 @@ pub struct ReplayReport {
     pub owari_checked: usize,
     /// Rounds whose events the engine wrote exactly as the log (mjlog records only).
     pub records_checked: usize,
+    /// Exhaustive draws where a hand only a fifth copy would complete was (rightly) noten.
+    pub tenpai_rule_cases: TenpaiRuleCases,
     pub mismatches: Vec<Mismatch>,
 }
 
@@ -132,6 +134,8 @@ impl ReplayReport {
         self.draws_checked += o.draws_checked;
         self.owari_checked += o.owari_checked;
         self.records_checked += o.records_checked;
+        self.tenpai_rule_cases.noten_with_hand_copies += o.tenpai_rule_cases.noten_with_hand_copies;
+        self.tenpai_rule_cases.noten_with_meld_copies += o.tenpai_rule_cases.noten_with_meld_copies;
         self.mismatches.extend(o.mismatches);
     }
     /// Number of mismatches per category.
@@ -228,6 +232,7 @@ pub fn verify_game(name: &str, record: &GameRecord) -> ReplayReport {
         }
     }
     d.check_owari(clean);
+    d.rep.tenpai_rule_cases = d.engine.tenpai_rule_cases();
     d.rep
 }
 

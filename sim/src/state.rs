@@ -200,11 +200,15 @@ mod tests {
 
     #[test]
     fn waits_skip_a_fifth_copy() {
-        let c = counts("1111m234p567s888s9s");
-        // waits on 9s only (a fifth 1m does not exist)
-        assert_eq!(waits_of(&c, &c), 1 << 26);
+        // tanki on 1m
+        let c = counts("1m234p567s789s999p");
+        assert_eq!(waits_of(&c, &c), 1);
+        // the same hand beside a pon of 1m: the wait would be a fifth copy
+        let mut held = c;
+        held[0] += 3;
+        assert_eq!(waits_of(&c, &held), 0);
         let c = counts("123m456p789s1112z");
-        assert_eq!(waits_of(&c, &c), (1 << 27) | (1 << 28));
+        assert_eq!(waits_of(&c, &c), 1 << 28);
     }
 
     #[test]
@@ -227,7 +231,8 @@ mod tests {
                     let start = usize::from(tiles[k * 7 + round % 5] % 34);
                     let seq = start < 27 && start % 9 <= 6 && round % 3 != 0;
                     let add: &[usize] = if seq { &[0, 1, 2] } else { &[0, 0, 0] };
-                    if add.iter().all(|&d| c[start + d] < 4 - u8::from(!seq) * 0) && add.iter().all(|&d| c[start + d] + 3 <= 4 + 2 * u8::from(seq)) {
+                    let room = if seq { add.iter().all(|&d| c[start + d] < 4) } else { c[start] == 0 };
+                    if room {
                         for &d in add {
                             c[start + d] += 1;
                         }

@@ -9,7 +9,9 @@
 //! - `owari` points: each seat but the first scores `round(score / 1000) - 30` (`- 40` with three players) plus
 //!   uma +10 / -10 / -20 (0 / -20 with three players), rounding halves away from zero; logs from mid-2022 on
 //!   skip the rounding (one decimal); the first place takes what makes the sum zero (the oka). East-only
-//!   tables of 2009 used uma +5 / -5 / -10.
+//!   tables of 2009 used uma +5 / -5 / -10;
+//! - logs of 2009 (no `lobby` in `GO`) follow older rules: a dealer tenpai at the last draw does not end the
+//!   game, and east-only games extend into the west ([`TableRules::legacy_2009`]).
 
 use haifu_rules::score::Ruleset;
 use serde::Serialize;

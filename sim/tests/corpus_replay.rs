@@ -126,7 +126,7 @@ fn every_full_game_replays_through_the_engine() {
         );
         all.merge(r.clone());
     }
-    println!("{:.1}s", t.elapsed().as_secs_f64());
+    println!("{:.1}s; tenpai rule put to the test: {:?}", t.elapsed().as_secs_f64(), all.tenpai_rule_cases);
     for s in all.skipped.iter().take(10) {
         println!("  skipped: {s}");
     }

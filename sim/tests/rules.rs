@@ -235,7 +235,7 @@ fn abortive_draws() {
 }
 
 #[test]
-fn riichi_needs_a_tenpai_discard_and_points() {
+fn riichi_is_offered_only_with_discards_that_keep_tenpai() {
     let mut g = GameBuilder::new(169);
     g.deal_with_dora(["123m456m789m123p5s", "111z222z333z444z5z", "234p567p234s567s8s", "666p777p888p999p1s"], "6z");
     g.draw(0, "9s");
@@ -251,4 +251,34 @@ fn riichi_needs_a_tenpai_discard_and_points() {
         })
         .collect();
     assert_eq!(kinds, ["5s".parse::<Kind>().unwrap(), "9s".parse().unwrap()]);
+}
+
+#[test]
+fn triple_ron_is_an_abortive_draw() {
+    let mut g = GameBuilder::new(169);
+    g.deal_with_dora(["123m789m123s789s1z", "234m678m234s66s46p", "345m456m567s678s0p", "234p678p345s345s5p"], "7z");
+    g.draw(0, "5p").discard(0, "5p");
+    g.abort(DrawKind::Ron3, &[1, 2, 3]);
+    let r = verify(&g);
+    assert!(r.mismatches.is_empty() && r.draws_checked == 1, "{:#?}", r.mismatches);
+}
+
+#[test]
+fn four_kans_by_two_seats_end_the_round_after_the_next_discard() {
+    let mut g = GameBuilder::new(169);
+    g.deal_with_dora(["1111m2222m345p67s", "3333m4444m567p89s", "55m19p19s1234567z", "66778899m234p55s"], "7z");
+    g.draw(0, "8p").ankan(0, "1m");
+    g.draw(0, "2z").ankan(0, "2m");
+    g.draw(0, "3z").discard(0, "3z");
+    g.draw(1, "9p").ankan(1, "3m");
+    g.draw(1, "4z").ankan(1, "4m");
+    g.draw(1, "6z").discard(1, "6z");
+    g.abort(DrawKind::Kan4, &[]);
+    let r = verify(&g);
+    assert!(r.mismatches.is_empty() && r.draws_checked == 1, "{:#?}", r.mismatches);
+    // the engine's own record turns the four kan dora as Tenhou does: before each replacement draw
+    let mut e = engine(&g);
+    e.apply(0, Action::Ankan { kind: "1m".parse().unwrap() }).unwrap();
+    e.apply(0, Action::Ankan { kind: "2m".parse().unwrap() }).unwrap();
+    assert_eq!(e.dora_indicators().len(), 3, "two closed kans turned two indicators before their draws");
 }

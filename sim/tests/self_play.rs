@@ -4,7 +4,8 @@
 
 use haifu_ingest::event::GameRecord;
 use haifu_sim::bot::{self_play, Bot};
-use haifu_sim::{GreedyBot, RandomBot, TsumogiriBot};
+use haifu_sim::style::{Style, StyleBot};
+use haifu_sim::{RandomBot, TsumogiriBot};
 
 const GO_TYPES: [u32; 4] = [169, 225, 185, 177];
 
@@ -14,7 +15,8 @@ fn game(seed: u64) -> GameRecord {
     let go = GO_TYPES[(seed % 4) as usize];
     let mut random: Vec<RandomBot> = (0..4).map(|i| RandomBot::new(seed * 4 + i)).collect();
     let mut tsumogiri = [TsumogiriBot; 4];
-    let mut greedy = [GreedyBot; 4];
+    let mut greedy: Vec<StyleBot> =
+        (0..4).map(|i| StyleBot::new(Style::preset("greedy").unwrap(), seed * 4 + i)).collect();
     let mut refs: Vec<&mut dyn Bot> = match seed % 3 {
         0 => random.iter_mut().map(|x| x as &mut dyn Bot).collect(),
         1 => tsumogiri.iter_mut().map(|x| x as &mut dyn Bot).collect(),
@@ -57,54 +59,6 @@ fn random_and_tsumogiri_games() {
         check(seed, &rec);
     }
     println!("{n} self-play games, {:.2?} (play + checks): {kinds:?}", t.elapsed());
-}
-
-/// Self-play speed on one core (release build): random bots, 4-player hanchan, no checks.
-#[test]
-fn speed_of_random_hanchan() {
-    let n = 300u64;
-    let t = std::time::Instant::now();
-    let (mut rounds, mut wins, mut draws) = (0usize, 0usize, 0usize);
-    for seed in 0..n {
-        let mut b: Vec<RandomBot> = (0..4).map(|i| RandomBot::new(seed * 4 + i)).collect();
-        let mut refs: Vec<&mut dyn Bot> = b.iter_mut().map(|x| x as &mut dyn Bot).collect();
-        let rec = self_play(169, 1_000_000 + seed, &mut refs).expect("game");
-        for e in &rec.events {
-            match e.kind_name() {
-                "INIT" => rounds += 1,
-                "AGARI" => wins += 1,
-                "RYUUKYOKU" => draws += 1,
-                _ => {}
-            }
-        }
-    }
-    let s = t.elapsed().as_secs_f64();
-    println!(
-        "random bots, 4-player hanchan: {n} games in {s:.2}s = {:.0} hanchan/s on one core; {rounds} rounds, {wins} wins, {draws} draws",
-        n as f64 / s
-    );
-    let t = std::time::Instant::now();
-    for seed in 0..n {
-        let mut b = [TsumogiriBot; 4];
-        let mut refs: Vec<&mut dyn Bot> = b.iter_mut().map(|x| x as &mut dyn Bot).collect();
-        self_play(169, 2_000_000 + seed, &mut refs).expect("game");
-    }
-    let s = t.elapsed().as_secs_f64();
-    println!("tsumogiri bots, 4-player hanchan: {:.0} hanchan/s on one core", n as f64 / s);
-    let t = std::time::Instant::now();
-    let (mut wins, mut rounds) = (0, 0);
-    for seed in 0..n {
-        let mut b = [GreedyBot; 4];
-        let mut refs: Vec<&mut dyn Bot> = b.iter_mut().map(|x| x as &mut dyn Bot).collect();
-        let rec = self_play(169, 3_000_000 + seed, &mut refs).expect("game");
-        wins += rec.events.iter().filter(|e| e.as_tag("AGARI").is_some()).count();
-        rounds += rec.events.iter().filter(|e| e.as_tag("INIT").is_some()).count();
-    }
-    let s = t.elapsed().as_secs_f64();
-    println!(
-        "shanten-greedy bots, 4-player hanchan: {:.0} hanchan/s on one core; {rounds} rounds, {wins} wins",
-        n as f64 / s
-    );
 }
 
 #[test]

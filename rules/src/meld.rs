@@ -187,9 +187,19 @@ impl Meld {
 
     /// Builds a chi, pon or daiminkan from the tiles taken out of the hand and the called tile.
     pub fn call(kind: MeldKind, from_hand: &[Tile], called: Tile, from: u8) -> Result<Meld, MeldError> {
-        let mut tiles: Vec<Tile> = from_hand.iter().copied().chain([called]).collect();
+        // the engine builds candidate calls at every discard: no allocation here
+        if from_hand.len() > 3 {
+            return Err(MeldError::BadShape(kind.name()));
+        }
+        let mut buf = [called; 4];
+        buf[..from_hand.len()].copy_from_slice(from_hand);
+        let tiles = &mut buf[..from_hand.len() + 1];
         tiles.sort();
-        let kinds: Vec<u8> = tiles.iter().map(|t| t.kind().index()).collect();
+        let mut all_kinds = [0u8; 4];
+        for (k, t) in all_kinds.iter_mut().zip(tiles.iter()) {
+            *k = t.kind().index();
+        }
+        let kinds = &all_kinds[..tiles.len()];
         let ok = match kind {
             MeldKind::Chi => {
                 tiles.len() == 3
@@ -207,7 +217,7 @@ impl Meld {
         }
         // unused slots repeat the last tile, as `decode` does, so equal melds compare equal
         let mut arr = [tiles[tiles.len() - 1]; 4];
-        arr[..tiles.len()].copy_from_slice(&tiles);
+        arr[..tiles.len()].copy_from_slice(tiles);
         Ok(Meld { kind, tiles: arr, len: tiles.len() as u8, called: Some(called), added: None, from })
     }
 

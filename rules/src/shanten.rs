@@ -407,23 +407,6 @@ pub fn shanten(counts: &Counts) -> i8 {
     }
 }
 
-/// Min-plus convolution of two `(m, p)` vectors for `m <= n` (the run-time twin of [`combine`]).
-#[inline(always)]
-fn combine_n(a: &[u8; ENTRY], b: &[u8; ENTRY], n: usize) -> [u8; ENTRY] {
-    let mut r = [u8::MAX; ENTRY];
-    for m in 0..=n {
-        let (mut best0, mut best1) = (u8::MAX, u8::MAX);
-        for x in 0..=m {
-            let y = m - x;
-            best0 = best0.min(a[2 * x] + b[2 * y]);
-            best1 = best1.min(a[2 * x] + b[2 * y + 1]).min(a[2 * x + 1] + b[2 * y]);
-        }
-        r[2 * m] = best0;
-        r[2 * m + 1] = best1;
-    }
-    r
-}
-
 /// Regular-form shanten from the suits' combined vector and the honors' entry, for `n` melds.
 #[inline(always)]
 fn finish_n(suits: &[u8; ENTRY], hon: &[u8; ENTRY], n: usize) -> i8 {
@@ -446,14 +429,28 @@ pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
     let size = hand_size(counts);
     let new_size = (size as isize + isize::from(delta)) as usize;
     assert!(new_size <= MAX_TILES && !new_size.is_multiple_of(3), "changed hands of {new_size} tiles");
-    let n = new_size / 3;
+    // the meld count as a constant lets the convolutions unroll
+    match new_size / 3 {
+        4 => each_n::<4>(counts, delta, new_size),
+        3 => each_n::<3>(counts, delta, new_size),
+        2 => each_n::<2>(counts, delta, new_size),
+        1 => each_n::<1>(counts, delta, new_size),
+        _ => each_n::<0>(counts, delta, new_size),
+    }
+}
+
+/// [`shanten_each`] for changed hands of `N` melds and a pair (`new_size` tiles).
+fn each_n<const N: usize>(counts: &Counts, delta: i8, new_size: usize) -> [i8; KINDS] {
+    let n = N;
     let table = suit_table();
     let suit = |g: usize, c: &[u8]| table[rank(&c[g * 9..g * 9 + 9])];
     let e = [suit(0, counts), suit(1, counts), suit(2, counts)];
     // each suit's two partners convolved once
-    let others = [combine_n(&e[1], &e[2], n), combine_n(&e[0], &e[2], n), combine_n(&e[0], &e[1], n)];
-    let all_suits = combine_n(&others[2], &e[2], n);
+    let others = [combine::<N>(&e[1], &e[2]), combine::<N>(&e[0], &e[2]), combine::<N>(&e[0], &e[1])];
+    let all_suits = combine::<N>(&others[2], &e[2]);
     let hon = *honor_entry(&counts[27..34]);
+    // everything but one suit, honors included: a changed suit needs one last pairing with it
+    let rest = [combine::<N>(&others[0], &hon), combine::<N>(&others[1], &hon), combine::<N>(&others[2], &hon)];
     // seven pairs and thirteen orphans, adjusted per kind
     let (mut pairs, mut kinds) = (0i8, 0i8);
     for &c in counts.iter() {
@@ -476,7 +473,7 @@ pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
         c[k] = after;
         let regular = if k < 27 {
             let g = k / 9;
-            finish_n(&combine_n(&suit(g, &c), &others[g], n), &hon, n)
+            finish_n(&suit(g, &c), &rest[g], n)
         } else {
             finish_n(&all_suits, honor_entry(&c[27..34]), n)
         };

@@ -29,7 +29,7 @@ use haifu_ingest::event::{Event, GameRecord, Tag, ROOT};
 use haifu_ingest::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
 use haifu_ingest::Format;
 use haifu_rules::score::{self, RiichiKind, Ruleset, Score, WinContext};
-use haifu_rules::shanten::shanten;
+use haifu_rules::shanten::{shanten, shanten_each};
 use haifu_rules::{Hand, Kind, Meld, MeldKind, Tile};
 
 use crate::action::{Action, IllegalAction};
@@ -400,22 +400,26 @@ impl<W: Wall> Engine<W> {
             let has_kan = s.melds.iter().any(|m| m.kind == MeldKind::Ankan);
             let mut counts = *s.hand.counts();
             let mut tenpai_after: u64 = 0;
-            for k in 0..34usize {
-                if counts[k] == 0 {
-                    continue;
-                }
-                counts[k] -= 1;
-                let tenpai = if has_kan {
+            if has_kan {
+                for k in 0..34usize {
+                    if counts[k] == 0 {
+                        continue;
+                    }
+                    counts[k] -= 1;
                     let mut h = held;
                     h[k] -= 1;
-                    waits_of(&counts, &h) != 0
-                } else {
-                    shanten(&counts) == 0
-                };
-                if tenpai {
-                    tenpai_after |= 1 << k;
+                    if waits_of(&counts, &h) != 0 {
+                        tenpai_after |= 1 << k;
+                    }
+                    counts[k] += 1;
                 }
-                counts[k] += 1;
+            } else {
+                let each = shanten_each(&counts, -1);
+                for (k, &sh) in each.iter().enumerate() {
+                    if sh == 0 {
+                        tenpai_after |= 1 << k;
+                    }
+                }
             }
             for t in s.hand.tiles().iter() {
                 if tenpai_after & bit(t.kind()) != 0 {

@@ -2,7 +2,7 @@
 //! Kept incrementally (counts, bit masks of kinds) so that a step allocates nothing.
 
 use arrayvec::ArrayVec;
-use haifu_rules::shanten::shanten;
+use haifu_rules::shanten::{shanten, shanten_each};
 use haifu_rules::{Counts, Hand, Kind, Meld, MeldKind, Tile};
 
 /// A set of tile kinds, bit `k` for kind `k`.
@@ -126,45 +126,15 @@ pub fn waits_of(counts: &Counts, held: &Counts) -> KindMask {
     if n % 3 != 1 || shanten(counts) != 0 {
         return 0;
     }
-    let candidates = wait_candidates(counts);
-    let mut c = *counts;
+    let after = shanten_each(counts, 1);
     let mut mask = 0;
     for k in 0..34 {
-        if candidates & (1 << k) == 0 || held[k] >= 4 || c[k] >= 4 {
-            continue;
-        }
-        c[k] += 1;
-        if shanten(&c) == -1 {
+        if after[k] == -1 && held[k] < 4 {
             mask |= 1 << k;
         }
-        c[k] -= 1;
     }
     mask
 }
-
-/// Kinds that can complete a tenpai hand: a kind held, or a suited kind within two of one held (a wait is
-/// a pair, a triplet, a sequence or a single); every terminal and honor for thirteen orphans.
-fn wait_candidates(counts: &Counts) -> KindMask {
-    let mut held: KindMask = 0;
-    for (k, &c) in counts.iter().enumerate() {
-        if c > 0 {
-            held |= 1 << k;
-        }
-    }
-    let mut mask = held;
-    for suit in 0..3 {
-        let s = (held >> (9 * suit)) & 0x1ff;
-        let near = (s | s << 1 | s << 2 | s >> 1 | s >> 2) & 0x1ff;
-        mask |= near << (9 * suit);
-    }
-    if counts.iter().sum::<u8>() == 13 && yaochuu_kinds(counts) >= 12 {
-        mask |= YAOCHUU;
-    }
-    mask
-}
-
-/// The thirteen terminal and honor kinds.
-const YAOCHUU: KindMask = 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27;
 
 /// Distinct terminal and honor kinds in a hand (kyuushu kyuuhai needs nine).
 pub fn yaochuu_kinds(counts: &Counts) -> usize {
@@ -266,7 +236,8 @@ mod tests {
         assert!(found > 0);
         // thirteen orphans, thirteen-sided
         let c = counts("19m19p19s1234567z");
-        assert_eq!(waits_of(&c, &c), YAOCHUU);
+        // thirteen orphans waiting on all thirteen
+        assert_eq!(waits_of(&c, &c), 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27);
     }
 
     #[test]

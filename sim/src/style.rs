@@ -7,6 +7,7 @@
 //! one suit), whether it calls, whether it declares riichi, and when it folds to another player's riichi.
 //! The shanten-greedy bot with random ties is mjai-manue's baseline as seed 001 describes it.
 
+use arrayvec::ArrayVec;
 use haifu_rules::shanten::{shanten, shanten_each};
 use haifu_rules::{Counts, Kind, Meld, MeldKind, Tile, KINDS};
 use rand::rngs::SmallRng;
@@ -336,7 +337,7 @@ impl Bot for StyleBot {
             return *a;
         }
         // one tile per kind: the one just drawn (a tsumogiri), else a plain copy before a red five
-        let discards: Vec<Tile> = {
+        let discards: ArrayVec<Tile, KINDS> = {
             let mut per_kind: [Option<Tile>; KINDS] = [None; KINDS];
             for a in legal {
                 let Action::Discard { tile: t, .. } = *a else { continue };
@@ -361,7 +362,7 @@ impl Bot for StyleBot {
         let counts = *view.hand.counts();
         // shanten after each kind's discard
         let mut best_s = i8::MAX;
-        let mut by_kind: Vec<(Tile, i8)> = Vec::with_capacity(discards.len());
+        let mut by_kind: ArrayVec<(Tile, i8), KINDS> = ArrayVec::new();
         let each = shanten_each(&counts, -1);
         for &t in &discards {
             let s = each[idx(t.kind())];
@@ -373,9 +374,10 @@ impl Bot for StyleBot {
         let choice = if riichi_threat && self.style.fold_at.is_some_and(|f| best_s >= f) {
             self.safest(view, &discards, &seen)
         } else {
-            let mut best: Vec<Tile> = by_kind.iter().filter(|&&(_, s)| s == best_s).map(|&(t, _)| t).collect();
+            let mut best: ArrayVec<Tile, KINDS> =
+                by_kind.iter().filter(|&&(_, s)| s == best_s).map(|&(t, _)| t).collect();
             if best.len() > 1 && self.style.lean != Lean::None {
-                let scores: Vec<f64> = best
+                let scores: ArrayVec<f64, KINDS> = best
                     .iter()
                     .map(|&t| {
                         let mut after = counts;

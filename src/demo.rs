@@ -1,10 +1,13 @@
 //! `haifu demo`: the main job on logs the project makes itself, so it needs nothing from outside the repository.
 //!
-//! Eight named style bots (`haifu_sim::style`: greedy, efficiency, tanyao, chanta, caller, yakuhai, toitoi,
+//! Eight named style bots (`haifu_sim::style`: honors, efficiency, tanyao, chanta, caller, yakuhai, toitoi,
 //! folder) play east-only games under full Tenhou rules in the game engine; the games are written as Tenhou
 //! mjlog XML (two thirds dated 2022, the rest 2023), ingested like any other logs, mined into sequence tables
 //! (2022), and the thesis report imitates each bot's 2023 discards with its own table, the other bots' and
 //! everyone's. Bots with different styles discard differently, so each is imitated best by its own table.
+//! (The shanten-greedy bot has no style of its own, its ties go by chance, and the flush bot's choice depends
+//! on which suit is longest, which a suit's sequence table cannot see: neither is imitated best by its own
+//! table, so neither is one of the eight.)
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -35,7 +38,7 @@ pub struct DemoArgs {
 
 /// The demo's players: named style bots (`haifu sim --help` lists the bots).
 const PLAYERS: [&str; 8] = [
-    "Greedy=greedy",
+    "Honors=honors",
     "Efficiency=efficiency",
     "Tanyao=tanyao",
     "Chanta=chanta",

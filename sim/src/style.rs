@@ -35,6 +35,9 @@ pub enum Lean {
     Toitoi,
     /// Honors stay as safe tiles for later; terminals go first, then acceptance (a defensive hand shape).
     Honors,
+    /// Honors go first, value honors last among them; then acceptance (cuts the honors early, as many
+    /// players learn to).
+    HonorsFirst,
     /// Runs stay, a copy of a pair goes first (the opposite of toitoi: a hand of sequences to chi); then
     /// acceptance.
     Runs,
@@ -55,7 +58,7 @@ pub struct Style {
 }
 
 /// The named bots `haifu sim` and `haifu battle` know, with a one-line description each.
-pub const BOT_NAMES: [(&str, &str); 12] = [
+pub const BOT_NAMES: [(&str, &str); 13] = [
     ("tsumogiri", "discards the tile it drew, never calls, wins when it can"),
     ("random", "a random legal action"),
     ("greedy", "least shanten, random among equal discards, riichi when tenpai, no calls (mjai-manue's baseline)"),
@@ -66,8 +69,9 @@ pub const BOT_NAMES: [(&str, &str); 12] = [
     ("yakuhai", "least shanten, guest winds first, keeps value honors and pons them"),
     ("toitoi", "least shanten, keeps pairs and triplets, lone tiles first; pons"),
     ("caller", "least shanten, keeps runs and breaks pairs; calls whenever it gets closer with a yaku in sight"),
-    ("folder", "least shanten, keeps honors as safe tiles; folds to any riichi unless tenpai"),
+    ("folder", "least shanten, keeps honors as safe tiles; folds to a riichi when two or more from tenpai"),
     ("dama", "efficiency, never declares riichi"),
+    ("honors", "least shanten, cuts honors first (value honors last among them), then acceptance; no calls"),
 ];
 
 impl Style {
@@ -83,8 +87,9 @@ impl Style {
             "yakuhai" => s("yakuhai", Lean::Yakuhai, true, true, None),
             "toitoi" => s("toitoi", Lean::Toitoi, true, true, None),
             "caller" => s("caller", Lean::Runs, true, true, Some(3)),
-            "folder" => s("folder", Lean::Honors, false, true, Some(1)),
+            "folder" => s("folder", Lean::Honors, false, true, Some(2)),
             "dama" => s("dama", Lean::Acceptance, false, false, None),
+            "honors" => s("honors", Lean::HonorsFirst, false, true, None),
             _ => return None,
         })
     }
@@ -218,6 +223,14 @@ impl StyleBot {
                 });
                 let lone = if held == 1 { 10.0 - f64::from(neighbours) } else { -10.0 * f64::from(held) };
                 lone * PRIMARY + f64::from(acceptance(after, s, seen))
+            }
+            Lean::HonorsFirst => {
+                let first = match (k.is_honor(), is_value(view, k)) {
+                    (true, false) => 2.0,
+                    (true, true) => 1.0,
+                    _ => 0.0,
+                };
+                first * PRIMARY + f64::from(acceptance(after, s, seen))
             }
             Lean::Runs => {
                 let paired = view.hand.counts()[idx(k)] >= 2 && !k.is_honor();

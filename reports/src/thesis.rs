@@ -154,7 +154,8 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
             "R_first own",
             "R_top3 own",
             "R_first others",
-            "R_top3 others (sd)",
+            "R_top3 others",
+            "R_top3 others sd",
             "R_first all",
             "R_top3 all",
             "coverage all",
@@ -164,7 +165,7 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
     );
     t.note(&options_line);
     t.note(
-        "others = the mean over every other test player's table (R_top3 others: its sd in parentheses); percentages",
+        "others = the mean over every other test player's table (with the sd of R_top3 over those tables); percentages",
     );
     t.note("thesis, player A: own 45.39% / 69.56% vs others 45.36% / 68.82% (first / top-3); all 72.56% top-3");
     let variant = |p: &eval::PlayerReport, v: TableVariant| p.variants.iter().find(|r| r.variant == v).cloned();
@@ -187,11 +188,8 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
             pct(own.counts.r_first()),
             pct(own.counts.r_top3()),
             pct(mean(&others.r_first)),
-            if others.r_top3.n > 0 {
-                Cell::text(format!("{:.2} ({:.2})", 100.0 * others.r_top3.mean, 100.0 * others.r_top3.sd))
-            } else {
-                Cell::Empty
-            },
+            pct(mean(&others.r_top3)),
+            pct((others.r_top3.n > 0).then_some(others.r_top3.sd)),
             pct(all.counts.r_first()),
             pct(all.counts.r_top3()),
             pct(all.counts.coverage()),

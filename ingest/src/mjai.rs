@@ -938,6 +938,7 @@ impl<'a> GameReader<'a> {
             dora: dora.clone(),
             ura: ura.clone(),
             red,
+            players: n as u8,
         };
         let sticks = if first { self.kyotaku } else { 0 };
         let delta = self.deltas(i, l, sticks)?;
@@ -1174,6 +1175,8 @@ struct WinContext {
     dora: Vec<Tile>,
     ura: Vec<Tile>,
     red: bool,
+    /// 3 or 4: with three players the dora after a 1m indicator is the 9m.
+    players: u8,
 }
 
 impl WinContext {
@@ -1185,7 +1188,11 @@ impl WinContext {
     fn count_dora(&self, indicators: &[Tile]) -> u8 {
         indicators
             .iter()
-            .map(|i| self.tiles.iter().filter(|t| t.kind() == i.kind().dora_from_indicator()).count() as u8)
+            .map(|i| {
+                let rules =
+                    haifu_rules::score::Ruleset { players: self.players, red_fives: self.red, open_tanyao: true };
+                self.tiles.iter().filter(|t| t.kind() == rules.dora_of(i.kind())).count() as u8
+            })
             .sum()
     }
     fn count_red(&self) -> u8 {
@@ -1813,6 +1820,7 @@ mod tests {
             dora: ids("48"),
             ura: ids("1"),
             red: true,
+            players: 4,
         };
         let ids_of = |y: Vec<Yaku>| y.into_iter().map(|y| (y.id, y.han)).collect::<Vec<_>>();
         let (y, ym) = win_yaku(

@@ -321,6 +321,20 @@ impl StyleBot {
             Lean::Tanyao => melds.iter().all(|m| m.tiles().iter().all(|t| !t.kind().is_yaochuu())),
             Lean::Chanta => melds.iter().all(|m| m.tiles().iter().any(|t| t.kind().is_yaochuu())),
             Lean::Toitoi => kind == MeldKind::Pon,
+            Lean::Flush => {
+                // the suit it holds most of, counting the melds
+                let mut by_suit = [0u32; 3];
+                for k in (0..27).filter(|&k| after[k] > 0) {
+                    by_suit[k / 9] += u32::from(after[k]);
+                }
+                for t in melds.iter().flat_map(|m| m.tiles().iter()) {
+                    if let Some(su) = t.kind().suit() {
+                        by_suit[su as usize] += 1;
+                    }
+                }
+                let main = (0..3).max_by_key(|&i| by_suit[i]).unwrap_or(0);
+                melds.iter().all(|m| m.tiles().iter().all(|t| t.kind().suit().is_none_or(|su| su as usize == main)))
+            }
             Lean::Yakuhai => kind == MeldKind::Pon && is_value(view, offered.kind()),
             _ => true,
         };

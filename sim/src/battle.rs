@@ -12,12 +12,10 @@ use rayon::prelude::*;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use crate::action::Action;
-use crate::bot::{play, Bot, View};
-use crate::engine::Engine;
-use crate::generate::game_seed;
+use crate::bot::{Bot, View};
+use crate::generate::{game_seed, play_seated};
 use crate::style::bot_by_name;
-use crate::table::TableRules;
-use crate::wall::SeededWall;
+use crate::table::{ranking, TableRules};
 
 /// Game points of the Tenhou 7-dan table by rank (1st..4th).
 pub const SEVEN_DAN_POINTS: [f64; 4] = [90.0, 45.0, 0.0, -135.0];
@@ -96,13 +94,11 @@ impl<B: Bot> Bot for Simplified<B> {
     }
 }
 
-/// Ranks 0..4 of final scores; ties go to the seat nearer the first dealer (seat 0).
+/// Ranks 0..4 of final scores; ties go to the seat nearer the first dealer (seat 0), as in `owari`.
 pub fn ranks(scores: &[i32; 4]) -> [usize; 4] {
-    let mut order = [0usize, 1, 2, 3];
-    order.sort_by_key(|&s| (-scores[s], s));
     let mut r = [0; 4];
-    for (rank, &s) in order.iter().enumerate() {
-        r[s] = rank;
+    for (rank, &s) in ranking(scores, 4).iter().enumerate() {
+        r[usize::from(s)] = rank;
     }
     r
 }
@@ -114,16 +110,15 @@ fn one_game(o: &BattleOptions, set: usize, game: usize) -> Result<[[f64; 3]; 2],
     // copies A1 B1 A2 B2 around the table, turned one seat per game so that each copy deals first in turn
     let copies = [0usize, 1, 0, 1];
     let side_at: [usize; 4] = std::array::from_fn(|s| copies[(s + game) % 4]);
-    let mut bots: Vec<Box<dyn Bot + Send>> = (0..4)
+    let bots = (0..4)
         .map(|s| {
             let name = if side_at[s] == 0 { &o.a } else { &o.b };
             let b = bot_by_name(name, game_seed(seed, s as u64 + 1))?;
             Ok(if o.simplified { Box::new(Simplified(b)) as Box<dyn Bot + Send> } else { b })
         })
         .collect::<Result<_, String>>()?;
-    let mut seats: Vec<&mut dyn Bot> = bots.iter_mut().map(|b| b.as_mut() as &mut dyn Bot).collect();
-    let mut engine = Engine::new(o.rules, SeededWall::new(seed)).map_err(|e| e.to_string())?;
-    play(&mut engine, &mut seats).map_err(|e| format!("battle game {index} (seed {seed}): {e}"))?;
+    let engine =
+        play_seated(o.rules, seed, &["A", "B", "C", "D"], bots).map_err(|e| format!("battle game {index}: {e}"))?;
     let scores = engine.scores();
     let r = ranks(&scores);
     let mut out = [[0.0; 3]; 2];

@@ -73,15 +73,25 @@ pub fn seating(pool: usize, seats: usize, run_seed: u64, index: u64) -> Vec<usiz
 /// Plays one game between `players` (in seat order) on the wall of `seed`.
 pub fn play_game(rules: TableRules, seed: u64, players: &[&Player]) -> Result<GameRecord, String> {
     let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
-    let mut bots: Vec<Box<dyn Bot + Send>> = players
+    let bots = players
         .iter()
         .enumerate()
         .map(|(i, p)| bot_by_name(&p.bot, game_seed(seed, i as u64 + 1)))
         .collect::<Result<_, _>>()?;
+    Ok(play_seated(rules, seed, &names, bots)?.into_record())
+}
+
+/// Plays one game of these bots (in seat order, named `names`) on the wall of `seed`; the engine at the end.
+pub fn play_seated(
+    rules: TableRules,
+    seed: u64,
+    names: &[&str],
+    mut bots: Vec<Box<dyn Bot + Send>>,
+) -> Result<Engine<SeededWall>, String> {
     let mut seats: Vec<&mut dyn Bot> = bots.iter_mut().map(|b| b.as_mut() as &mut dyn Bot).collect();
-    let mut engine = Engine::with_names(rules, SeededWall::new(seed), &names).map_err(|e| e.to_string())?;
+    let mut engine = Engine::with_names(rules, SeededWall::new(seed), names).map_err(|e| e.to_string())?;
     play(&mut engine, &mut seats).map_err(|e| format!("game of seed {seed}: {e}"))?;
-    Ok(engine.into_record())
+    Ok(engine)
 }
 
 /// What [`generate`] does.

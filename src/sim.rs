@@ -9,7 +9,6 @@ use haifu_sim::battle::{battle, BattleOptions, BattleResult};
 use haifu_sim::generate::{generate, GenerateOptions, LogFormat, Player};
 use haifu_sim::style::BOT_NAMES;
 use haifu_sim::TableRules;
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// The table: 4-player hanchan unless told otherwise.
 #[derive(clap::Args, Clone, Debug)]
@@ -100,15 +99,6 @@ pub struct BattleArgs {
     pub json: bool,
 }
 
-fn bar(visible: bool, len: usize, what: &str) -> Option<ProgressBar> {
-    visible.then(|| {
-        let b = ProgressBar::new(len as u64);
-        let template = format!("{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {what} ({{per_sec}})");
-        b.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
-        b
-    })
-}
-
 pub fn run_sim(a: &SimArgs) -> Result<()> {
     let o = GenerateOptions {
         games: a.games,
@@ -123,7 +113,7 @@ pub fn run_sim(a: &SimArgs) -> Result<()> {
         date: a.date.clone(),
     };
     let started = std::time::Instant::now();
-    let pb = bar(std::io::stderr().is_terminal() && !a.json, a.games, "games");
+    let pb = crate::progress::counter(std::io::stderr().is_terminal() && !a.json, a.games, "games");
     let g = generate(&o, &|n| {
         if let Some(b) = &pb {
             b.inc(n as u64);
@@ -163,7 +153,7 @@ pub fn run_battle(a: &BattleArgs) -> Result<()> {
         rules: TableArgs { sanma: false, east: a.east, go_type: None }.rules(),
         seed: a.seed,
     };
-    let pb = bar(std::io::stderr().is_terminal() && !a.json, a.sets * a.games_per_set, "games");
+    let pb = crate::progress::counter(std::io::stderr().is_terminal() && !a.json, a.sets * a.games_per_set, "games");
     let r = battle(&o, &|n| {
         if let Some(b) = &pb {
             b.inc(n as u64);

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use haifu_sim::replay::{verify_game, Category, ReplayReport};
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 #[derive(clap::Args)]
@@ -29,14 +28,7 @@ fn is_agari(c: Category) -> bool {
 
 pub fn run(a: &VerifyArgs) -> Result<()> {
     let files = haifu_ingest::source::expand_inputs(&a.inputs, &[])?;
-    let bar = (std::io::stderr().is_terminal() && !a.json).then(|| {
-        let b = ProgressBar::new(files.len() as u64);
-        b.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} files ({per_sec})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        b
-    });
+    let bar = crate::progress::counter(std::io::stderr().is_terminal() && !a.json, files.len(), "files");
     // each file: its report, or why it could not be read (an unreadable file is not a rules mismatch)
     let per_file: Vec<Result<ReplayReport, String>> = files
         .par_iter()

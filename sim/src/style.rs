@@ -153,14 +153,14 @@ fn is_value(view: &View<'_>, k: Kind) -> bool {
 const PRIMARY: f64 = 1000.0;
 
 /// Tiles that would lower the shanten of `counts` (13 - 3m tiles), counted over the unseen copies.
-fn acceptance(counts: &mut Counts, current: i8, seen: &Counts) -> u32 {
+fn acceptance(counts: &Counts, current: i8, seen: &Counts) -> u32 {
     let after = shanten_each(counts, 1);
     (0..KINDS).filter(|&k| after[k] < current && seen[k] < 4).map(|k| u32::from(4 - seen[k])).sum()
 }
 
 impl StyleBot {
     /// Higher is discarded first among the tiles that keep the least shanten.
-    fn lean_score(&mut self, view: &View<'_>, k: Kind, after: &mut Counts, s: i8, seen: &Counts) -> f64 {
+    fn lean_score(&mut self, view: &View<'_>, k: Kind, after: &Counts, s: i8, seen: &Counts) -> f64 {
         match self.style.lean {
             Lean::None => 0.0,
             Lean::Acceptance => f64::from(acceptance(after, s, seen)),
@@ -300,14 +300,8 @@ impl StyleBot {
         for t in tiles {
             after[idx(t.kind())] -= 1;
         }
-        let mut after_call = i8::MAX;
-        for k in 0..KINDS {
-            if after[k] > 0 {
-                after[k] -= 1;
-                after_call = after_call.min(shanten(&after));
-                after[k] += 1;
-            }
-        }
+        // the best discard after the call
+        let after_call = shanten_each(&after, -1).into_iter().min().unwrap_or(i8::MAX);
         if after_call >= before {
             return false;
         }
@@ -409,7 +403,7 @@ impl Bot for StyleBot {
                     .map(|&t| {
                         let mut after = counts;
                         after[idx(t.kind())] -= 1;
-                        self.lean_score(view, t.kind(), &mut after, best_s, &seen)
+                        self.lean_score(view, t.kind(), &after, best_s, &seen)
                     })
                     .collect();
                 let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);

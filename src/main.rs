@@ -34,12 +34,13 @@ enum Command {
     Ingest(IngestArgs),
     /// Write the games of a dataset back as mjlog XML files (from the lossless events table) or mjai JSON lines.
     Export(export::ExportArgs),
-    /// Measure ingest throughput on in-memory inputs.
+    /// Benchmarks: ingest, mining (both engines), evaluation, and the game engine's self-play speed.
     Bench {
         #[command(subcommand)]
         what: bench::BenchCommand,
     },
-    /// Run the main job on the logs embedded in the binary: ingest and a short summary.
+    /// The main job on logs it makes itself: style bots play east-only games, then ingest, mine (2022),
+    /// imitate (2023) and the thesis report; needs no data.
     Demo(demo::DemoArgs),
     /// Count the sequences (SPEC 2) of each player and of everyone, per strategy, into sequence tables.
     Mine(mine::MineArgs),

@@ -43,8 +43,8 @@ pub struct SimArgs {
     #[arg(long, default_value_t = 100)]
     pub games: usize,
     /// The players: NAME=BOT or BOT, at least as many as seats; from a larger pool each game seats a seeded
-    /// draw of them (bots are listed below).
-    #[arg(long, num_args = 1.., required = true)]
+    /// draw of them (bots are listed below). Default: four shanten-greedy bots, Greedy1 to Greedy4.
+    #[arg(long, num_args = 1.., default_values = ["Greedy1=greedy", "Greedy2=greedy", "Greedy3=greedy", "Greedy4=greedy"])]
     pub players: Vec<Player>,
     /// Output directory for the logs (one file per game, named like a Tenhou log id).
     #[arg(long, short)]

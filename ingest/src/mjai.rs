@@ -927,7 +927,8 @@ impl<'a> GameReader<'a> {
         r.ended = true;
         let honba = r.honba;
         let dealer = r.dealer;
-        let melds: Vec<u32> = r.melds[who].iter().map(Meld::encode).collect();
+        // Tenhou lists the melds newest first
+        let melds: Vec<u32> = r.melds[who].iter().rev().map(Meld::encode).collect();
         let dora = r.dora.clone();
         let ctx = WinContext {
             seat_wind: ((who + n - dealer) % n) as u8,

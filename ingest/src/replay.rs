@@ -13,6 +13,7 @@
 //! The output is what the dataset stores: the rounds, and one [`Decision`] per discard.
 
 use arrayvec::ArrayVec;
+use haifu_rules::agari;
 use haifu_rules::shanten::shanten;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
@@ -802,7 +803,7 @@ impl Replayer<'_> {
             if drawn && (tracked.len() % 3 != 1 || tracked.len() > 13) {
                 return Err(format!("hai{s} {tracked:?} holds {} tiles at the draw", tracked.len()));
             }
-            if drawn && shanten(tracked.counts()) != 0 {
+            if drawn && !agari::tenpai_at_draw(tracked.counts()) {
                 return Err(format!("hai{s} {tracked:?} is shown as tenpai but is not"));
             }
         }

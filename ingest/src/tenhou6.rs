@@ -1130,7 +1130,7 @@ impl<'a> Play<'a> {
                         honba: self.round.honba,
                         kyotaku: taken,
                         hand,
-                        melds: self.melds[w.who].iter().map(Meld::encode).collect(),
+                        melds: self.melds[w.who].iter().rev().map(Meld::encode).collect(), // newest first, as Tenhou
                         machi,
                         fu,
                         points,

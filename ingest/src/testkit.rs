@@ -674,8 +674,9 @@ impl GameBuilder {
         let r = self.round.as_mut().expect("win outside a round");
         let mut hand = r.hands[usize::from(who)];
         hand.insert(tile);
+        // newest first, as Tenhou lists them
         let melds: Vec<u32> =
-            r.melds[usize::from(who)].iter().filter(|m| m.kind != MeldKind::Nuki).map(Meld::encode).collect();
+            r.melds[usize::from(who)].iter().rev().filter(|m| m.kind != MeldKind::Nuki).map(Meld::encode).collect();
         let ura: Vec<Tile> = if r.riichi[usize::from(who)] {
             (0..r.dora.len()).map(|_| Self::indicator_in(np, &mut r.used)).collect()
         } else {

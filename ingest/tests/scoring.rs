@@ -1,6 +1,6 @@
 //! Tenhou as the oracle of `rules::score`: every AGARI of the corpus's mjlog and tenhou.net/6 games is rescored from its own
 //! tiles (closed hand, melds, winning tile, dora and ura indicators, seat and round wind, rules of the table)
-//! and the yaku with their han, the yakuman, the fu, the points, the limit and the score changes must equal
+//! and the yaku with their han (in Tenhou's order), the yakuman, the fu, the points, the limit and the score changes must equal
 //! the tag's. The situational yaku (riichi, ippatsu, chankan, rinshan, haitei/houtei, tenhou/chiihou) are
 //! the one input taken from the tag here: the game engine's replay (`sim`) finds them from the play itself.
 //! Prints a clear line and passes when the corpus is absent.
@@ -47,12 +47,22 @@ fn context(a: &Agari, rules: Ruleset, seat_wind: Kind, round_wind: Kind) -> WinC
 
 /// Rescores one win; `None` when everything agrees, else what differs.
 /// tenhou.net/6 JSON writes a limit hand's value by name (満貫...) without its fu: the reader's tag has fu 0.
-fn rescore(a: &Agari, rules: Ruleset, dealer: u8, kyoku: u8, first_winner: bool, fu_known: bool) -> Option<String> {
+#[allow(clippy::too_many_arguments)]
+fn rescore(
+    a: &Agari,
+    rules: Ruleset,
+    dealer: u8,
+    kyoku: u8,
+    first_winner: bool,
+    fu_known: bool,
+    ordered: bool,
+) -> Option<String> {
     let n = rules.players;
     let seat_wind = Kind::from_index(Kind::EAST.index() + (a.who + n - dealer) % n);
     let round_wind = Kind::from_index(Kind::EAST.index() + kyoku / 4);
     let ctx = context(a, rules, seat_wind, round_wind);
-    let melds: Vec<Meld> = match a.melds.iter().map(|&m| Meld::decode(m)).collect() {
+    // AGARI `m` lists the melds newest first; `score` takes them as called
+    let melds: Vec<Meld> = match a.melds.iter().rev().map(|&m| Meld::decode(m)).collect() {
         Ok(m) => m,
         Err(e) => return Some(format!("bad meld code: {e}")),
     };
@@ -60,10 +70,19 @@ fn rescore(a: &Agari, rules: Ruleset, dealer: u8, kyoku: u8, first_winner: bool,
     let Some(s) = score(&a.hand, win, &melds, &ctx) else {
         return Some("not scored (no yaku or not complete)".into());
     };
+    // in Tenhou's order, as the tag lists them; tenhou.net/6 files are written by other programs too (mjx,
+    // majiang), whose yaku lists keep an order of their own: compared as sets
     let mut want_yaku: Vec<(u8, u8)> = a.yaku.iter().map(|y| (y.id, y.han)).collect();
-    want_yaku.sort_unstable();
     let mut want_yakuman = a.yakuman.clone();
-    want_yakuman.sort_unstable();
+    let mut s = s;
+    if !ordered {
+        for v in [&mut want_yaku, &mut s.yaku] {
+            v.sort_unstable();
+        }
+        for v in [&mut want_yakuman, &mut s.yakuman] {
+            v.sort_unstable();
+        }
+    }
     let (honba, kyotaku) = if first_winner { (a.honba, a.kyotaku) } else { (0, 0) };
     let deltas = win_deltas(&s, rules, a.who, a.from_who, dealer, a.pao_who, honba, kyotaku);
     let mut diffs = Vec::new();
@@ -117,7 +136,9 @@ fn every_corpus_win_scores_as_tenhou_scored_it() {
                 for (i, a) in wins.iter().enumerate() {
                     checked += 1;
                     let fu_known = rec.format != Format::Tenhou6 || a.limit == 0;
-                    if let Some(what) = rescore(a, rules, r.init.dealer, r.init.kyoku, i == 0, fu_known) {
+                    if let Some(what) =
+                        rescore(a, rules, r.init.dealer, r.init.kyoku, i == 0, fu_known, rec.format == Format::Mjlog)
+                    {
                         mismatches.push(Mismatch { file: name.clone(), round: r.index, what });
                     }
                 }

@@ -58,6 +58,32 @@ pub fn forms(counts: &Counts) -> Forms {
     f
 }
 
+/// Tenpai as Tenhou counts it at an exhaustive draw (who shows the hand and is paid): a concealed hand of
+/// 3n + 1 tiles that one more tile completes, unless every tile that would complete it is a fifth copy of a
+/// kind the concealed hand already holds four times (1111m 23p ... waiting only on 1m: noten).
+///
+/// Only the concealed hand counts. Copies in the player's own melds do not (a pon of 5p beside a single wait
+/// on the fourth 5p, or chi 123s and pon 333s beside a 2s-4s wait: Tenhou shows and pays both as tenpai),
+/// nor do copies other players show or discard, nor dora indicators. Read off Tenhou's records: the corpus
+/// has one noten hand whose only wait is held four times in the hand; unseen houou games show the meld
+/// cases paid as tenpai.
+pub fn tenpai_at_draw(counts: &Counts) -> bool {
+    let tiles: u32 = counts.iter().map(|&c| u32::from(c)).sum();
+    if tiles % 3 != 1 {
+        return false;
+    }
+    let mut c = *counts;
+    (0..KINDS).any(|k| {
+        if c[k] >= 4 {
+            return false;
+        }
+        c[k] += 1;
+        let complete = forms(&c).is_complete();
+        c[k] -= 1;
+        complete
+    })
+}
+
 /// Every regular reading of a concealed hand of 3n + 2 tiles, sorted and without repeats; empty when the hand
 /// is not complete that way (or has the wrong number of tiles).
 pub fn decompositions(counts: &Counts) -> Vec<Decomposition> {
@@ -120,6 +146,20 @@ mod tests {
 
     fn k(s: &str) -> Kind {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn tenpai_at_the_draw_counts_the_concealed_hand_only() {
+        // the only wait is a fifth 1z: the hand holds four
+        assert!(!tenpai_at_draw(&counts("1111z123m456p789s")));
+        // 1111234m: waits on 1m (a fifth) and 4m: tenpai
+        assert!(tenpai_at_draw(&counts("1111234m456p789s")));
+        // beside a pon of 5p (not part of the concealed counts): a single wait on the fourth 5p is tenpai
+        assert!(tenpai_at_draw(&counts("678m5p678s")));
+        // 2s-4s kanchan beside chi 123s and pon 333s
+        assert!(tenpai_at_draw(&counts("24678s99s")));
+        assert!(!tenpai_at_draw(&counts("13579m13579p135s")), "far from ready");
+        assert!(!tenpai_at_draw(&counts("123m456p789s11z")), "3n+2 tiles");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::agari::{decompositions, forms, Decomposition, Set};
 use crate::hand::Counts;
 use crate::meld::{Meld, MeldKind};
 use crate::tile::{Kind, Suit, Tile, KINDS};
+use crate::yaku;
 
 /// The rule switches of a table that change scoring (the `GO type` bits of SPEC 1.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,9 +106,9 @@ pub mod limit {
 /// The value of a win.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Score {
-    /// Tenhou yaku ids with their han, ascending by id (dora 52, ura 53, red 54 last); empty for a yakuman.
+    /// Tenhou yaku ids with their han, in Tenhou's order ([`yaku::TENHOU_ORDER`]); empty for a yakuman.
     pub yaku: Vec<(u8, u8)>,
-    /// Tenhou yakuman ids, ascending; each counts once.
+    /// Tenhou yakuman ids in Tenhou's order; each counts once.
     pub yakuman: Vec<u8>,
     /// Han of the yaku and dora (13 per yakuman).
     pub han: u32,
@@ -340,13 +341,14 @@ impl WinFacts<'_> {
             }
         }
         let sets = || groups.iter().filter(|g| !g.is_sequence());
+        // Tenhou lists yakuhai set by set (concealed ones, then melds as called), a double wind round wind first
         for g in sets() {
             let k = g.first;
-            if k == ctx.seat_wind {
-                y.add(10 + k.index() - Kind::EAST.index(), 1);
-            }
             if k == ctx.round_wind {
                 y.add(14 + k.index() - Kind::EAST.index(), 1);
+            }
+            if k == ctx.seat_wind {
+                y.add(10 + k.index() - Kind::EAST.index(), 1);
             }
             if k.is_dragon() {
                 y.add(18 + k.index() - Kind::HAKU.index(), 1);
@@ -545,7 +547,8 @@ impl WinFacts<'_> {
 }
 
 /// Scores a win: `concealed` holds the closed tiles including the winning tile, `melds` the calls (and
-/// north extractions). `None` when the hand is not complete or has no yaku (dora alone is not a yaku).
+/// north extractions) in the order they were made (AGARI `m` lists them newest first: reverse it); the
+/// order only sets the order of the yakuhai in [`Score::yaku`]. `None` when the hand is not complete or has no yaku (dora alone is not a yaku).
 pub fn score(concealed: &[Tile], win_tile: Tile, melds: &[Meld], ctx: &WinContext) -> Option<Score> {
     let mut counts: Counts = [0; KINDS];
     for t in concealed {
@@ -586,6 +589,7 @@ pub fn score(concealed: &[Tile], win_tile: Tile, melds: &[Meld], ctx: &WinContex
     let mut consider = |mut ids: Vec<u8>, fu: u32| {
         ids.sort_unstable();
         ids.dedup();
+        ids.sort_by_key(|&id| yaku::tenhou_rank(id));
         if !ids.is_empty() && best_yakuman.as_ref().is_none_or(|(b, bf)| (ids.len(), fu) > (b.len(), *bf)) {
             best_yakuman = Some((ids, fu));
         }
@@ -624,7 +628,8 @@ pub fn score(concealed: &[Tile], win_tile: Tile, melds: &[Meld], ctx: &WinContex
             return;
         }
         facts.dora_yaku(concealed, melds, &mut y);
-        y.0.sort_unstable();
+        // stable: the yakuhai keep the order of their sets
+        y.0.sort_by_key(|&(id, _)| yaku::tenhou_rank(id));
         let han = y.han();
         let (basic, lim) = basic_of(han, fu);
         let s = finish(y.0, Vec::new(), han, fu, basic, lim);
@@ -648,7 +653,10 @@ pub fn score(concealed: &[Tile], win_tile: Tile, melds: &[Meld], ctx: &WinContex
 /// Score changes (points, by seat) of one win, honba and riichi sticks included. For the second winner of
 /// a double ron pass `honba = 0` and `kyotaku = 0`: both go to the first winner in turn order.
 /// With `pao` (the player responsible for a daisangen or daisuushii), a tsumo is paid by the pao player
-/// alone and a ron is split in halves between the pao player and the discarder (who pays the honba).
+/// alone and a ron is split in halves between the pao player and the discarder, the pao player paying the
+/// honba too (Tenhou: 16,600 and 16,000 for a non-dealer's yakuman at 2 honba). When the responsible
+/// player is the discarder, Tenhou writes no `paoWho` and the ron is a plain one: pass `None` (see
+/// [`pao_payer`]).
 #[allow(clippy::too_many_arguments)]
 pub fn win_deltas(
     score: &Score,
@@ -667,10 +675,11 @@ pub fn win_deltas(
     if w != from {
         let total = score.points + honba_total;
         match pao {
+            // the responsible player pays half of the hand and all the honba (Tenhou)
             Some(p) if usize::from(p) != from => {
                 let half = score.points / 2;
-                d[usize::from(p)] -= half;
-                d[from] -= total - half;
+                d[from] -= half;
+                d[usize::from(p)] -= total - half;
             }
             _ => d[from] -= total,
         }
@@ -692,6 +701,13 @@ pub fn win_deltas(
     }
     d[w] += 1000 * i32::from(kyotaku);
     d
+}
+
+/// The seat Tenhou names in `paoWho` for a win: the seat that fed the last set of a daisangen or daisuushii
+/// (`responsible`), when the win is one of those yakuman and that seat is not the discarder (dealing in
+/// yourself makes it a plain ron, and Tenhou then writes no `paoWho`).
+pub fn pao_payer(score: &Score, responsible: Option<u8>, from: u8) -> Option<u8> {
+    responsible.filter(|&p| p != from && score.yakuman.iter().any(|&y| y == 39 || y == 49))
 }
 
 /// Tenpai payments at an exhaustive draw: 3000 points (2000 with three players) from the noten seats to the

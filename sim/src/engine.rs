@@ -18,16 +18,21 @@
 //! - four kans by more than one seat: the round is drawn (kan4) when the discard after the fourth kan passes;
 //! - 3-player north extraction: any waiting hand may ron the north (no chankan yaku); once nobody does, it
 //!   breaks ippatsu and the first-turn rules (double riichi, tenhou, nine terminals) like a call;
-//! - a wait on a fifth copy (all four in the hand or in the seat's melds) is not tenpai at the draw;
+//! - tenpai at the exhaustive draw is [`agari::tenpai_at_draw`]: a wait on a fifth copy of a kind the concealed
+//!   hand holds four times is noten; copies in the seat's own melds do not count (the hand is tenpai);
 //! - temporary furiten follows a passed winning tile whether or not the seat had a yaku (the shape decides);
 //! - AGARI `m` lists the melds newest first, north extractions included; a closed kan's code names copy 0
 //!   of its kind (Tenhou sometimes names another copy);
-//! - pao: the seat whose discard completed a third dragon or fourth wind set by pon or open kan.
+//! - pao: the seat whose discard completed a third dragon or fourth wind set by pon or open kan pays all of a
+//!   tsumo, and half of another seat's ron plus all the honba; dealing in itself, it pays a plain ron and
+//!   Tenhou writes no `paoWho` ([`score::win_deltas`], [`score::pao_payer`]);
+//! - AGARI `yaku` and `yakuman` are written in Tenhou's order ([`haifu_rules::yaku::TENHOU_ORDER`]).
 
 use arrayvec::ArrayVec;
 use haifu_ingest::event::{Event, GameRecord, Tag, ROOT};
 use haifu_ingest::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
 use haifu_ingest::Format;
+use haifu_rules::agari;
 use haifu_rules::score::{self, RiichiKind, Ruleset, Score, WinContext};
 use haifu_rules::shanten::{shanten, shanten_each};
 use haifu_rules::{Hand, Kind, Meld, MeldKind, Tile};
@@ -142,28 +147,14 @@ pub struct Engine<W: Wall> {
     tenpai_rule: TenpaiRuleCases,
 }
 
-/// Exhaustive draws where Tenhou's tenpai rule decided: a hand that only a fifth copy of a kind would
-/// complete is noten. Counted so that the corpus check can say how often the rule was put to the test.
+/// Exhaustive draws where Tenhou's tenpai rule ([`agari::tenpai_at_draw`]) was put to the test. Counted so
+/// that the corpus check can say how often.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct TenpaiRuleCases {
-    /// The four copies are in the hand.
+    /// Noten: every wait is a fifth copy of a kind the concealed hand holds four times.
     pub noten_with_hand_copies: usize,
-    /// Some of the copies are in the seat's own pon or kan.
-    pub noten_with_meld_copies: usize,
-}
-
-/// A 3n+1 hand holding four copies of a kind that a fifth copy would complete (as a triplet of it plus a
-/// complete rest; the rarer readings with three sequences through the kind are not looked for).
-fn waits_on_fifth_copy(counts: &haifu_rules::Counts) -> bool {
-    (0..34).any(|k| {
-        if counts[k] != 4 {
-            return false;
-        }
-        // the fifth copy and two of the four make a triplet; the rest (two copies left) must be complete
-        let mut rest = *counts;
-        rest[k] -= 2;
-        rest.iter().sum::<u8>() % 3 == 2 && shanten(&rest) == -1
-    })
+    /// Tenpai although every copy of the waits is in the hand or the seat's own melds (nothing can come).
+    pub tenpai_with_meld_copies: usize,
 }
 
 fn seat_bit(s: u8) -> u8 {
@@ -302,7 +293,7 @@ impl<W: Wall> Engine<W> {
     pub fn rounds_finished(&self) -> usize {
         self.rounds_finished
     }
-    /// Exhaustive draws so far where the fifth-copy rule made a hand noten.
+    /// Exhaustive draws so far where the tenpai rule's edge cases decided.
     pub fn tenpai_rule_cases(&self) -> TenpaiRuleCases {
         self.tenpai_rule
     }
@@ -1037,7 +1028,7 @@ impl<W: Wall> Engine<W> {
                 .score_win(w, from, tile, offer, rinshan, ura.clone())
                 .ok_or(IllegalAction::NotLegal { seat: w, action: "win (no score)".into() })?;
             let s = &self.seats[usize::from(w)];
-            let pao = s.pao.filter(|_| sc.yakuman.iter().any(|&y| y == 39 || y == 49));
+            let pao = score::pao_payer(&sc, s.pao, from);
             let (honba, sticks) = if i == 0 { (self.honba, self.kyotaku) } else { (0, 0) };
             let delta = score::win_deltas(&sc, self.ruleset, w, from, self.dealer, pao, honba, sticks);
             let mut hand: Vec<Tile> = s.hand.tiles().iter().collect();
@@ -1082,14 +1073,12 @@ impl<W: Wall> Engine<W> {
         let np = usize::from(self.rules.players);
         let mut tenpai = [false; 4];
         for (t, s) in tenpai.iter_mut().zip(&self.seats).take(np) {
-            *t = s.waits != 0;
-            // hands that only a fifth copy would complete: noten on Tenhou (counted, see `TenpaiRuleCases`)
-            if s.waits == 0 {
-                if shanten(s.hand.counts()) == 0 {
-                    self.tenpai_rule.noten_with_meld_copies += 1;
-                } else if waits_on_fifth_copy(s.hand.counts()) {
-                    self.tenpai_rule.noten_with_hand_copies += 1;
-                }
+            *t = agari::tenpai_at_draw(s.hand.counts());
+            // `waits` leaves out kinds held four times with the melds: the rule's edge cases (counted)
+            if s.waits == 0 && *t {
+                self.tenpai_rule.tenpai_with_meld_copies += 1;
+            } else if !*t && shanten(s.hand.counts()) == 0 {
+                self.tenpai_rule.noten_with_hand_copies += 1;
             }
         }
         let nagashi: ArrayVec<u8, 4> = (0..np as u8).filter(|&s| self.seats[usize::from(s)].nagashi).collect();

@@ -135,7 +135,7 @@ impl ReplayReport {
         self.owari_checked += o.owari_checked;
         self.records_checked += o.records_checked;
         self.tenpai_rule_cases.noten_with_hand_copies += o.tenpai_rule_cases.noten_with_hand_copies;
-        self.tenpai_rule_cases.noten_with_meld_copies += o.tenpai_rule_cases.noten_with_meld_copies;
+        self.tenpai_rule_cases.tenpai_with_meld_copies += o.tenpai_rule_cases.tenpai_with_meld_copies;
         self.mismatches.extend(o.mismatches);
     }
     /// Number of mismatches per category.
@@ -627,9 +627,9 @@ impl Driver<'_> {
     }
 
     /// The engine's events for the round against the log's, tag by tag: the writer must write what Tenhou
-    /// writes. Attributes compared as Tenhou writes them, except the order of `yaku` pairs (compared as a set
-    /// with the win) and `owari` (compared at the end of the game); attributes an old log lacks (the `ten` of
-    /// `REACH`) are not required.
+    /// writes. Attributes compared as Tenhou writes them (the order of `yaku` and `yakuman` included), except
+    /// `owari` (compared at the end of the game); attributes an old log lacks (the `ten` of `REACH`) are not
+    /// required.
     fn compare_record(&mut self, start: usize, end: usize, engine_init: usize) {
         self.rep.records_checked += 1;
         let log: Vec<&Event> = self.events[start..end].iter().filter(|e| is_play(e)).collect();
@@ -737,9 +737,9 @@ fn same_event(log: &Event, ours: &Event) -> bool {
             if a.name != b.name {
                 return false;
             }
-            // `shuffle` (old INIT tags) is the log's own random state; `owari` and the order of `yaku` are
-            // compared elsewhere
-            let skip = |k: &str| matches!(k, "owari" | "yaku" | "shuffle");
+            // `shuffle` (old INIT tags) is the log's own random state; `owari` is compared at the end of the
+            // game. `yaku` and `yakuman` are compared as written: Tenhou's order included
+            let skip = |k: &str| matches!(k, "owari" | "shuffle");
             let optional = |k: &str| a.name == "REACH" && k == "ten";
             let theirs: Vec<&(String, String)> = a.attrs.iter().filter(|(k, _)| !skip(k)).collect();
             let mine: Vec<&(String, String)> =

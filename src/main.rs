@@ -17,6 +17,7 @@ mod imitate;
 mod mine;
 mod progress;
 mod report;
+mod rules_args;
 mod sim;
 mod stats;
 mod verify;
@@ -84,6 +85,8 @@ pub struct IngestArgs {
     /// Fail (and commit nothing) at the first file or game that cannot be ingested.
     #[arg(long)]
     pub strict: bool,
+    #[command(flatten)]
+    pub rules: rules_args::RulesArgs,
     /// Print one JSON object with the summary on stdout.
     #[arg(long)]
     pub json: bool,
@@ -116,7 +119,12 @@ fn main() {
 /// `haifu ingest`: returns the summary after printing it.
 pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
     let inputs = haifu_ingest::source::expand_inputs(&a.inputs, &a.list)?;
-    let opts = haifu_ingest::pipeline::IngestOptions { out: a.out.clone(), jobs: a.jobs, strict: a.strict };
+    let opts = haifu_ingest::pipeline::IngestOptions {
+        out: a.out.clone(),
+        jobs: a.jobs,
+        strict: a.strict,
+        read: a.rules.read_options(),
+    };
     let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);
     let summary = haifu_ingest::pipeline::ingest(&inputs, &opts, &bar)?;
     bar.finish();

@@ -16,7 +16,10 @@ pub struct VerifyArgs {
     /// How many mismatches to print (all of them go into `--json`).
     #[arg(long, default_value_t = 20)]
     pub show: usize,
-    /// Print one JSON object: games, agari_checked, agari_mismatches, replay_mismatches, the mismatches.
+    #[command(flatten)]
+    pub rules: crate::rules_args::RulesArgs,
+    /// Print one JSON object: games, agari_checked, agari_mismatches, replay_mismatches, the mismatches
+    /// (each with its category, seat and the rule broken).
     #[arg(long)]
     pub json: bool,
 }
@@ -28,6 +31,7 @@ fn is_agari(c: Category) -> bool {
 
 pub fn run(a: &VerifyArgs) -> Result<()> {
     let files = haifu_ingest::source::expand_inputs(&a.inputs, &[])?;
+    let opts = a.rules.read_options();
     let bar = crate::progress::counter(std::io::stderr().is_terminal() && !a.json, files.len(), "files");
     // each file: its report, or why it could not be read (an unreadable file is not a rules mismatch)
     let per_file: Vec<Result<ReplayReport, String>> = files
@@ -37,7 +41,7 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
             let r = std::fs::read(f)
                 .map_err(|e| format!("{name}: {e}"))
                 .and_then(|raw| haifu_ingest::source::decompress(raw).map_err(|e| format!("{name}: {e}")))
-                .and_then(|text| haifu_ingest::read_games(&name, &text).map_err(|e| format!("{name}: {e}")))
+                .and_then(|text| haifu_ingest::read_games_with(&name, &text, &opts).map_err(|e| format!("{name}: {e}")))
                 .map(|games| {
                     let mut rep = ReplayReport::default();
                     for (i, g) in games.iter().enumerate() {

@@ -20,7 +20,8 @@ fn scan(dataset: &Path, table: &str) -> LazyFrame {
 }
 
 fn run(inputs: &[PathBuf], out: &Path) -> Summary {
-    ingest(inputs, &IngestOptions { out: out.to_path_buf(), jobs: 0, strict: false }, &Silent).expect("ingest runs")
+    ingest(inputs, &IngestOptions { out: out.to_path_buf(), jobs: 0, strict: false, read: Default::default() }, &Silent)
+        .expect("ingest runs")
 }
 
 #[test]

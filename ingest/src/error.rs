@@ -23,9 +23,9 @@ impl ReadError {
         let column = (end - line_start) as u32 + 1;
         ReadError { offset, line, column, message }
     }
-    /// An error on a line of a line-oriented file (mjai).
-    pub fn line(line: u32, message: String) -> ReadError {
-        ReadError { offset: 0, line, column: 1, message }
+    /// An error on a line of a line-oriented file (mjai) that starts at byte `offset`.
+    pub fn line(line: u32, offset: u64, message: String) -> ReadError {
+        ReadError { offset, line, column: 1, message }
     }
 }
 

@@ -135,6 +135,9 @@ pub struct GameRecord {
     /// Tenhou log id (`2019060813gm-00a9-0000-08bb0ec3`) when the file name or the record gives one.
     pub log_id: Option<String>,
     pub events: Vec<Event>,
+    /// What the reader had to settle or fill in because the log does not say it (the game's length, red
+    /// fives, a missing name ...), one line each; the games table keeps them (`notes`).
+    pub notes: Vec<String>,
 }
 
 /// The root element name of an mjlog.

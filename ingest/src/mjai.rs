@@ -14,9 +14,11 @@
 //!   Tenhou writes it right after the replacement draw, so it is moved there.
 //!
 //! # Synthesized (the log does not say it)
-//! - `GO type`: 0x08 hanchan (`kyoku_first` 0 or `gametype` tonnan; without them, when a South or later round
-//!   is played), 0x02 without red fives (`aka_flag: false`; without the flag, when no red five appears in the
-//!   game), 0x10 with 3 players; no table level bits. `UN`: the names, dan 0, rate 1500, sex C.
+//! - `GO type`: 0x08 hanchan (`kyoku_first` 0 or `gametype` tonnan; without them, the reading the play
+//!   does not contradict, hanchan when both fit: [`crate::length`]), 0x02 without red fives (`aka_flag:
+//!   false`; without the flag, when no red five appears in the game), 0x10 with 3 players; no table level
+//!   bits. `haifu ingest --length/--red/--players` ([`ReadOptions`]) win over all of these. What was settled
+//!   or guessed goes to the game's notes. `UN`: the names, dan 0, rate 1500, sex C.
 //!   `TAIKYOKU oya` = the first dealer.
 //! - `INIT` dice are 0,0 (unknown). The first round's scores default to 25000 (3 players: 35000) each.
 //! - Score changes: `deltas`, else `scores` after the event less the tracked scores, else the scores of the
@@ -53,16 +55,22 @@ use serde_json::{Map, Value};
 use crate::convert::IdAllocator;
 use crate::error::ReadError;
 use crate::event::{Event, Format, GameRecord, Tag};
+use crate::length::{self, Length, ReadOptions};
 use crate::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
 
 /// Reads every game of an mjai log.
 pub fn parse(text: &[u8]) -> Result<Vec<GameRecord>, ReadError> {
+    parse_with(text, &ReadOptions::default())
+}
+
+/// Reads every game of an mjai log, with the rules the user states for what the log leaves unsaid.
+pub fn parse_with(text: &[u8], opts: &ReadOptions) -> Result<Vec<GameRecord>, ReadError> {
     let lines = read_lines(text)?;
     let games = split_games(lines)?;
     let mut out = Vec::with_capacity(games.len());
     for (index, lines) in games.into_iter().enumerate() {
-        let events = GameReader::new(&lines)?.run()?;
-        out.push(GameRecord { format: Format::Mjai, index_in_file: index as u32, log_id: None, events });
+        let (events, notes) = GameReader::new(&lines, opts)?.run()?;
+        out.push(GameRecord { format: Format::Mjai, index_in_file: index as u32, log_id: None, events, notes });
     }
     Ok(out)
 }
@@ -88,6 +96,8 @@ const GAME_EVENTS: [&str; 13] = [
 struct Line {
     /// 1-based line number in the file.
     no: u32,
+    /// Byte offset of the line's start in the file.
+    at: u64,
     kind: String,
     obj: Map<String, Value>,
 }
@@ -95,9 +105,12 @@ struct Line {
 fn read_lines(text: &[u8]) -> Result<Vec<Line>, ReadError> {
     let body = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let mut out = Vec::new();
-    for (i, raw) in body.split(|&b| b == b'\n').enumerate() {
+    let mut at = (text.len() - body.len()) as u64;
+    for (i, line) in body.split(|&b| b == b'\n').enumerate() {
         let no = i as u32 + 1;
-        let raw = raw.trim_ascii();
+        let start = at;
+        at += line.len() as u64 + 1;
+        let raw = line.trim_ascii();
         if raw.is_empty() {
             continue;
         }
@@ -105,16 +118,16 @@ fn read_lines(text: &[u8]) -> Result<Vec<Line>, ReadError> {
             // serde counts lines within the one line it was given: keep only the column
             let what = e.to_string();
             let what = what.split(" at line ").next().unwrap_or_default();
-            ReadError::line(no, format!("not a JSON line: {what} at column {}", e.column()))
+            ReadError::line(no, start, format!("not a JSON line: {what} at column {}", e.column()))
         })?;
         let Value::Object(obj) = value else {
-            return Err(ReadError::line(no, "not an mjai event: a JSON object with a \"type\" expected".into()));
+            return Err(ReadError::line(no, start, "not an mjai event: a JSON object with a \"type\" expected".into()));
         };
         let kind = match obj.get("type") {
             Some(Value::String(s)) => s.clone(),
-            _ => return Err(ReadError::line(no, "mjai event without a \"type\" string".into())),
+            _ => return Err(ReadError::line(no, start, "mjai event without a \"type\" string".into())),
         };
-        out.push(Line { no, kind, obj });
+        out.push(Line { no, at: start, kind, obj });
     }
     Ok(out)
 }
@@ -142,6 +155,7 @@ fn split_games(lines: Vec<Line>) -> Result<Vec<Vec<Line>>, ReadError> {
                 None if GAME_EVENTS.contains(&kind) => {
                     return Err(ReadError::line(
                         line.no,
+                        line.at,
                         format!("{kind} outside a game (no start_game or start_kyoku before it)"),
                     ));
                 }
@@ -151,7 +165,7 @@ fn split_games(lines: Vec<Line>) -> Result<Vec<Vec<Line>>, ReadError> {
     }
     games.extend(current);
     if games.is_empty() {
-        return Err(ReadError::line(1, "no game in the file (no start_game or start_kyoku line)".into()));
+        return Err(ReadError::line(1, 0, "no game in the file (no start_game or start_kyoku line)".into()));
     }
     Ok(games)
 }
@@ -256,18 +270,21 @@ fn same_tile(t: Tile, m: MjaiTile, red_enabled: bool) -> bool {
 struct GameFacts {
     n: usize,
     red: bool,
-    hanchan: bool,
+    /// The length the log states (`kyoku_first`, `gametype`), and by what; settled after the play is read.
+    stated_length: Option<(Length, &'static str)>,
     first_dealer: usize,
     names: Vec<String>,
+    /// What was given or guessed rather than read (the games table's `notes`).
+    notes: Vec<String>,
 }
 
-fn game_facts(lines: &[Line]) -> Result<GameFacts, ReadError> {
+fn game_facts(lines: &[Line], opts: &ReadOptions) -> Result<GameFacts, ReadError> {
     let start = lines.iter().find(|l| l.kind == "start_game");
     let first = lines
         .iter()
         .find(|l| l.kind == "start_kyoku")
-        .ok_or_else(|| ReadError::line(lines[0].no, "game without a start_kyoku".into()))?;
-    let err = |m: String| ReadError::line(first.no, format!("start_kyoku: {m}"));
+        .ok_or_else(|| ReadError::line(lines[0].no, lines[0].at, "game without a start_kyoku".into()))?;
+    let err = |m: String| ReadError::line(first.no, first.at, format!("start_kyoku: {m}"));
     let hands = match get(first, "tehais").map_err(err)? {
         Value::Array(h) => h,
         _ => return Err(err("\"tehais\" is not a list of hands".into())),
@@ -281,7 +298,11 @@ fn game_facts(lines: &[Line]) -> Result<GameFacts, ReadError> {
     };
     let nuki = lines.iter().any(|l| l.kind == "nukidora");
     // a 3-player log may keep the fourth hand as an empty or hidden placeholder
-    let n = if hands.len() == 3 || (hands.len() == 4 && hand_len(3) == 0) || (fourth_hidden && three_scores) || nuki {
+    let mut notes = Vec::new();
+    let n = if let Some(p) = opts.players {
+        notes.push(format!("players: {p} (given with --players)"));
+        usize::from(p)
+    } else if hands.len() == 3 || (hands.len() == 4 && hand_len(3) == 0) || (fourth_hidden && three_scores) || nuki {
         3
     } else if hands.len() == 4 {
         4
@@ -291,28 +312,37 @@ fn game_facts(lines: &[Line]) -> Result<GameFacts, ReadError> {
     let red_seen = lines
         .iter()
         .any(|l| ["pai", "consumed", "tehais", "dora_marker"].iter().any(|k| l.obj.get(*k).is_some_and(holds_red)));
-    let red = match start.and_then(|s| s.obj.get("aka_flag")) {
-        Some(Value::Bool(b)) => *b,
-        _ => red_seen,
+    let red = match (opts.red_fives, start.and_then(|s| s.obj.get("aka_flag"))) {
+        (Some(r), _) => {
+            notes.push(format!("red fives: {} (given with --red)", if r { "yes" } else { "no" }));
+            r
+        }
+        (None, Some(Value::Bool(b))) => *b,
+        (None, _) => {
+            let why = if red_seen { "a red five appears" } else { "no red five appears" };
+            notes.push(format!("red fives: {} (not stated; {why})", if red_seen { "yes" } else { "no" }));
+            red_seen
+        }
     };
     let kyoku_first = start.and_then(|s| s.obj.get("kyoku_first")).and_then(Value::as_i64);
     let gametype = start.and_then(|s| s.obj.get("gametype")).and_then(Value::as_str);
-    let hanchan = match (kyoku_first, gametype) {
-        (Some(k), _) => k == 0,
-        (None, Some(g)) => g != "tonpu",
-        // without a declared length, a South (or later) round tells
-        (None, None) => {
-            lines.iter().any(|l| l.kind == "start_kyoku" && l.obj.get("bakaze").and_then(Value::as_str) != Some("E"))
-        }
+    let stated_length = match (kyoku_first, gametype) {
+        (Some(k), _) => Some((if k == 0 { Length::Hanchan } else { Length::East }, "kyoku_first")),
+        (None, Some(g)) => Some((if g == "tonpu" { Length::East } else { Length::Hanchan }, "gametype")),
+        (None, None) => None,
     };
     let oya = small(first, "oya", n as i64 - 1).map_err(err)?;
     let kyoku = small(first, "kyoku", 4).map_err(err)?.max(1);
     let first_dealer = (usize::from(oya) + 4 * n - usize::from(kyoku - 1)) % n;
-    let names = match start.and_then(|s| s.obj.get("names")) {
+    let names: Vec<String> = match start.and_then(|s| s.obj.get("names")) {
         Some(Value::Array(a)) => a.iter().map(|v| v.as_str().unwrap_or_default().to_string()).collect(),
         _ => Vec::new(),
     };
-    Ok(GameFacts { n, red, hanchan, first_dealer, names })
+    let unnamed: Vec<usize> = (0..n).filter(|&s| names.get(s).is_none_or(String::is_empty)).collect();
+    if !unnamed.is_empty() {
+        notes.push(format!("names: seats {unnamed:?} have no name in the log (left empty)"));
+    }
+    Ok(GameFacts { n, red, stated_length, first_dealer, names, notes })
 }
 
 fn holds_red(v: &Value) -> bool {
@@ -367,6 +397,10 @@ impl Round {
 struct GameReader<'a> {
     lines: &'a [Line],
     facts: GameFacts,
+    /// A length the user gave (wins over the log's and over every guess).
+    asked_length: Option<Length>,
+    /// Line number and byte offset of each round's `start_kyoku`.
+    round_lines: Vec<(u32, u64)>,
     events: Vec<Event>,
     scores: [i32; 4],
     kyotaku: u8,
@@ -379,11 +413,13 @@ struct GameReader<'a> {
 }
 
 impl<'a> GameReader<'a> {
-    fn new(lines: &'a [Line]) -> Result<GameReader<'a>, ReadError> {
-        let facts = game_facts(lines)?;
+    fn new(lines: &'a [Line], opts: &ReadOptions) -> Result<GameReader<'a>, ReadError> {
+        let facts = game_facts(lines, opts)?;
         Ok(GameReader {
             lines,
             facts,
+            asked_length: opts.length,
+            round_lines: Vec::new(),
             events: Vec::with_capacity(lines.len() + 8),
             scores: [0; 4],
             kyotaku: 0,
@@ -394,13 +430,37 @@ impl<'a> GameReader<'a> {
         })
     }
 
-    fn run(mut self) -> Result<Vec<Event>, ReadError> {
+    /// The game's events and its notes.
+    fn run(mut self) -> Result<(Vec<Event>, Vec<String>), ReadError> {
         self.header();
         let lines = self.lines;
         for (i, l) in lines.iter().enumerate() {
-            self.step(i).map_err(|m| ReadError::line(l.no, format!("{}: {m}", l.kind)))?;
+            if l.kind == "start_kyoku" {
+                self.round_lines.push((l.no, l.at));
+            }
+            self.step(i).map_err(|m| ReadError::line(l.no, l.at, format!("{}: {m}", l.kind)))?;
         }
-        Ok(self.events)
+        self.settle_length()?;
+        Ok((self.events, self.facts.notes))
+    }
+
+    /// Sets the GO type's hanchan bit once the play is known (see [`crate::length`]).
+    fn settle_length(&mut self) -> Result<(), ReadError> {
+        let Some(at) = self.events.iter().position(|e| e.as_tag("GO").is_some()) else { return Ok(()) };
+        let go = crate::length::go_type_of(&self.events).map_or(0, |t| t.0);
+        match length::settle(&self.events, go, self.facts.stated_length, self.asked_length) {
+            Ok(s) => {
+                self.events[at] = Event::tag(
+                    Tag::new("GO").with("type", length::with_length(go, s.length).to_string()).with("lobby", "0"),
+                );
+                self.facts.notes.insert(0, s.note);
+                Ok(())
+            }
+            Err(c) => {
+                let (no, at) = self.round_lines.get(c.round).copied().unwrap_or((1, 0));
+                Err(ReadError::line(no, at, format!("start_kyoku: {}", c.why)))
+            }
+        }
     }
 
     fn n(&self) -> usize {
@@ -409,10 +469,8 @@ impl<'a> GameReader<'a> {
 
     fn header(&mut self) {
         let f = &self.facts;
-        let mut go = 0u32;
-        if f.hanchan {
-            go |= 0x08;
-        }
+        // the length is settled once the play is read; hanchan until then
+        let mut go = 0x08u32;
         if !f.red {
             go |= 0x02;
         }
@@ -1466,7 +1524,10 @@ mod tests {
         let (g, r) = read_one(&lines);
 
         assert_eq!(discards(&g), count(&lines, "dahai"));
-        assert_eq!(tags(&g, "GO")[0].get("type"), Some("2"), "east-only, no red fives seen");
+        // two rounds and end_game: neither length fits (the log stops early), so hanchan, said in the notes
+        assert_eq!(tags(&g, "GO")[0].get("type"), Some("10"), "hanchan, no red fives seen");
+        assert!(g.notes[0].contains("neither reading fits"), "{:?}", g.notes);
+        assert!(g.notes.iter().any(|n| n == "red fives: no (not stated; no red five appears)"), "{:?}", g.notes);
         assert_eq!(r.rounds.len(), 2);
         for (round, d) in r.rounds.iter().zip(tags(&g, "RYUUKYOKU")) {
             assert_eq!(d.get("type"), None, "exhaustive");
@@ -1611,7 +1672,7 @@ mod tests {
         ];
         let (g, r) = read_one(&lines);
         assert_eq!(discards(&g), count(&lines, "dahai"));
-        assert_eq!(tags(&g, "GO")[0].get("type"), Some("0"), "east-only with red fives");
+        assert_eq!(tags(&g, "GO")[0].get("type"), Some("8"), "hanchan (not stated, the log stops early), red fives");
         let init = Init::parse(tags(&g, "INIT")[0]).unwrap();
         assert_eq!(init.kyoku, 1);
         assert!(init.hands[1].iter().any(|t| t.id() == 52), "the red 5p is copy 0");
@@ -1809,7 +1870,7 @@ mod tests {
 
     #[test]
     fn yaku_names_map_to_tenhou_ids() {
-        let line = |v: Value| Line { no: 1, kind: "hora".into(), obj: v.as_object().unwrap().clone() };
+        let line = |v: Value| Line { no: 1, at: 0, kind: "hora".into(), obj: v.as_object().unwrap().clone() };
         let ids = |s: &str| -> Vec<Tile> { s.split_whitespace().map(|t| Tile::from_id(t.parse().unwrap())).collect() };
         // a closed hand with the red 5p (52), a pon of chun; dora indicator 4p -> 5p (52 and 53 count)
         let ctx = WinContext {

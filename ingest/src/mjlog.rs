@@ -152,7 +152,13 @@ mod tests {
         assert_eq!(ev[4], Event::Call { seat: 1, meld: 47723 });
         assert_eq!(ev[5], Event::Dora { tile: Tile::from_id(5) });
         assert_eq!(ev[6].as_tag("FOO").unwrap().get("bar"), Some("a&b"));
-        let rec = crate::event::GameRecord { format: crate::Format::Mjlog, index_in_file: 0, log_id: None, events: ev };
+        let rec = crate::event::GameRecord {
+            format: crate::Format::Mjlog,
+            index_in_file: 0,
+            log_id: None,
+            events: ev,
+            notes: Vec::new(),
+        };
         let again = parse(rec.to_mjlog().as_bytes()).unwrap();
         assert_eq!(again, rec.events);
     }

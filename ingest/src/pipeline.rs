@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::dataset::{clean_uncommitted, read_manifest, DatasetWriter, ManifestEntry, Staged};
 use crate::event::GameRecord;
+use crate::length::ReadOptions;
 use crate::replay::{replay, ReplayedGame};
 use crate::source;
 use crate::tables::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
@@ -27,6 +28,8 @@ pub struct IngestOptions {
     pub jobs: usize,
     /// Fail the run (commit nothing) at the first file or game that cannot be ingested.
     pub strict: bool,
+    /// Rules the user states for logs that leave them unsaid (mjai).
+    pub read: ReadOptions,
 }
 
 /// A file or game that could not be ingested, and why.
@@ -143,7 +146,7 @@ fn display(p: &Path) -> String {
 }
 
 /// Reads, parses and replays one file.
-fn process(path: &Path, raw: Vec<u8>, hash: String) -> FileOut {
+fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileOut {
     let name = display(path);
     let raw_len = raw.len() as u64;
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -156,7 +159,7 @@ fn process(path: &Path, raw: Vec<u8>, hash: String) -> FileOut {
         }
     };
     out.text_len = text.len() as u64;
-    let records = match crate::read_games(&file_name, &text) {
+    let records = match crate::read_games_with(&file_name, &text, read) {
         Ok(r) => r,
         Err(e) => {
             out.quarantined.push(Quarantined { file: name, game: None, reason: e.to_string() });
@@ -231,22 +234,24 @@ fn account(summary: &mut Summary, writer: &mut DatasetWriter, f: &FileOut, stric
 
 /// [`process`], with a panic turned into a quarantine entry: a bug met on one file must not take down the
 /// batch (the reason asks for a report).
-fn process_guarded(path: &Path, raw: Vec<u8>, hash: String) -> FileOut {
+fn process_guarded(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileOut {
     let len = raw.len() as u64;
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(path, raw, hash.clone()))).unwrap_or_else(|e| {
-        let what = e
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| e.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
-        let mut f = FileOut::empty(path, len, hash);
-        f.quarantined.push(Quarantined {
-            file: display(path),
-            game: None,
-            reason: format!("internal error while reading this file (please report it): {what}"),
-        });
-        f
-    })
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(path, raw, hash.clone(), read))).unwrap_or_else(
+        |e| {
+            let what = e
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| e.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            let mut f = FileOut::empty(path, len, hash);
+            f.quarantined.push(Quarantined {
+                file: display(path),
+                game: None,
+                reason: format!("internal error while reading this file (please report it): {what}"),
+            });
+            f
+        },
+    )
 }
 
 /// A game id stable across runs: from the file's content hash and the game's place in the file.
@@ -275,6 +280,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     let mut summary = Summary { out: display(&opts.out), stale_removed, ..Summary::default() };
     let (tx, rx) = crossbeam_channel::bounded::<Vec<FileOut>>(1);
     let strict = opts.strict;
+    let read_opts = opts.read;
     // one thread per table: encoding Parquet is most of the work, and the tables are independent
     let (games, rounds, events, decisions) = (
         writer.table::<GamesBatch>(),
@@ -298,7 +304,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
                     todo.into_par_iter()
                         .map(|(p, read, hash, skip)| match read {
                             Ok(raw) if skip => FileOut::skipped(p, raw.len() as u64, hash),
-                            Ok(raw) => process_guarded(p, raw, hash),
+                            Ok(raw) => process_guarded(p, raw, hash, &read_opts),
                             Err(reason) => FileOut::unreadable(p, reason),
                         })
                         .collect()

@@ -105,7 +105,7 @@ pub fn read_games(dataset: &Path) -> Result<Vec<(i64, GameRecord)>> {
             if games.last().is_none_or(|(g, _)| *g != id) {
                 let (format, log_id, index_in_file) =
                     meta.get(&id).cloned().ok_or_else(|| anyhow!("events of game {id} which games does not list"))?;
-                games.push((id, GameRecord { format, index_in_file, log_id, events: Vec::new() }));
+                games.push((id, GameRecord { format, index_in_file, log_id, events: Vec::new(), notes: Vec::new() }));
             }
             let tile = || {
                 (!tiles.is_null(i))

@@ -120,6 +120,7 @@ pub struct GamesBatch {
     events: UInt32Builder,
     complete: BooleanBuilder,
     truncation: StringBuilder,
+    notes: ListBuilder<StringBuilder>,
 }
 
 impl TableBatch for GamesBatch {
@@ -154,6 +155,7 @@ impl TableBatch for GamesBatch {
             f("events", UInt32, false),
             f("complete", Boolean, false),
             f("truncation", Utf8, true),
+            list_of("notes", Utf8),
         ]))
     }
 
@@ -207,6 +209,10 @@ impl TableBatch for GamesBatch {
         self.events.append_value(g.record.events.len() as u32);
         self.complete.append_value(g.replayed.complete);
         self.truncation.append_option(g.replayed.truncation.as_deref());
+        for n in &g.record.notes {
+            self.notes.values().append_value(n);
+        }
+        self.notes.append(true);
     }
 
     fn len(&self) -> usize {
@@ -244,6 +250,7 @@ impl TableBatch for GamesBatch {
                 Arc::new(self.events.finish()),
                 Arc::new(self.complete.finish()),
                 Arc::new(self.truncation.finish()),
+                Arc::new(self.notes.finish()),
             ],
         )
     }

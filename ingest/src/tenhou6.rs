@@ -45,6 +45,7 @@
 //!   gets minus the sum. (From 2022 Tenhou writes exact tenths, and east-only tables of 2009 paid uma 5/10.)
 
 use haifu_rules::shanten::shanten;
+use haifu_rules::table::round_name;
 use haifu_rules::{Kind, Meld, MeldKind, Tile};
 use serde_json::{Map, Value};
 
@@ -58,14 +59,42 @@ pub fn parse(text: &[u8]) -> Result<GameRecord, ReadError> {
     let objects = read_objects(text)?;
     let game = Game::read(text, &objects)?;
     let events = game.events(text)?;
-    Ok(GameRecord { format: Format::Tenhou6, index_in_file: 0, log_id: game.log_id, events })
+    Ok(GameRecord { format: Format::Tenhou6, index_in_file: 0, log_id: game.log_id, events, notes: Vec::new() })
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // JSON
 
-/// JSON objects with the byte offset where each starts.
-type Objects = Vec<(u64, Map<String, Value>)>;
+/// A game object of the file: where it starts, where each of its rounds (`log` entries) starts, its fields.
+struct Object {
+    at: u64,
+    rounds_at: Vec<u64>,
+    fields: Map<String, Value>,
+}
+
+type Objects = Vec<Object>;
+
+/// The `log` of a game object, each round as its raw text (so that its place in the file is known).
+#[derive(serde::Deserialize)]
+struct RawGame<'a> {
+    #[serde(borrow, default)]
+    log: Vec<&'a serde_json::value::RawValue>,
+}
+
+/// Byte offsets of the rounds of each game object in `text[start..end]` (an object, or an array of them);
+/// empty lists where the shape is not that (the error then points at the object).
+fn round_offsets(text: &[u8], start: usize, end: usize) -> Vec<Vec<u64>> {
+    let slice = &text[start..end.min(text.len())];
+    let base = text.as_ptr() as usize;
+    let offsets = |g: &RawGame| g.log.iter().map(|r| (r.get().as_ptr() as usize - base) as u64).collect();
+    match slice.first() {
+        Some(b'{') => serde_json::from_slice::<RawGame>(slice).map(|g| vec![offsets(&g)]).unwrap_or_default(),
+        Some(b'[') => {
+            serde_json::from_slice::<Vec<RawGame>>(slice).map(|gs| gs.iter().map(offsets).collect()).unwrap_or_default()
+        }
+        _ => Vec::new(),
+    }
+}
 
 /// The objects of the file with their byte offsets.
 fn read_objects(text: &[u8]) -> Result<Objects, ReadError> {
@@ -76,13 +105,16 @@ fn read_objects(text: &[u8]) -> Result<Objects, ReadError> {
     loop {
         let before = stream.byte_offset();
         let start = (bom + before + body[before..].iter().take_while(|b| b.is_ascii_whitespace()).count()) as u64;
-        match stream.next() {
+        let next = stream.next();
+        let mut rounds_at = round_offsets(text, start as usize, bom + stream.byte_offset()).into_iter();
+        let mut object = |fields| Object { at: start, rounds_at: rounds_at.next().unwrap_or_default(), fields };
+        match next {
             None => break,
-            Some(Ok(Value::Object(o))) => out.push((start, o)),
+            Some(Ok(Value::Object(o))) => out.push(object(o)),
             Some(Ok(Value::Array(items))) => {
                 for item in items {
                     match item {
-                        Value::Object(o) => out.push((start, o)),
+                        Value::Object(o) => out.push(object(o)),
                         other => return Err(not_a_game(text, start, &other)),
                     }
                 }
@@ -321,12 +353,6 @@ struct Round {
     result: RoundResult,
 }
 
-/// `East 2, 1 honba`.
-fn round_name(kyoku: u8, honba: u8) -> String {
-    let wind = ["East", "South", "West", "North"][usize::from(kyoku / 4 % 4)];
-    format!("{wind} {}, {honba} honba", kyoku % 4 + 1)
-}
-
 fn deltas(v: &Value, what: &str) -> Result<[i32; 4], String> {
     let a = array(v, what)?;
     if a.len() < 3 || a.len() > 4 {
@@ -529,13 +555,13 @@ fn type_from_disp(disp: &str) -> u32 {
 
 impl Game {
     fn read(text: &[u8], objects: &Objects) -> Result<Game, ReadError> {
-        let (first_at, first) = &objects[0];
+        let (first_at, first) = (&objects[0].at, &objects[0].fields);
         let err = |at: u64, m: String| ReadError::at(text, at, m);
         let mut log_id: Option<String> = None;
         let mut rounds = Vec::new();
         let mut red = false;
         let mut final_sc = None;
-        for (at, o) in objects {
+        for Object { at, rounds_at, fields: o } in objects {
             let log =
                 o.get("log").ok_or_else(|| err(*at, "JSON object without \"log\": not a tenhou.net/6 game".into()))?;
             let log = log.as_array().ok_or_else(|| err(*at, "\"log\" is not an array of rounds".into()))?;
@@ -547,7 +573,9 @@ impl Game {
                     _ => log_id = Some(r.to_string()),
                 }
             }
-            for r in log {
+            for (j, r) in log.iter().enumerate() {
+                // errors point at the round's own place in the file
+                let round_at = rounds_at.get(j).copied().unwrap_or(*at);
                 let round = Round::read(r, &mut red).map_err(|m| {
                     let head =
                         r.get(0).and_then(Value::as_array).map(|h| h.iter().map(Value::as_u64).collect::<Vec<_>>());
@@ -557,9 +585,9 @@ impl Game {
                         }
                         _ => String::new(),
                     };
-                    err(*at, format!("round {}{name}: {m}", rounds.len()))
+                    err(round_at, format!("round {}{name}: {m}", rounds.len()))
                 })?;
-                rounds.push((*at, round));
+                rounds.push((round_at, round));
             }
             if let Some(sc) = o.get("sc") {
                 let v: Vec<f64> = array(sc, "sc")
@@ -1521,7 +1549,7 @@ mod tests {
             ("[1,0,1,", "[1,1,1,", "does not fit"),
         ] {
             let e = parse(calls.replacen(from, to, 1).as_bytes()).expect_err(to);
-            assert!(e.message.contains(want) && e.message.contains("East 1"), "{e}");
+            assert!(e.message.contains(want) && e.message.contains("E1-0"), "{e}");
         }
     }
 

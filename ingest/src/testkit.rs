@@ -319,7 +319,13 @@ impl GameBuilder {
     }
     /// The game as a record (format mjlog).
     pub fn record(&self) -> GameRecord {
-        GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: self.events.clone() }
+        GameRecord {
+            format: Format::Mjlog,
+            index_in_file: 0,
+            log_id: None,
+            events: self.events.clone(),
+            notes: Vec::new(),
+        }
     }
     /// The game as mjlog XML text.
     pub fn xml(&self) -> String {
@@ -1054,7 +1060,7 @@ pub fn ingest_games(dir: &std::path::Path, games: &[(&str, &GameBuilder)]) -> st
     }
     let out = dir.join("data");
     let inputs = crate::source::expand_inputs(&[logs], &[]).expect("listing the logs");
-    let opts = crate::pipeline::IngestOptions { out: out.clone(), jobs: 1, strict: true };
+    let opts = crate::pipeline::IngestOptions { out: out.clone(), jobs: 1, strict: true, read: Default::default() };
     let s = crate::pipeline::ingest(&inputs, &opts, &crate::pipeline::Silent).expect("the games ingest");
     assert_eq!(s.games_ingested as usize, games.len(), "every game ingests");
     out

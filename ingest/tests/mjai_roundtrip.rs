@@ -802,6 +802,7 @@ fn a_record_that_cannot_be_written_names_the_event() {
         index_in_file: 0,
         log_id: None,
         events: vec![Event::Discard { seat: 0, tile: Tile::from_id(0) }],
+        notes: Vec::new(),
     };
     assert_eq!(to_mjai(&record).expect_err("must not write").event, 0);
 }

@@ -21,7 +21,8 @@ use haifu_rules::{Kind, MeldKind, Tile};
 fn run(g: &GameBuilder) -> (Vec<Event>, ReplayedGame) {
     let xml = g.xml();
     let events = mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{xml}"));
-    let record = GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: events.clone() };
+    let record =
+        GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: events.clone(), notes: Vec::new() };
     let game = replay(&record).unwrap_or_else(|e| panic!("{e}\n{xml}"));
     (events, game)
 }
@@ -30,7 +31,7 @@ fn run(g: &GameBuilder) -> (Vec<Event>, ReplayedGame) {
 fn replay_error(g: &GameBuilder) -> ReplayError {
     let xml = g.xml();
     let events = mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{xml}"));
-    let record = GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events };
+    let record = GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events, notes: Vec::new() };
     match replay(&record) {
         Ok(_) => panic!("the broken log replayed without error:\n{xml}"),
         Err(e) => e,

@@ -7,6 +7,7 @@ pub mod hand;
 pub mod meld;
 pub mod score;
 pub mod shanten;
+pub mod table;
 pub mod tile;
 pub mod yaku;
 

@@ -15,7 +15,7 @@ use crate::action::Action;
 use crate::bot::{Bot, View};
 use crate::generate::{game_seed, play_seated};
 use crate::style::bot_by_name;
-use crate::table::{ranking, TableRules};
+use haifu_rules::table::{ranking, TableRules};
 
 /// Game points of the Tenhou 7-dan table by rank (1st..4th).
 pub const SEVEN_DAN_POINTS: [f64; 4] = [90.0, 45.0, 0.0, -135.0];

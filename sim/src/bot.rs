@@ -8,8 +8,8 @@ use rand::{Rng, SeedableRng};
 use crate::action::{Action, IllegalAction};
 use crate::engine::{Engine, Offer};
 use crate::state::RiverTile;
-use crate::table::TableRules;
 use crate::wall::{SeededWall, Wall};
+use haifu_rules::table::TableRules;
 
 /// What one seat may see when it decides: its own hand, and what is public.
 #[derive(Clone, Copy, Debug)]

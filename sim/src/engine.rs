@@ -39,8 +39,8 @@ use haifu_rules::{Hand, Kind, Meld, MeldKind, Tile};
 
 use crate::action::{Action, IllegalAction};
 use crate::state::{bit, kuikae_of, waits_of, yaochuu_kinds, Riichi, RiverTile, Seat};
-use crate::table::{self, RoundOutcome, TableRules};
 use crate::wall::{Deal, Wall};
+use haifu_rules::table::{self, RoundOutcome, TableRules};
 
 /// Where the tile that starts a turn came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -277,11 +277,17 @@ impl<W: Wall> Engine<W> {
     }
     /// The game as a record (format mjlog): `record().to_mjlog()` is Tenhou-like XML.
     pub fn record(&self) -> GameRecord {
-        GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: self.events.clone() }
+        GameRecord {
+            format: Format::Mjlog,
+            index_in_file: 0,
+            log_id: None,
+            events: self.events.clone(),
+            notes: Vec::new(),
+        }
     }
     /// Takes the events out (the engine is spent).
     pub fn into_record(self) -> GameRecord {
-        GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: self.events }
+        GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: self.events, notes: Vec::new() }
     }
     /// How the last finished round ended.
     pub fn last_round(&self) -> Option<&RoundEnd> {
@@ -514,6 +520,53 @@ impl<W: Wall> Engine<W> {
             counts[usize::from(t.kind().index())] -= 1;
         }
         (0..34).any(|k| counts[k] > 0 && forbidden & (1 << k) == 0)
+    }
+
+    /// The rule an action that is not legal now breaks, as a short name for reports (`haifu verify --json`):
+    /// `not_your_turn`, `tile_not_in_hand`, `kuikae`, `riichi_not_tenpai`, `riichi_open_hand`,
+    /// `riichi_without_1000`, `riichi_too_few_tiles`, `riichi_twice`, `riichi_discard_not_drawn`,
+    /// `furiten_discard` / `_temporary` / `_riichi`, `no_yaku`, `not_complete`, `not_offered`,
+    /// `call_not_allowed`, `not_allowed`.
+    pub fn rule_broken(&self, seat: u8, action: &Action) -> &'static str {
+        let s = &self.seats[usize::from(seat)];
+        let block = |b: Option<WinBlock>| match b {
+            Some(WinBlock::Furiten("discard")) => "furiten_discard",
+            Some(WinBlock::Furiten("temporary")) => "furiten_temporary",
+            Some(WinBlock::Furiten(_)) => "furiten_riichi",
+            Some(WinBlock::NoYaku) => "no_yaku",
+            Some(WinBlock::NotComplete) => "not_complete",
+            Some(WinBlock::NotOffered) | None => "not_offered",
+        };
+        if self.legal_actions(seat).is_empty() {
+            return "not_your_turn";
+        }
+        match *action {
+            Action::Discard { tile, .. } if !s.hand.contains(tile) => "tile_not_in_hand",
+            Action::Discard { tile, .. } if s.riichi.is_accepted() && s.last_draw != Some(tile) => {
+                "riichi_discard_not_drawn"
+            }
+            Action::Discard { tile, .. } if s.kuikae & bit(tile.kind()) != 0 => "kuikae",
+            Action::Discard { riichi: true, .. } => {
+                if s.riichi != Riichi::None {
+                    "riichi_twice"
+                } else if !s.closed() {
+                    "riichi_open_hand"
+                } else if self.scores[usize::from(seat)] < 1000 {
+                    "riichi_without_1000"
+                } else if self.draws_left < self.rules.players {
+                    "riichi_too_few_tiles"
+                } else {
+                    "riichi_not_tenpai"
+                }
+            }
+            Action::Tsumo | Action::Ron => block(self.win_blocker(seat)),
+            Action::Chi { .. }
+            | Action::Pon { .. }
+            | Action::Daiminkan
+            | Action::Ankan { .. }
+            | Action::Kakan { .. } => "call_not_allowed",
+            _ => "not_allowed",
+        }
     }
 
     /// Why `seat` may not win on the tile now in question (the tile it drew, or the one offered), `None`

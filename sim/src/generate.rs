@@ -13,8 +13,8 @@ use rayon::prelude::*;
 use crate::bot::{play, Bot};
 use crate::engine::Engine;
 use crate::style::bot_by_name;
-use crate::table::TableRules;
 use crate::wall::SeededWall;
+use haifu_rules::table::TableRules;
 
 /// A named player and the bot that plays for it: `Alice=tanyao`, or just `tanyao` (named after its bot).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

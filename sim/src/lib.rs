@@ -36,11 +36,10 @@ pub mod generate;
 pub mod replay;
 pub mod state;
 pub mod style;
-pub mod table;
 pub mod wall;
 
 pub use action::{Action, IllegalAction};
 pub use bot::{Bot, RandomBot, TsumogiriBot, View};
 pub use engine::{Engine, Offer, RoundEnd, Source, TenpaiRuleCases, WinBlock};
-pub use table::TableRules;
+pub use haifu_rules::table::{self, TableRules};
 pub use wall::{ScriptedWall, SeededWall, Wall};

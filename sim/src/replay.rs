@@ -25,8 +25,8 @@ use serde::Serialize;
 
 use crate::action::{Action, IllegalAction};
 use crate::engine::{Engine, Offer, RoundEnd, TenpaiRuleCases, WinBlock};
-use crate::table::{self, TableRules};
 use crate::wall::ScriptedWall;
+use haifu_rules::table::{self, TableRules};
 
 /// What kind of difference a mismatch is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -101,6 +101,11 @@ pub struct Mismatch {
     /// Index of the event in the record.
     pub event: usize,
     pub category: Category,
+    /// The seat the mismatch is about (the actor of a refused action, the winner of a win), when one is.
+    pub seat: Option<u8>,
+    /// The rule the log breaks under Tenhou's rules, when the engine can name it: `riichi_not_tenpai`,
+    /// `kuikae`, `furiten_temporary`, `abortive_reach4` ... ([`Engine::rule_broken`]).
+    pub rule: Option<String>,
     pub what: String,
     pub expected: String,
     pub computed: String,
@@ -148,11 +153,7 @@ impl ReplayReport {
     }
 }
 
-/// `E1-0`, `S3-2`: the round's wind and number, and its honba.
-pub fn round_name(kyoku: u8, honba: u8) -> String {
-    let wind = ["E", "S", "W", "N"].get(usize::from(kyoku / 4)).copied().unwrap_or("?");
-    format!("{wind}{}-{honba}", kyoku % 4 + 1)
-}
+pub use haifu_rules::table::round_name;
 
 /// `GO type`, `lobby` (0 when absent) and whether the tag has a `lobby` at all (logs of 2009 do not).
 fn go_of(record: &GameRecord) -> (Option<u32>, i32, bool) {
@@ -276,10 +277,20 @@ impl Driver<'_> {
             round_name: self.round_name.clone(),
             event,
             category,
+            seat: None,
+            rule: None,
             what: what.into(),
             expected,
             computed,
         });
+    }
+
+    /// Names the seat and the rule of the mismatch just recorded.
+    fn blame(&mut self, seat: Option<u8>, rule: Option<&str>) {
+        if let Some(m) = self.rep.mismatches.last_mut() {
+            m.seat = seat;
+            m.rule = rule.map(str::to_string);
+        }
     }
 
     /// Applies one logged action; false (with the mismatch recorded) when the engine refuses it.
@@ -294,6 +305,7 @@ impl Driver<'_> {
             }
             Err(IllegalAction::WallExhausted(what)) => {
                 self.mismatch(i, Category::Wall, format!("seat {seat} {action}"), "a tile", format!("no {what}"));
+                self.blame(Some(seat), None);
                 false
             }
             Err(e) => {
@@ -308,7 +320,9 @@ impl Driver<'_> {
                 };
                 let hand = format!("{:?}", self.engine.hand(seat));
                 let what = format!("seat {seat} {action} ({why}; hand {hand})");
+                let rule = self.engine.rule_broken(seat, &action);
                 self.mismatch(i, cat, what, action.to_string(), legal);
+                self.blame(Some(seat), Some(rule));
                 false
             }
         }
@@ -341,6 +355,7 @@ impl Driver<'_> {
                     if ok && drawn != Some((*seat, Some(*tile))) {
                         let got = drawn.map(|(s, t)| format!("seat {s} holds draw {:?}", t.map(|t| t.id())));
                         self.mismatch(i, Category::Legality, "draw", format!("seat {seat} draws {}", tile.id()), got);
+                        self.blame(Some(*seat), Some("draw_out_of_order"));
                         false
                     } else {
                         ok
@@ -373,16 +388,20 @@ impl Driver<'_> {
             }
             if self.engine.rounds_finished() > finished && !self.end_follows(i + 1, to) {
                 let what = "the engine ended the round; the log goes on";
-                let ended = match self.engine.last_round() {
-                    Some(RoundEnd::Ryuukyoku(d)) => d.kind.name().to_string(),
-                    Some(RoundEnd::Agari(_)) => "agari".to_string(),
-                    None => String::new(),
+                let (ended, rule) = match self.engine.last_round() {
+                    Some(RoundEnd::Ryuukyoku(d)) => {
+                        let kind = if d.kind.is_abortive() { "abortive" } else { "draw" };
+                        (d.kind.name().to_string(), Some(format!("{kind}_{}", d.kind.name())))
+                    }
+                    Some(RoundEnd::Agari(_)) => ("agari".to_string(), None),
+                    None => (String::new(), None),
                 };
                 let mut next = String::new();
                 if let Some(e) = self.events.get(i + 1) {
                     e.write_xml(&mut next);
                 }
                 self.mismatch(i, Category::RoundEnd, what, next, ended);
+                self.blame(None, rule.as_deref());
                 return false;
             }
             i += 1;
@@ -417,7 +436,9 @@ impl Driver<'_> {
                 let cat = if b == WinBlock::NoYaku { Category::NoScore } else { Category::Legality };
                 let hand = format!("{:?}", self.engine.hand(w));
                 let what = format!("seat {w} ron on {tile} of seat {from} ({b:?}; hand {hand})");
+                let rule = self.engine.rule_broken(w, &Action::Ron);
                 self.mismatch(i, cat, what, "ron", format!("{b:?}"));
+                self.blame(Some(w), Some(rule));
                 return false;
             }
         }
@@ -524,7 +545,11 @@ impl Driver<'_> {
             return false;
         }
         for ((j, log), got) in logged.iter().zip(&wins) {
+            let before = self.rep.mismatches.len();
             self.compare_agari(*j, log, got);
+            for m in &mut self.rep.mismatches[before..] {
+                m.seat = Some(log.who);
+            }
         }
         true
     }

@@ -282,3 +282,39 @@ fn four_kans_by_two_seats_end_the_round_after_the_next_discard() {
     e.apply(0, Action::Ankan { kind: "2m".parse().unwrap() }).unwrap();
     assert_eq!(e.dora_indicators().len(), 3, "two closed kans turned two indicators before their draws");
 }
+
+/// Logs of engines with other rules (issue: bot arenas): the report names the seat and the rule broken, so a
+/// user can filter them (`haifu verify --json`).
+#[test]
+fn verify_names_the_seat_and_the_rule_a_log_breaks() {
+    // a riichi whose discard leaves the hand not ready: seat 0 throws a 1m out of its run
+    let mut g = GameBuilder::new(169);
+    g.deal_with_dora(["123m456m789m123p5s", "111z222z333z444z5z", "234p567p234s567s8s", "666p777p888p999p1s"], "6z");
+    g.draw(0, "9s").riichi(0, "1m");
+    let r = verify(&g);
+    let m = r.mismatches.iter().find(|m| m.category == Category::Legality).expect("a legality mismatch");
+    assert_eq!((m.seat, m.rule.as_deref()), (Some(0), Some("riichi_not_tenpai")), "{m:#?}");
+
+    // kuikae: seat 1 chis 3m4m on a 5m, then discards another 5m
+    let mut g = GameBuilder::new(169);
+    g.deal_with_dora(
+        ["5m1p2p3p4p6p7p8p9p1s2s3s4s", "2345m19p19s12345z", "6789s6789p11z22z3z", "222s999m777s5z66z7z"],
+        "6z",
+    );
+    g.draw(0, "6z").discard(0, "5m").chi(1, "3m", "4m").discard(1, "5m");
+    let r = verify(&g);
+    let m = r.mismatches.iter().find(|m| m.category == Category::Legality).expect("a legality mismatch");
+    assert_eq!((m.seat, m.rule.as_deref()), (Some(1), Some("kuikae")), "{m:#?}");
+
+    // play after a fourth riichi: the engine ends the round (an abortive draw), the log goes on
+    let mut g = GameBuilder::new(169);
+    g.deal_with_dora(["123m456m789m123p5s", "111z222z333z444z5z", "234p567p234s567s8s", "666p777p888p999p1s"], "6z");
+    g.draw(0, "9s").riichi(0, "9s");
+    g.draw(1, "9p").riichi(1, "9p");
+    g.draw(2, "9m").riichi(2, "9m");
+    g.draw(3, "6s").riichi(3, "6s");
+    g.draw(0, "7z").discard(0, "7z");
+    let r = verify(&g);
+    let m = r.mismatches.iter().find(|m| m.category == Category::RoundEnd).expect("a round-end mismatch");
+    assert_eq!(m.rule.as_deref(), Some("abortive_reach4"), "{m:#?}");
+}

@@ -13,7 +13,7 @@
 //! - logs of 2009 (no `lobby` in `GO`) follow older rules: a dealer tenpai at the last draw does not end the
 //!   game, and east-only games extend into the west ([`TableRules::legacy_2009`]).
 
-use haifu_rules::score::Ruleset;
+use crate::score::Ruleset;
 use serde::Serialize;
 
 /// How `owari` turns final scores into game points.
@@ -108,6 +108,12 @@ impl TableRules {
             kyoku + 1
         }
     }
+}
+
+/// `E1-0`, `S3-2`: a round's wind and number, and its honba (kyoku 0 = East 1, 4 = South 1, 8 = West 1).
+pub fn round_name(kyoku: u8, honba: u8) -> String {
+    let wind = ["E", "S", "W", "N"].get(usize::from(kyoku / 4)).copied().unwrap_or("?");
+    format!("{wind}{}-{honba}", kyoku % 4 + 1)
 }
 
 /// The first place: highest score, ties to the seat nearer the first dealer (seat 0).

@@ -272,7 +272,7 @@ fn ingest(inputs: &[PathBuf], jobs: usize, repeat: usize, scratch: Option<PathBu
     let mut paths = Vec::with_capacity(files.len());
     for (i, f) in files.iter().enumerate() {
         let raw = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
-        let Ok(text) = haifu_ingest::source::decompress(raw) else { continue };
+        let Ok(text) = haifu_record::source::decompress(raw) else { continue };
         let name = f.file_name().map(|n| n.to_string_lossy().replace(".gz", "")).unwrap_or_default();
         let p = plain.join(format!("{i:06}-{name}"));
         bytes += text.len() as u64;

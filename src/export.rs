@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 pub enum ExportFormat {
     /// Tenhou mjlog XML, exactly the tags that were ingested.
     Mjlog,
-    /// mjai JSON lines (bot logs): kinds and red fives, no tile ids (see `haifu_ingest::mjai_write`).
+    /// mjai JSON lines (bot logs): kinds and red fives, no tile ids (see `haifu_record::mjai::write`).
     Mjai,
 }
 
@@ -47,7 +47,7 @@ pub fn run(a: &ExportArgs) -> Result<()> {
         };
         let text = match a.format {
             ExportFormat::Mjlog => g.to_mjlog(),
-            ExportFormat::Mjai => haifu_ingest::mjai_write::to_mjai(g)
+            ExportFormat::Mjai => haifu_record::mjai::write::to_mjai(g)
                 .with_context(|| format!("game {id} ({stem}) cannot be written as mjai"))?,
         };
         let path = if a.gzip { a.out.join(format!("{stem}.{ext}.gz")) } else { a.out.join(format!("{stem}.{ext}")) };

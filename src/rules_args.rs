@@ -2,7 +2,7 @@
 //! file of a run (`haifu ingest`, `haifu verify`). Each wins over what the reader would guess; the guesses and
 //! what was given end up in the games table's `notes`.
 
-use haifu_ingest::{Length, ReadOptions};
+use haifu_record::{Length, ReadOptions};
 
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct RulesArgs {

@@ -40,8 +40,8 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
             let name = f.display().to_string();
             let r = std::fs::read(f)
                 .map_err(|e| format!("{name}: {e}"))
-                .and_then(|raw| haifu_ingest::source::decompress(raw).map_err(|e| format!("{name}: {e}")))
-                .and_then(|text| haifu_ingest::read_games_with(&name, &text, &opts).map_err(|e| format!("{name}: {e}")))
+                .and_then(|raw| haifu_record::source::decompress(raw).map_err(|e| format!("{name}: {e}")))
+                .and_then(|text| haifu_record::read_games_with(&name, &text, &opts).map_err(|e| format!("{name}: {e}")))
                 .map(|games| {
                     let mut rep = ReplayReport::default();
                     for (i, g) in games.iter().enumerate() {

@@ -95,7 +95,7 @@ fn every_full_game_replays_and_tables_read_back() {
     for i in 0..per_file.height() {
         let file = names.get(i).unwrap();
         let raw = std::fs::read(file).unwrap();
-        let xml = haifu_ingest::source::decompress(raw).unwrap();
+        let xml = haifu_record::source::decompress(raw).unwrap();
         assert_eq!(counts.get(i).unwrap() as usize, count_discard_tags(&xml), "{file}");
         checked += 1;
     }

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use common::{haifu, json, Scratch};
-use haifu_ingest::testkit::{ingest_games, thesis_round, GameBuilder};
+use haifu_testkit::{thesis_round, GameBuilder};
 
 /// Two games: the thesis round (a riichi and a tsumo), and a 3-player game with a north extraction and a pon.
 fn dataset(dir: &Path) -> std::path::PathBuf {
@@ -17,10 +17,11 @@ fn dataset(dir: &Path) -> std::path::PathBuf {
     sanma.pon(2).discard(2, "9m");
     sanma.exhaust_wall().exhaustive(&[]).finish();
     let thesis = thesis_round();
-    ingest_games(
+    haifu_ingest::pipeline::ingest_logs(
         dir,
-        &[("2019060813gm-00a9-0000-08bb0ec3.xml", &thesis), ("2019060814gm-00b9-0000-0000abcd.xml", &sanma)],
+        &[("2019060813gm-00a9-0000-08bb0ec3.xml", thesis.xml()), ("2019060814gm-00b9-0000-0000abcd.xml", sanma.xml())],
     )
+    .expect("the logs ingest")
 }
 
 fn files(dir: &Path) -> Vec<String> {

@@ -7,14 +7,15 @@ use std::path::{Path, PathBuf};
 
 use common::{error, haifu, json, Scratch};
 use haifu_imitate::table::{write_sequences, SequenceRow};
-use haifu_ingest::testkit::{ingest_games, thesis_round};
 use haifu_mining::Strategy;
+use haifu_testkit::thesis_round;
 
 /// The thesis round ([`thesis_round`]): A (dealer) draws 5s into the thesis hand 3336678p33345s22z and
 /// discards 6p; later A declares riichi with 1s (333678p133345s22z) and wins. B discards N from seven
 /// isolated honors.
 fn dataset(dir: &Path) -> PathBuf {
-    ingest_games(dir, &[("2024010112gm-00a9-0000-0000aaaa.xml", &thesis_round())])
+    haifu_ingest::pipeline::ingest_logs(dir, &[("2024010112gm-00a9-0000-0000aaaa.xml", thesis_round().xml())])
+        .expect("the logs ingest")
 }
 
 fn tables(dir: &Path) -> PathBuf {

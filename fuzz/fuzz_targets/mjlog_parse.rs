@@ -4,5 +4,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = haifu_ingest::mjlog::parse(data);
+    let _ = haifu_record::mjlog::parse(data);
 });

@@ -13,9 +13,9 @@ use haifu_imitate::{
     estimator_confusion, EvalOptions, LoadOptions, Selection, StrategyMode, TableVariant, Tables, TestData, ALL_SCOPE,
 };
 use haifu_ingest::pipeline::{ingest, IngestOptions, Silent};
-use haifu_ingest::testkit::Scratch;
 use haifu_mining::tables::write_tables;
 use haifu_mining::{MineOptions, Strategy};
+use haifu_testkit::Scratch;
 
 /// The generation tables of `years`: every player with at least `min_games` games, SPEC 3 defaults.
 fn mine(dataset: &Path, years: &[i32], min_games: u32, out: &Path) {
@@ -26,7 +26,7 @@ fn mine(dataset: &Path, years: &[i32], min_games: u32, out: &Path) {
 
 #[test]
 fn corpus_eval_invariants_and_speed() {
-    let Some(corpus) = haifu_ingest::testkit::corpus_dir() else { return };
+    let Some(corpus) = haifu_testkit::corpus_dir() else { return };
     let scratch = Scratch::new("imitate-corpus");
     let dataset = scratch.0.join("data");
     let inputs = haifu_ingest::source::expand_inputs(&[corpus.join("mjlog")], &[]).unwrap();

@@ -11,9 +11,9 @@ use haifu_imitate::{
     estimator_confusion, rank, rank_of, Counts, EvalOptions, LoadOptions, Prepared, Reason, Selection, SeqTable,
     StrategyMode, TableVariant, Tables, TestData, Winds, ALL_SCOPE,
 };
-use haifu_ingest::testkit::{ingest_games, thesis_round, GameBuilder, Scratch};
 use haifu_mining::{Shape, Strategy};
 use haifu_rules::{HandNotation, Kind};
+use haifu_testkit::{thesis_round, GameBuilder, Scratch};
 
 fn key(s: &str) -> u32 {
     Shape::parse(s).unwrap().key()
@@ -160,10 +160,14 @@ fn game_2023() -> GameBuilder {
 }
 
 fn dataset(dir: &Path) -> PathBuf {
-    ingest_games(
+    haifu_ingest::pipeline::ingest_logs(
         dir,
-        &[("2024010112gm-00a9-0000-0000aaaa.xml", &game_2024()), ("2023010112gm-00a9-0000-0000bbbb.xml", &game_2023())],
+        &[
+            ("2024010112gm-00a9-0000-0000aaaa.xml", game_2024().xml()),
+            ("2023010112gm-00a9-0000-0000bbbb.xml", game_2023().xml()),
+        ],
     )
+    .expect("the logs ingest")
 }
 
 fn row<'a>(scope: &'a str, strategy: Strategy, before: &'a str, after: &'a str, count: u64) -> SequenceRow<'a> {

@@ -15,13 +15,13 @@ fn main() {
     let texts: Vec<(String, Vec<u8>)> = files
         .iter()
         .filter_map(|f| {
-            let t = haifu_ingest::source::decompress(std::fs::read(f).ok()?).ok()?;
+            let t = haifu_record::source::decompress(std::fs::read(f).ok()?).ok()?;
             Some((f.file_name()?.to_string_lossy().into_owned(), t))
         })
         .collect();
     let mb = texts.iter().map(|t| t.1.len()).sum::<usize>() as f64 / 1e6;
     let t = Instant::now();
-    let records: Vec<_> = texts.iter().filter_map(|(n, x)| haifu_ingest::read_games(n, x).ok()).flatten().collect();
+    let records: Vec<_> = texts.iter().filter_map(|(n, x)| haifu_record::read_games(n, x).ok()).flatten().collect();
     let parse = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let games: Vec<_> = records.iter().filter_map(|r| Some((r, haifu_ingest::replay(r).ok()?))).collect();

@@ -12,11 +12,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dataset::{clean_uncommitted, read_manifest, DatasetWriter, ManifestEntry, Staged};
-use crate::event::GameRecord;
-use crate::length::ReadOptions;
 use crate::replay::{replay, ReplayedGame};
 use crate::source;
 use crate::tables::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
+use haifu_record::event::GameRecord;
+use haifu_record::length::ReadOptions;
 
 /// Files handled per parallel chunk.
 const CHUNK: usize = 64;
@@ -151,7 +151,7 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileO
     let raw_len = raw.len() as u64;
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut out = FileOut::empty(path, raw_len, hash);
-    let text = match source::decompress(raw) {
+    let text = match haifu_record::source::decompress(raw) {
         Ok(t) => t,
         Err(e) => {
             out.quarantined.push(Quarantined { file: name, game: None, reason: e });
@@ -159,7 +159,7 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileO
         }
     };
     out.text_len = text.len() as u64;
-    let records = match crate::read_games_with(&file_name, &text, read) {
+    let records = match haifu_record::read_games_with(&file_name, &text, read) {
         Ok(r) => r,
         Err(e) => {
             out.quarantined.push(Quarantined { file: name, game: None, reason: e.to_string() });
@@ -167,9 +167,9 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileO
         }
     };
     out.readable = true;
-    out.date = source::find_log_id(&file_name)
-        .and_then(|id| source::log_id_date(&id))
-        .or_else(|| source::name_date(&file_name));
+    out.date = haifu_record::source::find_log_id(&file_name)
+        .and_then(|id| haifu_record::source::log_id_date(&id))
+        .or_else(|| haifu_record::source::name_date(&file_name));
     for record in records {
         match replay(&record) {
             Ok(replayed) => out.games.push(GameOut { record, replayed }),
@@ -389,4 +389,21 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     let written = writer.commit(&staged, &brief)?;
     summary.written = written.iter().map(|p| display(p)).collect();
     Ok(summary)
+}
+
+/// Writes each `(file name, log text)` as `dir/logs/<file name>` (a Tenhou log id in the name gives the year)
+/// and ingests them with `--strict` into `dir/data`, which it returns: a dataset from logs made in memory (the
+/// scripted games of tests, a user's generated logs).
+pub fn ingest_logs(dir: &Path, logs: &[(&str, String)]) -> Result<PathBuf> {
+    let log_dir = dir.join("logs");
+    std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
+    for (name, text) in logs {
+        std::fs::write(log_dir.join(name), text).with_context(|| format!("writing {name}"))?;
+    }
+    let out = dir.join("data");
+    let inputs = crate::source::expand_inputs(&[log_dir], &[])?;
+    let opts = IngestOptions { out: out.clone(), jobs: 1, strict: true, read: ReadOptions::default() };
+    let s = ingest(&inputs, &opts, &Silent)?;
+    anyhow::ensure!(s.games_ingested as usize == logs.len(), "{} of {} logs ingested", s.games_ingested, logs.len());
+    Ok(out)
 }

@@ -11,7 +11,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use haifu_rules::Tile;
 
-use crate::event::{Event, Format, GameRecord, Tag};
+use haifu_record::event::{Event, Format, GameRecord, Tag};
 
 /// The part files of a table, sorted by path.
 pub fn part_files(dataset: &Path, table: &str) -> Result<Vec<PathBuf>> {
@@ -57,7 +57,7 @@ fn col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a dyn Array> {
 /// Parses XML attribute text (`a="1" b="x"`) as the attributes of a tag named `name`.
 pub fn parse_attrs(name: &str, attrs: &str) -> Result<Tag> {
     let xml = format!("<mjloggm><{name} {attrs}/></mjloggm>");
-    let events = crate::mjlog::parse(xml.as_bytes()).map_err(|e| anyhow!("<{name} {attrs}>: {e}"))?;
+    let events = haifu_record::mjlog::parse(xml.as_bytes()).map_err(|e| anyhow!("<{name} {attrs}>: {e}"))?;
     match events.into_iter().nth(1) {
         Some(Event::Tag(t)) => Ok(*t),
         Some(other) => Ok(Tag { name: name.to_string(), attrs: typed_attrs(&other) }),

@@ -18,8 +18,8 @@ use haifu_rules::shanten::shanten;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
 use crate::error::ReplayError;
-use crate::event::{Event, GameRecord};
-use crate::tags::{self, Agari, DrawKind, GameType, Init, Owari, Player, Reach, Ryuukyoku};
+use haifu_record::event::{Event, GameRecord};
+use haifu_record::tags::{self, Agari, DrawKind, GameType, Init, Owari, Player, Reach, Ryuukyoku};
 
 /// Where the tile a decision starts from came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -370,7 +370,7 @@ impl Replayer<'_> {
         }
     }
 
-    fn init(&mut self, i: usize, t: &crate::event::Tag) -> Result<(), String> {
+    fn init(&mut self, i: usize, t: &haifu_record::event::Tag) -> Result<(), String> {
         if self.round.is_some() {
             return Err("INIT while the previous round has not ended".into());
         }

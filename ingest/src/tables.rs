@@ -15,9 +15,9 @@ use std::fmt::Write;
 
 use haifu_rules::{write_counts, write_suit_digits, Suit, Tile};
 
-use crate::event::{Event, GameRecord};
 use crate::replay::{ReplayedGame, RoundEnd};
-use crate::tags::Agari;
+use haifu_record::event::{Event, GameRecord};
+use haifu_record::tags::Agari;
 
 /// One replayed game with what the tables need to know about its source.
 pub struct GameRow<'a> {

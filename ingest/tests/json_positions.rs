@@ -1,9 +1,9 @@
 //! Errors in the JSON formats name the line and byte of what is wrong: the offending mjai line, the offending
 //! tenhou.net/6 round (not the start of the file or of its object).
 
-use haifu_ingest::mjai_write::to_mjai;
-use haifu_ingest::testkit::GameBuilder;
-use haifu_ingest::{mjai, read_games, ReadError};
+use haifu_record::mjai::write::to_mjai;
+use haifu_record::{mjai, read_games, ReadError};
+use haifu_testkit::GameBuilder;
 
 /// Line (1-based) and byte offset of the `n`th line of `text` that contains `needle`.
 fn place(text: &str, needle: &str, n: usize) -> (u32, u64) {

@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use haifu_ingest::source::decompress;
-use haifu_ingest::{mjai, replay};
+use haifu_ingest::replay;
+use haifu_record::mjai;
+use haifu_record::source::decompress;
 
 /// The reader's words for a game played under other rules than riichi's.
 const NOT_RIICHI: &str = "not a riichi-rule game";
@@ -51,7 +52,7 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn mjai_corpus_replays() {
-    let Some(root) = haifu_ingest::testkit::corpus_dir() else { return };
+    let Some(root) = haifu_testkit::corpus_dir() else { return };
     let dir = root.join("mjai");
     assert!(dir.is_dir(), "the corpus at {} has no mjai folder", root.display());
     let kinds = manifest(&root);

@@ -10,7 +10,7 @@
 //!
 //! Tiles are compared as mjai names them (kind and red five), never by id: mjai has no ids.
 //!
-//! Not compared, because mjai cannot say it (see `haifu_ingest::mjai_write`): the pao seat (its payment stays in
+//! Not compared, because mjai cannot say it (see `haifu_record::mjai::write`): the pao seat (its payment stays in
 //! the deltas, so the outcomes of a pao round's seats are left out), the limit code, the order of yaku, yaku
 //! with 0 han (dora, ura, red), dice, dan and rate, table level bits, `BYE`. Not compared because the reader
 //! does not take what the mjai line holds: the hands shown at abortive draws other than nine terminals (mjai's
@@ -30,14 +30,15 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use haifu_ingest::event::{Event, Tag};
-use haifu_ingest::mjai_write::{to_mjai, WriteError};
 use haifu_ingest::replay::RoundEnd;
-use haifu_ingest::source::decompress;
-use haifu_ingest::tags::{DrawKind, GameType};
-use haifu_ingest::testkit::{corpus_dir, GameBuilder, Win};
-use haifu_ingest::{mjai, read_games, replay, Format, GameRecord, Outcome, ReplayedGame};
+use haifu_ingest::{replay, Outcome, ReplayedGame};
+use haifu_record::event::{Event, Tag};
+use haifu_record::mjai::write::{to_mjai, WriteError};
+use haifu_record::source::decompress;
+use haifu_record::tags::{DrawKind, GameType};
+use haifu_record::{mjai, read_games, Format, GameRecord};
 use haifu_rules::{Meld, MeldKind, MjaiTile, Tile};
+use haifu_testkit::{corpus_dir, GameBuilder, Win};
 use rayon::prelude::*;
 
 // ---- the comparison ----

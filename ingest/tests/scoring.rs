@@ -8,9 +8,10 @@
 use std::collections::BTreeMap;
 
 use haifu_ingest::replay::RoundEnd;
-use haifu_ingest::source::{decompress, expand_inputs};
-use haifu_ingest::tags::Agari;
-use haifu_ingest::Format;
+use haifu_ingest::source::expand_inputs;
+use haifu_record::source::decompress;
+use haifu_record::tags::Agari;
+use haifu_record::Format;
 use haifu_rules::score::{score, win_deltas, RiichiKind, Ruleset, WinContext};
 use haifu_rules::{Kind, Meld};
 
@@ -116,7 +117,7 @@ fn rescore(
 
 #[test]
 fn every_corpus_win_scores_as_tenhou_scored_it() {
-    let Some(corpus) = haifu_ingest::testkit::corpus_dir() else { return };
+    let Some(corpus) = haifu_testkit::corpus_dir() else { return };
     let files = expand_inputs(&[corpus.join("mjlog"), corpus.join("tenhou6")], &[]).expect("corpus listing");
     let (mut checked, mut games) = (0usize, 0usize);
     let mut mismatches: Vec<Mismatch> = Vec::new();
@@ -125,7 +126,7 @@ fn every_corpus_win_scores_as_tenhou_scored_it() {
         let Ok(text) = decompress(raw) else { continue };
         let name = f.display().to_string();
         // unreadable or unreplayable files are the ingest tests' business; a win needs a replayed round
-        let Ok(records) = haifu_ingest::read_games(&name, &text) else { continue };
+        let Ok(records) = haifu_record::read_games(&name, &text) else { continue };
         for rec in records {
             let Ok(g) = haifu_ingest::replay(&rec) else { continue };
             games += 1;
@@ -163,16 +164,16 @@ fn every_corpus_win_scores_as_tenhou_scored_it() {
 /// mangan (seats whose river is all terminals and honors, none called away), and nothing for abortive draws.
 #[test]
 fn every_corpus_draw_pays_as_tenhou_paid() {
-    use haifu_ingest::tags::DrawKind;
+    use haifu_record::tags::DrawKind;
     use haifu_rules::score::{exhaustive_draw_deltas, nagashi_deltas};
-    let Some(corpus) = haifu_ingest::testkit::corpus_dir() else { return };
+    let Some(corpus) = haifu_testkit::corpus_dir() else { return };
     let files = expand_inputs(&[corpus.join("mjlog"), corpus.join("tenhou6")], &[]).expect("corpus listing");
     let (mut checked, mut nagashi) = (0usize, 0usize);
     let mut mismatches = Vec::new();
     for f in &files {
         let Ok(text) = std::fs::read(f).map_err(|e| e.to_string()).and_then(decompress) else { continue };
         let name = f.display().to_string();
-        let Ok(records) = haifu_ingest::read_games(&name, &text) else { continue };
+        let Ok(records) = haifu_record::read_games(&name, &text) else { continue };
         for rec in records {
             let Ok(g) = haifu_ingest::replay(&rec) else { continue };
             let rules = Ruleset::from_go_type(g.info.game_type.map_or(0x09, |t| t.0));

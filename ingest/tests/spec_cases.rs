@@ -1,5 +1,5 @@
 //! One test per SPEC 1.2 case of the mjlog format, on small games the project writes itself
-//! ([`haifu_ingest::testkit`]): each log goes through the XML text (`mjlog::parse`) and the validating replay,
+//! ([`haifu_testkit`]): each log goes through the XML text (`mjlog::parse`) and the validating replay,
 //! and the test checks properties worked out by hand from the script. Then logs broken on purpose: each replay
 //! check must name the problem; and bad files must fail to read with a line and column.
 //!
@@ -8,12 +8,13 @@
 //! hanchan, the no-kuitan bit, unknown tags and attributes, a truncated game, and lossless re-writing.
 //! Skips: real corpus logs (their own tests), scoring exactness (points here are only consistent).
 
-use haifu_ingest::event::{Event, Tag};
 use haifu_ingest::replay::{RoundEnd, RoundRecord};
-use haifu_ingest::tags::{DrawKind, GameType};
-use haifu_ingest::testkit::{GameBuilder, Win};
-use haifu_ingest::{mjlog, read_games, replay, Format, GameRecord, Outcome, ReplayError, ReplayedGame, Source};
+use haifu_ingest::{replay, Outcome, ReplayError, ReplayedGame, Source};
+use haifu_record::event::{Event, Tag};
+use haifu_record::tags::{DrawKind, GameType};
+use haifu_record::{mjlog, read_games, Format, GameRecord};
 use haifu_rules::{Kind, MeldKind, Tile};
+use haifu_testkit::{GameBuilder, Win};
 
 // ---- helpers ----
 
@@ -1054,4 +1055,17 @@ fn error_fourteen_tiles_shown_at_an_exhaustive_draw_is_an_error_not_a_panic() {
     hai1.1 = format!("{},{}", hai1.1, tile.id());
     let e = replay(&record).unwrap_err();
     assert!(e.message.contains("holds 14 tiles at the draw"), "{e}");
+}
+
+/// Tenhou's tenpai rule at the exhaustive draw (`rules::agari::tenpai_at_draw`): a hand waiting only on copies
+/// held in its own melds is shown as tenpai and accepted; one whose only wait is held four times in the hand
+/// is noten, and a log that shows it is refused.
+#[test]
+fn tenpai_at_the_draw_counts_the_concealed_hand_only() {
+    for g in haifu_testkit::scenes::tenpai_on_own_meld_copies() {
+        replay(&g.record()).unwrap_or_else(|e| panic!("{e}"));
+    }
+    replay(&haifu_testkit::scenes::wait_held_four_times(false).record()).expect("noten, not shown");
+    let err = replay(&haifu_testkit::scenes::wait_held_four_times(true).record()).expect_err("shown as tenpai");
+    assert!(err.to_string().contains("is shown as tenpai but is not"), "{err}");
 }

@@ -11,12 +11,13 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use haifu_ingest::event::{Event, GameRecord};
-use haifu_ingest::{read_games, replay, source, tags};
+use haifu_ingest::replay;
+use haifu_record::event::{Event, GameRecord};
+use haifu_record::{read_games, tags};
 use haifu_rules::{Meld, Tile};
 
 fn corpus_root() -> Option<PathBuf> {
-    haifu_ingest::testkit::corpus_dir().filter(|root| root.join("tenhou6").is_dir())
+    haifu_testkit::corpus_dir().filter(|root| root.join("tenhou6").is_dir())
 }
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -49,7 +50,7 @@ fn manifest(root: &Path) -> HashMap<String, String> {
 
 fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
     let raw = std::fs::read(path).map_err(|e| e.to_string())?;
-    let text = source::decompress(raw)?;
+    let text = haifu_record::source::decompress(raw)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     read_games(name, &text).map_err(|e| e.to_string())
 }
@@ -207,7 +208,7 @@ fn tenhou6_corpus_replays_and_matches_mjlog() {
     let mut all_mjlogs = Vec::new();
     files(&root.join("mjlog"), &mut all_mjlogs);
     for p in all_mjlogs {
-        if let Some(id) = p.file_name().and_then(|n| n.to_str()).and_then(source::find_log_id) {
+        if let Some(id) = p.file_name().and_then(|n| n.to_str()).and_then(haifu_record::source::find_log_id) {
             mjlogs.entry(id).or_insert(p);
         }
     }

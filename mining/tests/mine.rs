@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 
 use arrow::array::AsArray;
 use arrow::datatypes::{DataType, UInt8Type};
-use haifu_ingest::tags::DrawKind;
-use haifu_ingest::testkit::{corpus_dir, ingest_games, GameBuilder, Scratch, Win};
 use haifu_mining::dataset::{cast_to, for_each_batch, part_files};
 use haifu_mining::mine::SOURCES;
 use haifu_mining::tables::write_tables;
 use haifu_mining::{mine, Engine, MineOptions, Mined, RoundsMode, Shape, Strategy, StrategyRounds, ALL_SCOPE};
+use haifu_record::tags::DrawKind;
+use haifu_testkit::{corpus_dir, GameBuilder, Scratch, Win};
 
 /// Round 1 (East 1, A deals; seats A B C D):
 /// - A draws 5s: 3336678p33345s22z (the thesis hand), discards 6p: pin (3336678, 333678)       [A1]
@@ -84,7 +84,8 @@ fn r(scope: &str, s: Strategy, source: &'static str, b: &str, a: &str, n: u64) -
 }
 
 fn dataset(s: &Scratch) -> PathBuf {
-    ingest_games(&s.0, &[("2024010112gm-00a9-0000-0000aaaa.xml", &game())])
+    haifu_ingest::pipeline::ingest_logs(&s.0, &[("2024010112gm-00a9-0000-0000aaaa.xml", game().xml())])
+        .expect("the logs ingest")
 }
 
 /// Mines with both engines and checks they agree; returns the Rust engine's result.

@@ -1,6 +1,6 @@
 //! Players: what a seat may see ([`View`]), the [`Bot`] trait, two simple bots, and the loop that runs a game.
 
-use haifu_ingest::event::GameRecord;
+use haifu_record::event::GameRecord;
 use haifu_rules::{Hand, Meld, Tile};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

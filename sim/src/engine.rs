@@ -29,9 +29,9 @@
 //! - AGARI `yaku` and `yakuman` are written in Tenhou's order ([`haifu_rules::yaku::TENHOU_ORDER`]).
 
 use arrayvec::ArrayVec;
-use haifu_ingest::event::{Event, GameRecord, Tag, ROOT};
-use haifu_ingest::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
-use haifu_ingest::Format;
+use haifu_record::event::{Event, GameRecord, Tag, ROOT};
+use haifu_record::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
+use haifu_record::Format;
 use haifu_rules::agari;
 use haifu_rules::score::{self, RiichiKind, Ruleset, Score, WinContext};
 use haifu_rules::shanten::{shanten, shanten_each};

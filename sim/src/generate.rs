@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use haifu_ingest::event::GameRecord;
+use haifu_record::event::GameRecord;
 use rayon::prelude::*;
 
 use crate::bot::{play, Bot};
@@ -145,7 +145,7 @@ pub fn generate(o: &GenerateOptions, done: &(dyn Fn(usize) + Sync)) -> Result<Ge
             let record = play_game(o.rules, seed, &at)?;
             let text = match o.format {
                 LogFormat::Mjlog => record.to_mjlog(),
-                LogFormat::Mjai => haifu_ingest::mjai_write::to_mjai(&record).map_err(|e| e.to_string())?,
+                LogFormat::Mjai => haifu_record::mjai::write::to_mjai(&record).map_err(|e| e.to_string())?,
             };
             let rounds = record.events.iter().filter(|e| e.as_tag("INIT").is_some()).count();
             let path = o.out.join(log_name(&o.date, o.rules.go_type, seed, o.format));

@@ -13,7 +13,7 @@
 //!   ron, triple ron abortive), kans and their dora timing, riichi, abortive and exhaustive draws, honba,
 //!   sticks, dealer rotation, the end of the game. Scoring is `haifu_rules::score`: a seat may win exactly when
 //!   `score()` gives a score (complete hand with a yaku) and it is not furiten. Every step is written as the
-//!   mjlog events Tenhou writes ([`Engine::record`]), so an engine game reads back with `haifu_ingest`.
+//!   mjlog events Tenhou writes ([`Engine::record`]), so an engine game reads back with `haifu_record`.
 //! - [`bot`]: what a seat sees ([`View`]), the [`Bot`] trait, a random and a tsumogiri bot, and
 //!   [`bot::play`] / [`bot::self_play`] to run games.
 //! - [`style`]: the style bots (shanten-greedy, efficiency, tanyao, chanta, flush, yakuhai, toitoi, caller,

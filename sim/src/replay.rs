@@ -18,8 +18,8 @@
 
 use std::collections::BTreeMap;
 
-use haifu_ingest::event::{Event, GameRecord};
-use haifu_ingest::tags::{Agari, DrawKind, GameType, Init, Owari, Reach, Ryuukyoku};
+use haifu_record::event::{Event, GameRecord};
+use haifu_record::tags::{Agari, DrawKind, GameType, Init, Owari, Reach, Ryuukyoku};
 use haifu_rules::{Meld, MeldKind, Tile};
 use serde::Serialize;
 
@@ -186,7 +186,7 @@ pub fn verify_game(name: &str, record: &GameRecord) -> ReplayReport {
         return rep;
     }
     let rules = TableRules::from_go_type(go & 0xFF);
-    let rules = if has_lobby || record.format != haifu_ingest::Format::Mjlog { rules } else { rules.legacy_2009() };
+    let rules = if has_lobby || record.format != haifu_record::Format::Mjlog { rules } else { rules.legacy_2009() };
     let engine = match Engine::new(rules, ScriptedWall::from_record(record)) {
         Ok(e) => e,
         Err(e) => {
@@ -234,7 +234,7 @@ pub fn verify_game(name: &str, record: &GameRecord) -> ReplayReport {
         let engine_init = d.engine.events().iter().rposition(|e| e.as_tag("INIT").is_some()).unwrap_or(0);
         clean = d.play_round(start + 1, end);
         // tenhou.net/6 and mjai readers write their own tags: only Tenhou's own mjlog is the model
-        if clean && record.format == haifu_ingest::Format::Mjlog {
+        if clean && record.format == haifu_record::Format::Mjlog {
             d.compare_record(start, end, engine_init);
         }
     }

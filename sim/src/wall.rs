@@ -1,8 +1,8 @@
 //! Walls: where the tiles of a round come from. Self-play shuffles a wall from a seed; the oracle replay takes
 //! every tile (deal, draws, kan dora, ura dora) from a log, so the engine plays the logged round again.
 
-use haifu_ingest::event::{Event, GameRecord};
-use haifu_ingest::tags::{Agari, Init};
+use haifu_record::event::{Event, GameRecord};
+use haifu_record::tags::{Agari, Init};
 use haifu_rules::Tile;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;

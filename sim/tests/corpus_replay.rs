@@ -36,9 +36,9 @@ fn fu_not_tenhou(text: &[u8]) -> bool {
 fn check_file(root: &Path, rel: &str) -> (ReplayReport, bool) {
     let mut rep = ReplayReport::default();
     let raw = std::fs::read(root.join(rel)).expect("corpus file readable");
-    let text = haifu_ingest::source::decompress(raw).expect("corpus file decompresses");
+    let text = haifu_record::source::decompress(raw).expect("corpus file decompresses");
     let tenhou_scored = !fu_not_tenhou(&text);
-    let games = match haifu_ingest::read_games(rel, &text) {
+    let games = match haifu_record::read_games(rel, &text) {
         Ok(g) => g,
         Err(e) => {
             rep.skipped.push(format!("{rel}: unreadable: {e}"));
@@ -54,7 +54,7 @@ fn check_file(root: &Path, rel: &str) -> (ReplayReport, bool) {
 
 #[test]
 fn every_full_game_replays_through_the_engine() {
-    let Some(root) = haifu_ingest::testkit::corpus_dir() else { return };
+    let Some(root) = haifu_testkit::corpus_dir() else { return };
     let mut files = full_games(&root);
     files.sort();
     if let Some(n) = std::env::var("SIM_CORPUS_LIMIT").ok().and_then(|v| v.parse().ok()) {

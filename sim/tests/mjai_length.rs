@@ -3,10 +3,10 @@
 //! scripted hanchan (`GameBuilder`) that ends by a bust in East 4 after the dealer wins again, exported to
 //! mjai with its `kyoku_first` taken out.
 
-use haifu_ingest::mjai_write::to_mjai;
-use haifu_ingest::testkit::{GameBuilder, Win};
-use haifu_ingest::{mjai, Length, ReadOptions};
+use haifu_record::mjai::write::to_mjai;
+use haifu_record::{mjai, Length, ReadOptions};
 use haifu_sim::replay::verify_game;
+use haifu_testkit::{GameBuilder, Win};
 
 /// Far from ready, no man tile (the dealer's flush needs them), each kind once per seat.
 const IDLE: &str = "1379p1379s12345z";
@@ -46,7 +46,7 @@ fn a_hanchan_ending_in_east_4_is_read_as_a_hanchan() {
     let text = bust_in_east_4();
     let games = mjai::parse(text.as_bytes()).expect("reads");
     let g = &games[0];
-    let go = haifu_ingest::length::go_type_of(&g.events).expect("a GO tag");
+    let go = haifu_record::length::go_type_of(&g.events).expect("a GO tag");
     assert!(go.hanchan(), "read as east-only: {:?}", g.notes);
     assert!(g.notes[0].starts_with("length: hanchan (not stated;"), "{:?}", g.notes);
     assert!(g.notes[0].contains("east game ends after E4-3"), "{:?}", g.notes);

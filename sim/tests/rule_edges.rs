@@ -1,5 +1,5 @@
 //! Four Tenhou rule edges that the shared corpus never shows, each on a log the project writes itself
-//! (`haifu_ingest::testkit::GameBuilder`) as Tenhou's records show it. The log must replay through the engine
+//! (`haifu_testkit::GameBuilder`) as Tenhou's records show it. The log must replay through the engine
 //! (`haifu verify`) with no mismatch, so the engine has to pay, name and write each case as Tenhou did.
 //!
 //! 1. Tenpai at the exhaustive draw counts the concealed hand only: waits held in the seat's own melds are
@@ -8,8 +8,9 @@
 //! 3. Pao on a third seat's ron: the responsible seat pays half of the hand and all the honba.
 //! 4. AGARI `yaku` and `yakuman` in Tenhou's order (riichi before menzen tsumo; daisuushii before tsuuiisou).
 
-use haifu_ingest::testkit::{GameBuilder, Win};
 use haifu_sim::replay::{verify_game, ReplayReport};
+use haifu_testkit::scenes::{self, IDLE};
+use haifu_testkit::{GameBuilder, Win};
 
 fn verify(g: &GameBuilder) -> ReplayReport {
     verify_game("scripted", &g.record())
@@ -18,12 +19,7 @@ fn verify(g: &GameBuilder) -> ReplayReport {
 fn assert_clean(g: &GameBuilder) {
     let r = verify(g);
     assert!(r.mismatches.is_empty(), "{:#?}", r.mismatches);
-    haifu_ingest::replay(&g.record()).expect("the validating replay accepts the log");
 }
-
-/// A hand far from ready that draws and discards what the wall gives; no five and no honor, and each kind
-/// once, so four seats can hold it.
-const IDLE: &str = "12379m1379p1379s";
 
 /// Two rounds drawn with every hand noten: East 3 (dealer seat 2) starts with 2 honba.
 fn two_draws() -> GameBuilder {
@@ -34,45 +30,19 @@ fn two_draws() -> GameBuilder {
     g
 }
 
+// the validating replay's side of the same rule: ingest/tests/spec_cases.rs
 #[test]
 fn waits_held_in_own_melds_are_tenpai_at_the_draw() {
-    // seat 0 keeps 678m 5p 678s beside pon 555p and chi 678p: its single wait is the fourth 5p, its own
-    let mut g = GameBuilder::new(169);
-    g.deal(["678m5p678s78p55p12z", "0p111m999m222s557z", "444m666m333s44s67z", "6p222m888m999s134z"]);
-    g.draw(0, "1p").discard(0, "1p");
-    g.draw(1, "2p").discard(1, "0p").pon(0).discard(0, "1z");
-    g.draw(1, "3p").discard(1, "3p");
-    g.draw(2, "4p").discard(2, "4p");
-    g.draw(3, "9p").discard(3, "6p").chi(0, "7p", "8p").discard(0, "2z");
-    g.exhaust_wall().exhaustive(&[0]);
-    assert_clean(&g);
-
-    // seat 0 waits on 3s beside pon 333s and chi 123s (all four 3s are its own)
-    let mut g = GameBuilder::new(169);
-    g.deal(["24678s99s33s12s12z", "3s111m999m229p557z", "444m666m555s44p67z", "3s222m888m666p9p14z"]);
-    g.draw(0, "1p").discard(0, "1p");
-    g.draw(1, "2p").discard(1, "3s").pon(0).discard(0, "1z");
-    g.draw(1, "3p").discard(1, "3p");
-    g.draw(2, "4p").discard(2, "4p");
-    g.draw(3, "5p").discard(3, "3s").chi(0, "1s", "2s").discard(0, "2z");
-    g.exhaust_wall().exhaustive(&[0]);
-    assert_clean(&g);
+    for g in scenes::tenpai_on_own_meld_copies() {
+        assert_clean(&g);
+    }
 }
 
 #[test]
 fn a_wait_held_four_times_in_the_hand_is_noten_at_the_draw() {
-    let mut g = GameBuilder::new(169);
-    g.deal(["1111z123m456p789s", IDLE, IDLE, IDLE]);
-    g.exhaust_wall().exhaustive(&[]);
-    assert_clean(&g);
-
-    // shown as tenpai, the log contradicts the rule: the engine and the validating replay both say so
-    let mut g = GameBuilder::new(169);
-    g.deal(["1111z123m456p789s", IDLE, IDLE, IDLE]);
-    g.exhaust_wall().exhaustive(&[0]);
-    assert!(!verify(&g).mismatches.is_empty());
-    let err = haifu_ingest::replay(&g.record()).expect_err("a noten hand shown as tenpai");
-    assert!(err.to_string().contains("tenpai"), "{err}");
+    assert_clean(&scenes::wait_held_four_times(false));
+    // shown as tenpai, the log contradicts the rule
+    assert!(!verify(&scenes::wait_held_four_times(true)).mismatches.is_empty());
 }
 
 /// East 3, 2 honba, dealer seat 2: seat 0 pons haku (from seat 2), hatsu (seat 3) and chun (seat 1, who is

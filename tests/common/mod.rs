@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// The shared corpus, if present (see `haifu_ingest::testkit::corpus_dir`).
+/// The shared corpus, if present (see `haifu_testkit::corpus_dir`).
 pub fn corpus() -> Option<PathBuf> {
-    haifu_ingest::testkit::corpus_dir()
+    haifu_testkit::corpus_dir()
 }
 
 /// One row of the corpus manifest.
@@ -37,7 +37,7 @@ pub fn manifest(corpus: &std::path::Path) -> HashMap<PathBuf, Entry> {
         .collect()
 }
 
-pub use haifu_ingest::testkit::Scratch;
+pub use haifu_testkit::Scratch;
 
 /// Runs the `haifu` binary built for the tests.
 pub fn haifu(args: &[&str]) -> std::process::Output {

@@ -2,7 +2,7 @@
 //! finish, keep the score total, repeat exactly from their seed, and read back through `haifu_ingest`'s
 //! replay without an error and through `haifu_sim::replay` without a mismatch.
 
-use haifu_ingest::event::GameRecord;
+use haifu_record::event::GameRecord;
 use haifu_sim::bot::{self_play, Bot};
 use haifu_sim::style::{Style, StyleBot};
 use haifu_sim::{RandomBot, TsumogiriBot};
@@ -27,7 +27,7 @@ fn game(seed: u64) -> GameRecord {
 
 fn check(seed: u64, rec: &GameRecord) {
     let xml = rec.to_mjlog();
-    let events = haifu_ingest::mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    let events = haifu_record::mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let again = GameRecord { events, ..rec.clone() };
     let r = haifu_ingest::replay(&again).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{xml}"));
     assert!(r.complete, "seed {seed}: {:?}", r.truncation);
@@ -44,12 +44,12 @@ fn random_and_tsumogiri_games() {
         let rec = game(seed);
         for e in &rec.events {
             let k = match e {
-                haifu_ingest::Event::Tag(t) if t.name == "RYUUKYOKU" => {
+                haifu_record::Event::Tag(t) if t.name == "RYUUKYOKU" => {
                     format!("draw {}", t.get("type").unwrap_or("exhaustive"))
                 }
-                haifu_ingest::Event::Tag(t) if matches!(t.name.as_str(), "INIT" | "AGARI") => t.name.to_lowercase(),
-                haifu_ingest::Event::Tag(t) if t.name == "REACH" && t.get("step") == Some("1") => "riichi".into(),
-                haifu_ingest::Event::Call { meld, .. } => {
+                haifu_record::Event::Tag(t) if matches!(t.name.as_str(), "INIT" | "AGARI") => t.name.to_lowercase(),
+                haifu_record::Event::Tag(t) if t.name == "REACH" && t.get("step") == Some("1") => "riichi".into(),
+                haifu_record::Event::Call { meld, .. } => {
                     haifu_rules::Meld::decode(*meld).map_or("?".into(), |m| m.kind.name().to_string())
                 }
                 _ => continue,

@@ -23,9 +23,11 @@
 
 use haifu_rules::{HandNotation, Kind, Meld, MeldKind, MjaiTile, Tile, TileSet};
 
-use crate::event::{Event, GameRecord, Tag, ROOT};
-use crate::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
-use crate::Format;
+pub mod scenes;
+
+use haifu_record::event::{Event, GameRecord, Tag, ROOT};
+use haifu_record::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
+use haifu_record::Format;
 
 /// The shared corpus of real logs for tests and benchmarks: `$HAIFU_CORPUS`, else `shared/corpus` beside the
 /// project checkout, else `/work/shared/corpus`. `None` (and a line saying so on stdout, for the test log) when
@@ -1045,25 +1047,6 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-/// Writes each game as `dir/logs/<file name>` (a Tenhou log id names the year) and ingests them with
-/// `--strict` into `dir/data`, which it returns.
-///
-/// # Panics
-/// When a game does not ingest.
-pub fn ingest_games(dir: &std::path::Path, games: &[(&str, &GameBuilder)]) -> std::path::PathBuf {
-    let logs = dir.join("logs");
-    std::fs::create_dir_all(&logs).expect("creating the log directory");
-    for (name, g) in games {
-        std::fs::write(logs.join(name), g.xml()).expect("writing a log");
-    }
-    let out = dir.join("data");
-    let inputs = crate::source::expand_inputs(&[logs], &[]).expect("listing the logs");
-    let opts = crate::pipeline::IngestOptions { out: out.clone(), jobs: 1, strict: true, read: Default::default() };
-    let s = crate::pipeline::ingest(&inputs, &opts, &crate::pipeline::Silent).expect("the games ingest");
-    assert_eq!(s.games_ingested as usize, games.len(), "every game ingests");
-    out
 }
 
 /// The thesis example (SPEC 2) in a game: one round of East 1 (seat 0 = A deals; B is South, C West, D North):

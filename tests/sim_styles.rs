@@ -115,10 +115,10 @@ fn self_play_records_read_back_as_mjlog_and_as_mjai() {
         for g in 0..8 {
             let record = play_game(TableRules::from_go_type(go), game_seed(21, g), &seated).unwrap();
             let xml = record.to_mjlog();
-            let from_xml = haifu_ingest::read_games("sim.xml", xml.as_bytes()).unwrap();
+            let from_xml = haifu_record::read_games("sim.xml", xml.as_bytes()).unwrap();
             let a = replay(&from_xml[0]).unwrap_or_else(|e| panic!("mjlog of game {g} ({go:#x}): {e}"));
-            let lines = haifu_ingest::mjai_write::to_mjai(&record).unwrap();
-            let from_mjai = haifu_ingest::mjai::parse(lines.as_bytes()).unwrap();
+            let lines = haifu_record::mjai::write::to_mjai(&record).unwrap();
+            let from_mjai = haifu_record::mjai::parse(lines.as_bytes()).unwrap();
             let b = replay(&from_mjai[0]).unwrap_or_else(|e| panic!("mjai of game {g} ({go:#x}): {e}"));
             assert!(a.complete && b.complete);
             assert_eq!(a.rounds.len(), b.rounds.len());

@@ -1,0 +1,47 @@
+//! Game records: the one event model every format is read into and written from, and the formats themselves.
+//!
+//! - [`event`], [`tags`]: the event model (the tags of a Tenhou mjlog, draws and discards typed) and typed views
+//!   of its rich tags (`INIT`, `AGARI`, `RYUUKYOKU` ...).
+//! - [`mjlog`], [`tenhou6`], [`mjai`]: one folder per format, each with its reader and its writer.
+//! - [`ids`]: physical tile ids for formats that name tiles by kind; [`length`]: the rules a log may leave
+//!   unsaid and how they are settled; [`source`]: gzip, the format from the content, the log id from the name.
+//!
+//! Nothing here knows Arrow or Parquet: the engine, the bots and the mjai player build on this crate alone.
+
+pub mod error;
+pub mod event;
+pub mod ids;
+pub mod length;
+pub mod mjai;
+pub mod mjlog;
+pub mod source;
+pub mod tags;
+pub mod tenhou6;
+
+pub use error::ReadError;
+pub use event::{Event, Format, GameRecord, Tag};
+pub use length::{Length, ReadOptions};
+
+/// Reads every game of one decompressed file. `name` (the file name) may supply the Tenhou log id.
+pub fn read_games(name: &str, text: &[u8]) -> Result<Vec<GameRecord>, ReadError> {
+    read_games_with(name, text, &ReadOptions::default())
+}
+
+/// [`read_games`] with the rules the user states for logs that leave them unsaid (mjai).
+pub fn read_games_with(name: &str, text: &[u8], opts: &ReadOptions) -> Result<Vec<GameRecord>, ReadError> {
+    let format = source::sniff_format(text).map_err(|m| ReadError::at(text, 0, m))?;
+    let log_id = source::find_log_id(name);
+    match format {
+        Format::Mjlog => {
+            let events = mjlog::parse(text)?;
+            Ok(vec![GameRecord { format, index_in_file: 0, log_id, events, notes: Vec::new() }])
+        }
+        Format::Tenhou6 => tenhou6::parse(text).map(|mut g| {
+            if g.log_id.is_none() {
+                g.log_id = log_id;
+            }
+            vec![g]
+        }),
+        Format::Mjai => mjai::parse_with(text, opts),
+    }
+}

@@ -14,4 +14,4 @@ pub mod yaku;
 pub use hand::{format_counts, suit_digits, write_counts, write_suit_digits, Counts, Hand, HandNotation, TileSet};
 pub use meld::{Meld, MeldError, MeldKind};
 pub use tile::{Kind, MjaiTile, Suit, Tile, KINDS, TILES};
-pub use yaku::{yaku_name, YAKU_NAMES};
+pub use yaku::{yaku_name, YAKU};

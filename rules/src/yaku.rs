@@ -1,67 +1,189 @@
 //! Tenhou's yaku ids (SPEC.md 1.3), as they appear in AGARI `yaku` and `yakuman`.
 
-/// Names by Tenhou id, 0..=54.
-pub const YAKU_NAMES: [&str; 55] = [
-    "menzen tsumo",
-    "riichi",
-    "ippatsu",
-    "chankan",
-    "rinshan kaihou",
-    "haitei",
-    "houtei",
-    "pinfu",
-    "tanyao",
-    "iipeikou",
-    "seat wind E",
-    "seat wind S",
-    "seat wind W",
-    "seat wind N",
-    "round wind E",
-    "round wind S",
-    "round wind W",
-    "round wind N",
-    "haku",
-    "hatsu",
-    "chun",
-    "double riichi",
-    "chiitoitsu",
-    "chanta",
-    "ittsu",
-    "sanshoku doujun",
-    "sanshoku doukou",
-    "sankantsu",
-    "toitoi",
-    "sanankou",
-    "shousangen",
-    "honroutou",
-    "ryanpeikou",
-    "junchan",
-    "honitsu",
-    "chinitsu",
-    "renhou",
-    "tenhou",
-    "chiihou",
-    "daisangen",
-    "suuankou",
-    "suuankou tanki",
-    "tsuuiisou",
-    "ryuuiisou",
-    "chinroutou",
-    "chuuren",
-    "junsei chuuren",
-    "kokushi",
-    "kokushi 13-wait",
-    "daisuushii",
-    "shousuushii",
-    "suukantsu",
-    "dora",
-    "ura dora",
-    "aka dora",
+/// The names of one Tenhou yaku id: English (reports), Japanese (Tenhou's own, tenhou.net/6), mjai's
+/// (TenhouArchive's spelling, written by the mjai writer; the winds are `jikaze` / `bakaze` there and the double
+/// yakuman go by their base name), and the other spellings readers meet (romaji, English, older kanji).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct YakuName {
+    pub en: &'static str,
+    pub ja: &'static str,
+    pub mjai: &'static str,
+    pub aliases: &'static [&'static str],
+}
+
+/// Every Tenhou yaku id's names, by id 0..=54: the one table every reader and writer uses.
+pub const YAKU: [YakuName; 55] = [
+    YakuName {
+        en: "menzen tsumo",
+        ja: "門前清自摸和",
+        mjai: "menzenchin_tsumoho",
+        aliases: &["menzentsumo", "menzenchintsumohou", "tsumo", "fullyconcealedhand", "menzen_tsumo"],
+    },
+    YakuName { en: "riichi", ja: "立直", mjai: "reach", aliases: &["riichi", "reach"] },
+    YakuName { en: "ippatsu", ja: "一発", mjai: "ippatsu", aliases: &["ippatsu"] },
+    YakuName { en: "chankan", ja: "槍槓", mjai: "chankan", aliases: &["搶槓", "chankan", "robbingakan"] },
+    YakuName {
+        en: "rinshan kaihou",
+        ja: "嶺上開花",
+        mjai: "rinshankaiho",
+        aliases: &["rinshankaihou", "rinshan", "afterakan", "rinshan_kaihou"],
+    },
+    YakuName {
+        en: "haitei",
+        ja: "海底摸月",
+        mjai: "haiteiraoyue",
+        aliases: &["海底撈月", "haiteiraoyue", "haitei", "undertthesea", "underthesea"],
+    },
+    YakuName {
+        en: "houtei",
+        ja: "河底撈魚",
+        mjai: "hoteiraoyui",
+        aliases: &["houteiraoyui", "houtei", "undertheriver", "hotei"],
+    },
+    YakuName { en: "pinfu", ja: "平和", mjai: "pinfu", aliases: &["pinfu"] },
+    YakuName { en: "tanyao", ja: "断幺九", mjai: "tanyaochu", aliases: &["断么九", "tanyao", "allsimples"] },
+    YakuName {
+        en: "iipeikou", ja: "一盃口", mjai: "ipeko", aliases: &["iipeikou", "iipeiko", "puredoublesequence"]
+    },
+    YakuName { en: "seat wind E", ja: "自風東", mjai: "jikaze", aliases: &["seatwindeast", "jikazeton"] },
+    YakuName { en: "seat wind S", ja: "自風南", mjai: "jikaze", aliases: &["seatwindsouth", "jikazenan"] },
+    YakuName { en: "seat wind W", ja: "自風西", mjai: "jikaze", aliases: &["seatwindwest", "jikazesha"] },
+    YakuName { en: "seat wind N", ja: "自風北", mjai: "jikaze", aliases: &["seatwindnorth", "jikazepei"] },
+    YakuName {
+        en: "round wind E",
+        ja: "場風東",
+        mjai: "bakaze",
+        aliases: &["roundwindeast", "prevalentwindeast", "bakazeton"],
+    },
+    YakuName {
+        en: "round wind S",
+        ja: "場風南",
+        mjai: "bakaze",
+        aliases: &["roundwindsouth", "prevalentwindsouth", "bakazenan"],
+    },
+    YakuName {
+        en: "round wind W",
+        ja: "場風西",
+        mjai: "bakaze",
+        aliases: &["roundwindwest", "prevalentwindwest", "bakazesha"],
+    },
+    YakuName {
+        en: "round wind N",
+        ja: "場風北",
+        mjai: "bakaze",
+        aliases: &["roundwindnorth", "prevalentwindnorth", "bakazepei"],
+    },
+    YakuName { en: "haku", ja: "役牌白", mjai: "haku", aliases: &["haku", "whitedragon"] },
+    YakuName { en: "hatsu", ja: "役牌發", mjai: "hatsu", aliases: &["役牌発", "hatsu", "greendragon"] },
+    YakuName { en: "chun", ja: "役牌中", mjai: "chun", aliases: &["chun", "reddragon"] },
+    YakuName {
+        en: "double riichi",
+        ja: "両立直",
+        mjai: "double_reach",
+        aliases: &["ダブル立直", "doubleriichi", "dabururiichi", "double_riichi", "daburu_riichi"],
+    },
+    YakuName {
+        en: "chiitoitsu", ja: "七対子", mjai: "chitoitsu", aliases: &["chiitoitsu", "chiitoi", "sevenpairs"]
+    },
+    YakuName {
+        en: "chanta",
+        ja: "混全帯幺九",
+        mjai: "honchantaiyao",
+        aliases: &["chanta", "chantai", "halfoutsidehand"],
+    },
+    YakuName {
+        en: "ittsu", ja: "一気通貫", mjai: "ikkitsukan", aliases: &["ittsu", "ikkitsuukan", "purestraight"]
+    },
+    YakuName {
+        en: "sanshoku doujun",
+        ja: "三色同順",
+        mjai: "sanshokudojun",
+        aliases: &["sanshokudoujun", "sanshoku", "mixedtriplesequence"],
+    },
+    YakuName {
+        en: "sanshoku doukou",
+        ja: "三色同刻",
+        mjai: "sanshokudoko",
+        aliases: &["sanshokudoukou", "triplepungs", "tripletriplets"],
+    },
+    YakuName { en: "sankantsu", ja: "三槓子", mjai: "sankantsu", aliases: &["sankantsu", "threequads"] },
+    YakuName {
+        en: "toitoi",
+        ja: "対々和",
+        mjai: "toitoiho",
+        aliases: &["対対和", "toitoi", "toitoihou", "alltriplets"],
+    },
+    YakuName { en: "sanankou", ja: "三暗刻", mjai: "sananko", aliases: &["sanankou", "threeconcealedtriplets"] },
+    YakuName { en: "shousangen", ja: "小三元", mjai: "shosangen", aliases: &["shousangen", "littlethreedragons"] },
+    YakuName { en: "honroutou", ja: "混老頭", mjai: "honroto", aliases: &["honroutou", "allterminalsandhonors"] },
+    YakuName {
+        en: "ryanpeikou", ja: "二盃口", mjai: "ryanpeko", aliases: &["ryanpeikou", "twicepuredoublesequence"]
+    },
+    YakuName { en: "junchan", ja: "純全帯幺九", mjai: "junchantaiyao", aliases: &["junchan", "fullyoutsidehand"] },
+    YakuName { en: "honitsu", ja: "混一色", mjai: "honiso", aliases: &["honitsu", "halfflush"] },
+    YakuName { en: "chinitsu", ja: "清一色", mjai: "chiniso", aliases: &["chinitsu", "fullflush"] },
+    YakuName { en: "renhou", ja: "人和", mjai: "renho", aliases: &["renhou", "blessingofman"] },
+    YakuName { en: "tenhou", ja: "天和", mjai: "tenho", aliases: &["tenhou", "blessingofheaven"] },
+    YakuName { en: "chiihou", ja: "地和", mjai: "chiho", aliases: &["chiihou", "blessingofearth"] },
+    YakuName { en: "daisangen", ja: "大三元", mjai: "daisangen", aliases: &["daisangen", "bigthreedragons"] },
+    YakuName { en: "suuankou", ja: "四暗刻", mjai: "suanko", aliases: &["suuankou", "fourconcealedtriplets"] },
+    YakuName {
+        en: "suuankou tanki",
+        ja: "四暗刻単騎",
+        mjai: "suanko",
+        aliases: &["suuankoutanki", "singlewaitfourconcealedtriplets", "suanko_tanki"],
+    },
+    YakuName { en: "tsuuiisou", ja: "字一色", mjai: "tsuiso", aliases: &["tsuuiisou", "allhonors"] },
+    YakuName { en: "ryuuiisou", ja: "緑一色", mjai: "ryuiso", aliases: &["ryuuiisou", "allgreen"] },
+    YakuName { en: "chinroutou", ja: "清老頭", mjai: "chinroto", aliases: &["chinroutou", "allterminals"] },
+    YakuName { en: "chuuren", ja: "九蓮宝燈", mjai: "churenpoton", aliases: &["chuurenpoutou", "ninegates"] },
+    YakuName {
+        en: "junsei chuuren",
+        ja: "純正九蓮宝燈",
+        mjai: "churenpoton",
+        aliases: &["junseichuurenpoutou", "truenninegates", "trueninegates", "junsei_churenpoton"],
+    },
+    YakuName { en: "kokushi", ja: "国士無双", mjai: "kokushimuso", aliases: &["kokushimusou", "thirteenorphans"] },
+    YakuName {
+        en: "kokushi 13-wait",
+        ja: "国士無双13面",
+        mjai: "kokushimuso",
+        aliases: &["国士無双十三面", "kokushimusou13menmachi", "thirteenwaitthirteenorphans", "kokushimuso_13"],
+    },
+    YakuName { en: "daisuushii", ja: "大四喜", mjai: "daisushi", aliases: &["daisuushii", "bigfourwinds"] },
+    YakuName { en: "shousuushii", ja: "小四喜", mjai: "shosushi", aliases: &["shousuushii", "littlefourwinds"] },
+    YakuName { en: "suukantsu", ja: "四槓子", mjai: "sukantsu", aliases: &["suukantsu", "fourquads"] },
+    YakuName { en: "dora", ja: "ドラ", mjai: "dora", aliases: &["抜きドラ", "dora", "nukidora"] },
+    YakuName { en: "ura dora", ja: "裏ドラ", mjai: "uradora", aliases: &["uradora"] },
+    YakuName { en: "aka dora", ja: "赤ドラ", mjai: "akadora", aliases: &["akadora", "redfive", "reddora"] },
 ];
 
-/// The name of a Tenhou yaku id, `None` past 54.
+/// A yaku name as readers compare it: lowercase, without spaces, `_ - : ・`, full-width digits made ASCII, and
+/// 翻牌 read as 役牌.
+pub fn name_key(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32).unwrap_or(c),
+            _ => c,
+        })
+        .filter(|c| !c.is_whitespace() && !matches!(c, ':' | '-' | '_' | '・'))
+        .collect::<String>()
+        .replace("翻牌", "役牌")
+        .to_lowercase()
+}
+
+/// The Tenhou id of a yaku name in any of its spellings ([`YAKU`], compared by [`name_key`]); the first id
+/// that has it (mjai's `jikaze` / `bakaze` name four ids each: the reader resolves those by the winds).
+pub fn id_by_name(name: &str) -> Option<u8> {
+    let key = name_key(name);
+    YAKU.iter()
+        .position(|y| name_key(y.ja) == key || name_key(y.mjai) == key || y.aliases.iter().any(|a| name_key(a) == key))
+        .map(|i| i as u8)
+}
+
+/// The English name of a Tenhou yaku id, `None` past 54.
 pub fn yaku_name(id: u8) -> Option<&'static str> {
-    YAKU_NAMES.get(usize::from(id)).copied()
+    YAKU.get(usize::from(id)).map(|y| y.en)
 }
 
 /// Tenhou's order of AGARI `yaku` and `yakuman`: ids in the order Tenhou lists them. The yakuhai (10-20)
@@ -105,6 +227,22 @@ mod tests {
         assert_eq!(yaku_name(54), Some("aka dora"));
         assert_eq!(yaku_name(55), None);
         assert!(is_dora(53) && !is_dora(51));
+    }
+
+    #[test]
+    fn every_spelling_finds_its_id() {
+        for (id, y) in YAKU.iter().enumerate() {
+            let id = id as u8;
+            let first = |n: &str| id_by_name(n).is_some_and(|found| found == id || YAKU[usize::from(found)].mjai == n);
+            assert!(first(y.ja) && y.aliases.iter().all(|a| id_by_name(a).is_some()), "{id} {y:?}");
+            assert!(first(y.mjai), "{id} {}", y.mjai);
+        }
+        assert_eq!(id_by_name("立直"), Some(1));
+        assert_eq!(id_by_name("翻牌 白"), Some(18));
+        assert_eq!(id_by_name("menzenchin_tsumoho"), Some(0));
+        assert_eq!(id_by_name("Double Riichi"), Some(21));
+        assert_eq!(id_by_name("国士無双１３面"), Some(48));
+        assert_eq!(id_by_name("謎の役"), None);
     }
 
     #[test]

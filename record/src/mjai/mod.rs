@@ -49,6 +49,7 @@
 use std::str::FromStr;
 
 use haifu_rules::shanten::shanten;
+use haifu_rules::yaku;
 use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile, TileSet};
 use serde_json::{Map, Value};
 
@@ -1265,63 +1266,12 @@ impl WinContext {
     }
 }
 
-/// Tenhou id of an mjai yaku name (mjai's TenhouArchive spelling, plus aliases); `jikaze`, `bakaze` and
-/// `sangenpai` are resolved by the caller. Names it does not know are left out of the `yaku` written.
+/// Tenhou id of an mjai yaku name (any spelling of [`yaku::YAKU`]); `jikaze`, `bakaze` and `sangenpai` are
+/// resolved by the caller. A double yakuman written under its base name with 26 han is the double one's id.
+/// Names it does not know are left out of the `yaku` written.
 fn tenhou_id(name: &str, han: u8) -> Option<u8> {
-    let double = han >= 26;
-    Some(match name {
-        "menzenchin_tsumoho" | "menzen_tsumo" | "tsumo" => 0,
-        "reach" | "riichi" => 1,
-        "ippatsu" => 2,
-        "chankan" => 3,
-        "rinshankaiho" | "rinshan" | "rinshan_kaihou" => 4,
-        "haiteiraoyue" | "haitei" => 5,
-        "hoteiraoyui" | "houtei" | "hotei" => 6,
-        "pinfu" => 7,
-        "tanyaochu" | "tanyao" => 8,
-        "ipeko" | "iipeiko" | "iipeikou" => 9,
-        "haku" => 18,
-        "hatsu" => 19,
-        "chun" => 20,
-        "double_reach" | "double_riichi" | "daburu_riichi" => 21,
-        "chitoitsu" | "chiitoitsu" => 22,
-        "honchantaiyao" | "chanta" => 23,
-        "ikkitsukan" | "ittsu" => 24,
-        "sanshokudojun" | "sanshoku" => 25,
-        "sanshokudoko" => 26,
-        "sankantsu" => 27,
-        "toitoiho" | "toitoi" => 28,
-        "sananko" | "sanankou" => 29,
-        "shosangen" => 30,
-        "honroto" | "honroutou" => 31,
-        "ryanpeko" | "ryanpeikou" => 32,
-        "junchantaiyao" | "junchan" => 33,
-        "honiso" | "honitsu" => 34,
-        "chiniso" | "chinitsu" => 35,
-        "renho" => 36,
-        "tenho" => 37,
-        "chiho" => 38,
-        "daisangen" => 39,
-        "suanko" if double => 41,
-        "suanko" => 40,
-        "suanko_tanki" => 41,
-        "tsuiso" => 42,
-        "ryuiso" => 43,
-        "chinroto" => 44,
-        "churenpoton" if double => 46,
-        "churenpoton" => 45,
-        "junsei_churenpoton" => 46,
-        "kokushimuso" if double => 48,
-        "kokushimuso" => 47,
-        "kokushimuso_13" => 48,
-        "daisushi" => 49,
-        "shosushi" => 50,
-        "sukantsu" => 51,
-        "dora" => 52,
-        "uradora" => 53,
-        "akadora" => 54,
-        _ => return None,
-    })
+    let id = yaku::id_by_name(name)?;
+    Some(if han >= 26 && matches!(id, 40 | 45 | 47) { id + 1 } else { id })
 }
 
 /// RiichiEnv's yaku ids: Tenhou id (winds resolved by the caller), han closed and open.

@@ -44,6 +44,7 @@
 
 use std::fmt;
 
+use haifu_rules::yaku;
 use haifu_rules::{Meld, MeldKind, MjaiTile, Tile, TileSet};
 use serde::Serialize;
 
@@ -616,54 +617,6 @@ impl Writer {
 
 /// mjai's name of a Tenhou yaku id (TenhouArchive spelling; the dragons by name) with its han.
 fn yaku_entry(id: u8, han: u8) -> Result<(&'static str, u8), String> {
-    let name = match id {
-        0 => "menzenchin_tsumoho",
-        1 => "reach",
-        2 => "ippatsu",
-        3 => "chankan",
-        4 => "rinshankaiho",
-        5 => "haiteiraoyue",
-        6 => "hoteiraoyui",
-        7 => "pinfu",
-        8 => "tanyaochu",
-        9 => "ipeko",
-        10..=13 => "jikaze",
-        14..=17 => "bakaze",
-        18 => "haku",
-        19 => "hatsu",
-        20 => "chun",
-        21 => "double_reach",
-        22 => "chitoitsu",
-        23 => "honchantaiyao",
-        24 => "ikkitsukan",
-        25 => "sanshokudojun",
-        26 => "sanshokudoko",
-        27 => "sankantsu",
-        28 => "toitoiho",
-        29 => "sananko",
-        30 => "shosangen",
-        31 => "honroto",
-        32 => "ryanpeko",
-        33 => "junchantaiyao",
-        34 => "honiso",
-        35 => "chiniso",
-        36 => "renho",
-        37 => "tenho",
-        38 => "chiho",
-        39 => "daisangen",
-        40 | 41 => "suanko",
-        42 => "tsuiso",
-        43 => "ryuiso",
-        44 => "chinroto",
-        45 | 46 => "churenpoton",
-        47 | 48 => "kokushimuso",
-        49 => "daisushi",
-        50 => "shosushi",
-        51 => "sukantsu",
-        52 => "dora",
-        53 => "uradora",
-        54 => "akadora",
-        other => return Err(format!("yaku id {other} unknown")),
-    };
+    let name = yaku::YAKU.get(usize::from(id)).ok_or_else(|| format!("yaku id {id} unknown"))?.mjai;
     Ok((name, han))
 }

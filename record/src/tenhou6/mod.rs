@@ -46,6 +46,7 @@
 
 use haifu_rules::shanten::shanten;
 use haifu_rules::table::round_name;
+use haifu_rules::yaku;
 use haifu_rules::{Kind, Meld, MeldKind, Tile};
 use serde_json::{Map, Value};
 
@@ -1277,71 +1278,6 @@ fn score(s: &str, tsumo: bool, dealer: bool, n_players: usize) -> Result<(u32, i
     Ok((fu, points, limit))
 }
 
-/// Tenhou yaku id (SPEC 1.3) of a yaku name: the Japanese names of tenhou.net/6, older spellings, and romaji.
-fn yaku_id(name: &str) -> Option<u8> {
-    let key: String =
-        ascii_digits(name).chars().filter(|c| !c.is_whitespace() && !matches!(c, ':' | '-' | '_' | '・')).collect();
-    let key = key.replace("翻牌", "役牌").to_lowercase();
-    const NAMES: [&[&str]; 55] = [
-        &["門前清自摸和", "menzentsumo", "menzenchintsumohou", "tsumo", "fullyconcealedhand"],
-        &["立直", "riichi", "reach"],
-        &["一発", "ippatsu"],
-        &["槍槓", "搶槓", "chankan", "robbingakan"],
-        &["嶺上開花", "rinshankaihou", "rinshan", "afterakan"],
-        &["海底摸月", "海底撈月", "haiteiraoyue", "haitei", "undertthesea", "underthesea"],
-        &["河底撈魚", "houteiraoyui", "houtei", "undertheriver"],
-        &["平和", "pinfu"],
-        &["断幺九", "断么九", "tanyao", "allsimples"],
-        &["一盃口", "iipeikou", "iipeiko", "puredoublesequence"],
-        &["自風東", "seatwindeast", "jikazeton"],
-        &["自風南", "seatwindsouth", "jikazenan"],
-        &["自風西", "seatwindwest", "jikazesha"],
-        &["自風北", "seatwindnorth", "jikazepei"],
-        &["場風東", "roundwindeast", "prevalentwindeast", "bakazeton"],
-        &["場風南", "roundwindsouth", "prevalentwindsouth", "bakazenan"],
-        &["場風西", "roundwindwest", "prevalentwindwest", "bakazesha"],
-        &["場風北", "roundwindnorth", "prevalentwindnorth", "bakazepei"],
-        &["役牌白", "haku", "whitedragon"],
-        &["役牌發", "役牌発", "hatsu", "greendragon"],
-        &["役牌中", "chun", "reddragon"],
-        &["両立直", "ダブル立直", "doubleriichi", "dabururiichi"],
-        &["七対子", "chiitoitsu", "chiitoi", "sevenpairs"],
-        &["混全帯幺九", "chanta", "chantai", "halfoutsidehand"],
-        &["一気通貫", "ittsu", "ikkitsuukan", "purestraight"],
-        &["三色同順", "sanshokudoujun", "sanshoku", "mixedtriplesequence"],
-        &["三色同刻", "sanshokudoukou", "triplepungs", "tripletriplets"],
-        &["三槓子", "sankantsu", "threequads"],
-        &["対々和", "対対和", "toitoi", "toitoihou", "alltriplets"],
-        &["三暗刻", "sanankou", "threeconcealedtriplets"],
-        &["小三元", "shousangen", "littlethreedragons"],
-        &["混老頭", "honroutou", "allterminalsandhonors"],
-        &["二盃口", "ryanpeikou", "twicepuredoublesequence"],
-        &["純全帯幺九", "junchan", "fullyoutsidehand"],
-        &["混一色", "honitsu", "halfflush"],
-        &["清一色", "chinitsu", "fullflush"],
-        &["人和", "renhou", "blessingofman"],
-        &["天和", "tenhou", "blessingofheaven"],
-        &["地和", "chiihou", "blessingofearth"],
-        &["大三元", "daisangen", "bigthreedragons"],
-        &["四暗刻", "suuankou", "fourconcealedtriplets"],
-        &["四暗刻単騎", "suuankoutanki", "singlewaitfourconcealedtriplets"],
-        &["字一色", "tsuuiisou", "allhonors"],
-        &["緑一色", "ryuuiisou", "allgreen"],
-        &["清老頭", "chinroutou", "allterminals"],
-        &["九蓮宝燈", "chuurenpoutou", "ninegates"],
-        &["純正九蓮宝燈", "junseichuurenpoutou", "truenninegates", "trueninegates"],
-        &["国士無双", "kokushimusou", "thirteenorphans"],
-        &["国士無双13面", "国士無双十三面", "kokushimusou13menmachi", "thirteenwaitthirteenorphans"],
-        &["大四喜", "daisuushii", "bigfourwinds"],
-        &["小四喜", "shousuushii", "littlefourwinds"],
-        &["四槓子", "suukantsu", "fourquads"],
-        &["ドラ", "抜きドラ", "dora", "nukidora"],
-        &["裏ドラ", "uradora"],
-        &["赤ドラ", "akadora", "redfive", "reddora"],
-    ];
-    NAMES.iter().position(|names| names.contains(&key.as_str())).map(|i| i as u8)
-}
-
 /// `立直(1飜)` -> yaku (1, 1); `大三元(役満)` -> yakuman 39. Nuki dora join the dora entry, as Tenhou's mjlog has it.
 fn yaku_list(names: &[String]) -> Result<(Vec<Yaku>, Vec<u8>), String> {
     let mut yaku: Vec<Yaku> = Vec::new();
@@ -1351,7 +1287,7 @@ fn yaku_list(names: &[String]) -> Result<(Vec<Yaku>, Vec<u8>), String> {
         let bad = || format!("yaku {s:?} is not like 立直(1飜)");
         let open = t.rfind('(').ok_or_else(bad)?;
         let name = &t[..open];
-        let id = yaku_id(name).ok_or_else(|| format!("unknown yaku name {name:?}"))?;
+        let id = yaku::id_by_name(name).ok_or_else(|| format!("unknown yaku name {name:?}"))?;
         let inner = t[open + 1..].trim_end_matches(')');
         if inner.contains("役満") {
             yakuman.push(id);

@@ -19,6 +19,8 @@ use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
 use crate::error::ReplayError;
 use haifu_record::event::{Event, GameRecord};
+use haifu_record::state::TableState;
+pub use haifu_record::state::{Melds, RiverTile};
 use haifu_record::tags::{self, Agari, DrawKind, GameType, Init, Owari, Player, Reach, Ryuukyoku};
 
 /// Where the tile a decision starts from came from.
@@ -117,9 +119,6 @@ pub struct Decision {
     pub outcome: Outcome,
 }
 
-/// A seat's melds: at most four sets plus four north extractions.
-pub type Melds = ArrayVec<Meld, 8>;
-
 /// How a round ended.
 #[derive(Clone, Debug)]
 pub enum RoundEnd {
@@ -174,76 +173,23 @@ pub struct ReplayedGame {
     pub truncation: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Riichi {
-    None,
-    /// Step 1 seen, discard pending.
-    Declared,
-    /// Riichi discard made, step 2 pending.
-    Discarded,
-    Accepted,
-}
-
-/// A discarded tile as the river shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RiverTile {
-    pub tile: Tile,
-    pub tsumogiri: bool,
-    /// The riichi declaration tile.
-    pub riichi: bool,
-    /// Taken by another player's call (it leaves the river).
-    pub called_away: bool,
-}
-
-#[derive(Clone, Debug)]
-struct SeatState {
-    hand: Hand,
-    melds: Melds,
-    river: Vec<RiverTile>,
-    riichi: Riichi,
-    last_draw: Option<Tile>,
-    turn: u8,
-    /// Source of the tile the next discard follows, with the tile and the `before` counts.
+/// What the extractor keeps beside the table state for one seat: where the tile the next discard follows
+/// came from (source, tile, the `before` counts of SPEC 2), and whether the next draw replaces a kan or north.
+#[derive(Clone, Copy, Debug, Default)]
+struct SeatExtra {
     pending: Option<(Source, Tile, Counts)>,
-    /// Set after a kan or nuki: the next draw is a replacement draw.
     replacement: Option<Source>,
-}
-
-impl SeatState {
-    fn new(hand: &[Tile]) -> SeatState {
-        SeatState {
-            hand: hand.iter().copied().collect(),
-            melds: Melds::new(),
-            river: Vec::new(),
-            riichi: Riichi::None,
-            last_draw: None,
-            turn: 0,
-            pending: None,
-            replacement: None,
-        }
-    }
-    /// Tiles in hand plus 3 per meld (a kan counts 3, nuki none): 13 between turns, 14 to discard.
-    fn size(&self) -> usize {
-        self.hand.len() + 3 * self.melds.iter().filter(|m| m.kind != MeldKind::Nuki).count()
-    }
-    fn add_meld(&mut self, m: Meld) -> Result<(), String> {
-        self.melds.try_push(m).map_err(|_| "more than eight melds".to_string())
-    }
-    fn closed(&self) -> bool {
-        self.melds.iter().all(|m| matches!(m.kind, MeldKind::Ankan | MeldKind::Nuki))
-    }
 }
 
 struct RoundState {
     index: u16,
     init: Init,
     first_event: u32,
-    seats: Vec<SeatState>,
-    dora: Vec<Tile>,
+    extra: [SeatExtra; 4],
+    /// Every tile dealt, drawn or turned as an indicator this round.
     seen: TileSet,
-    draws_left: i32,
-    /// Last discard: seat, tile, and index of its decision.
-    last_discard: Option<(u8, Tile, usize)>,
+    /// The decision of the last discard while it can be called or ronned.
+    last_decision: Option<usize>,
     /// Tiles that can be robbed and by whom they were shown: the tile added by the last kakan (chankan), the
     /// four of a closed kan (only kokushi may rob it), or the last north extracted (3-player Tenhou allows
     /// ron on a nuki).
@@ -251,6 +197,8 @@ struct RoundState {
     first_decision: usize,
     wins: Vec<Agari>,
 }
+
+const OUTSIDE: &str = "event outside a round (before INIT or after the round ended)";
 
 /// Total of scores and sticks (SPEC 1.2).
 fn total_points(n_players: u8) -> i32 {
@@ -264,8 +212,8 @@ fn total_points(n_players: u8) -> i32 {
 struct Replayer<'a> {
     events: &'a [Event],
     info: GameInfo,
-    scores: [i32; 4],
-    kyotaku: u8,
+    /// The public state: hands, melds, rivers, riichi, scores and sticks (kept across rounds).
+    table: TableState,
     round: Option<RoundState>,
     rounds: Vec<RoundRecord>,
     decisions: Vec<Decision>,
@@ -280,8 +228,7 @@ pub fn replay(record: &GameRecord) -> Result<ReplayedGame, ReplayError> {
     let mut r = Replayer {
         events: &record.events,
         info: GameInfo { n_players: 4, ..GameInfo::default() },
-        scores: [0; 4],
-        kyotaku: 0,
+        table: TableState::default(),
         round: None,
         rounds: Vec::new(),
         decisions: Vec::new(),
@@ -318,7 +265,7 @@ impl Replayer<'_> {
     }
 
     fn round_mut(&mut self) -> Result<&mut RoundState, String> {
-        self.round.as_mut().ok_or_else(|| "event outside a round (before INIT or after the round ended)".to_string())
+        self.round.as_mut().ok_or_else(|| OUTSIDE.to_string())
     }
 
     fn step(&mut self, i: usize, ev: &Event) -> Result<(), String> {
@@ -331,8 +278,7 @@ impl Replayer<'_> {
                 if !r.seen.insert(*tile) {
                     return Err(format!("dora indicator {tile} already in play"));
                 }
-                r.dora.push(*tile);
-                Ok(())
+                self.table.dora(*tile)
             }
             Event::Tag(t) => match t.name.as_str() {
                 "GO" => {
@@ -397,13 +343,13 @@ impl Replayer<'_> {
                 init.kyotaku
             ));
         }
-        if self.started && (init.scores != self.scores || init.kyotaku != self.kyotaku) {
+        if self.started && (init.scores != self.table.scores || init.kyotaku != self.table.kyotaku) {
             return Err(format!(
                 "INIT ten {:?} (+{} sticks) differs from the scores the last round left {:?} (+{})",
                 &init.scores[..np],
                 init.kyotaku,
-                &self.scores[..np],
-                self.kyotaku
+                &self.table.scores[..np],
+                self.table.kyotaku
             ));
         }
         if usize::from(init.dealer) >= np {
@@ -424,20 +370,14 @@ impl Replayer<'_> {
             return Err("dora indicator is also in a hand".into());
         }
         self.started = true;
-        self.scores = init.scores;
-        self.kyotaku = init.kyotaku;
-        let seats = init.hands.iter().map(|h| SeatState::new(h)).collect();
-        // wall: 136 (108 in 3p) minus the dead wall of 14 and the dealt hands
-        let draws_left = if np == 3 { 108 - 14 - 39 } else { 136 - 14 - 52 };
+        self.table.start(&init, self.info.n_players);
         self.round = Some(RoundState {
             index: self.rounds.len() as u16,
-            dora: vec![init.dora_indicator],
             init,
             first_event: i as u32,
-            seats,
+            extra: [SeatExtra::default(); 4],
             seen,
-            draws_left,
-            last_discard: None,
+            last_decision: None,
             robbable: None,
             first_decision: self.decisions.len(),
             wins: Vec::new(),
@@ -445,219 +385,112 @@ impl Replayer<'_> {
         Ok(())
     }
 
-    fn seat(r: &mut RoundState, seat: u8, np: u8) -> Result<&mut SeatState, String> {
-        if seat >= np {
-            return Err(format!("seat {seat} does not play in a {np}-player game"));
-        }
-        Ok(&mut r.seats[usize::from(seat)])
-    }
-
     fn draw(&mut self, seat: u8, tile: Tile) -> Result<(), String> {
-        let np = self.info.n_players;
-        let r = self.round_mut()?;
+        let r = self.round.as_mut().ok_or(OUTSIDE)?;
         if !r.wins.is_empty() {
             return Err("draw after a win".into());
         }
         if !r.seen.insert(tile) {
             return Err(format!("tile {} ({tile}) was already dealt or drawn this round", tile.id()));
         }
-        r.draws_left -= 1;
-        if r.draws_left < 0 {
-            return Err("draw from an empty wall".into());
-        }
+        self.table.draw(seat, tile)?;
         r.robbable = None;
-        r.last_discard = None;
-        let s = Self::seat(r, seat, np)?;
-        if s.size() != 13 {
-            return Err(format!("seat {seat} draws holding {} tiles", s.size()));
-        }
-        s.hand.insert(tile);
-        s.last_draw = Some(tile);
-        s.turn = s.turn.saturating_add(1);
-        let source = s.replacement.take().unwrap_or(Source::Draw);
-        s.pending = Some((source, tile, *s.hand.counts()));
+        r.last_decision = None;
+        let x = &mut r.extra[usize::from(seat)];
+        let source = x.replacement.take().unwrap_or(Source::Draw);
+        x.pending = Some((source, tile, *self.table.seats[usize::from(seat)].hand.counts()));
         Ok(())
     }
 
     fn discard(&mut self, i: usize, seat: u8, tile: Tile) -> Result<(), String> {
-        let np = self.info.n_players;
-        let scores = self.scores;
-        let round_index;
         let decision_index = self.decisions.len();
-        let decision = {
-            let r = self.round_mut()?;
-            round_index = r.index;
-            let dora_count = r.dora.len() as u8;
-            let tiles_left = r.draws_left.max(0) as u8;
-            r.robbable = None;
-            let s = Self::seat(r, seat, np)?;
-            if s.size() != 14 {
-                return Err(format!("seat {seat} discards holding {} tiles", s.size()));
-            }
-            let (source, source_tile, before) =
-                s.pending.take().ok_or_else(|| format!("seat {seat} discards without a draw or call"))?;
-            let hand = s.hand;
-            if !s.hand.remove(tile) {
-                return Err(format!("tile {} ({tile}) is not in the hand of seat {seat}: {:?}", tile.id(), hand));
-            }
-            let riichi = s.riichi == Riichi::Declared;
-            let in_riichi = s.riichi == Riichi::Accepted;
-            if riichi {
-                s.riichi = Riichi::Discarded;
-            }
-            let tsumogiri = matches!(source, Source::Draw | Source::Kan | Source::Nuki) && s.last_draw == Some(tile);
-            s.river.push(RiverTile { tile, tsumogiri, riichi, called_away: false });
-            let after = *s.hand.counts();
-            Decision {
-                event_index: i as u32,
-                round: round_index,
-                seat,
-                turn: s.turn,
-                source,
-                source_tile,
-                hand,
-                before,
-                discard: tile,
-                tsumogiri,
-                riichi,
-                in_riichi,
-                melds: s.melds.clone(),
-                shanten_before: shanten(hand.counts()),
-                shanten_after: shanten(&after),
-                scores,
-                dora_count,
-                tiles_left,
-                outcome: Outcome::Bystander,
-            }
-        };
-        let r = self.round_mut()?;
-        r.last_discard = Some((seat, tile, decision_index));
-        self.decisions.push(decision);
+        let scores = self.table.scores;
+        let r = self.round.as_mut().ok_or(OUTSIDE)?;
+        r.robbable = None;
+        let dora_count = self.table.dora.len() as u8;
+        let tiles_left = self.table.draws_left;
+        let s = self.table.seats.get(usize::from(seat)).ok_or("seat out of range")?;
+        let (hand, melds, in_riichi) = (s.hand, s.melds.clone(), s.riichi.is_accepted());
+        let pending = r.extra.get_mut(usize::from(seat)).and_then(|x| x.pending.take());
+        let river = self.table.discard(seat, tile)?;
+        let (source, source_tile, before) =
+            pending.ok_or_else(|| format!("seat {seat} discards without a draw or call"))?;
+        // a riichi discard's tile equals the draw only after a draw, never after a call
+        let tsumogiri = river.tsumogiri && matches!(source, Source::Draw | Source::Kan | Source::Nuki);
+        let s = &self.table.seats[usize::from(seat)];
+        r.last_decision = Some(decision_index);
+        self.decisions.push(Decision {
+            event_index: i as u32,
+            round: r.index,
+            seat,
+            turn: s.turn,
+            source,
+            source_tile,
+            hand,
+            before,
+            discard: tile,
+            tsumogiri,
+            riichi: river.riichi,
+            in_riichi,
+            melds,
+            shanten_before: shanten(hand.counts()),
+            shanten_after: shanten(s.hand.counts()),
+            scores,
+            dora_count,
+            tiles_left,
+            outcome: Outcome::Bystander,
+        });
         Ok(())
     }
 
     fn call(&mut self, seat: u8, code: u32) -> Result<(), String> {
-        let np = self.info.n_players;
         let meld = Meld::decode(code).map_err(|e| e.to_string())?;
-        let r = self.round_mut()?;
+        let r = self.round.as_mut().ok_or(OUTSIDE)?;
         if !r.wins.is_empty() {
             return Err("call after a win".into());
         }
+        let before_call = self.table.seats.get(usize::from(seat)).map(|s| s.hand);
+        self.table.call(seat, meld)?;
         r.robbable = None;
         if meld.kind.takes_discard() {
-            let (from_seat, last, _) = r.last_discard.ok_or("call with no discard to take")?;
-            let called = meld.called.ok_or("call without a called tile")?;
-            if called != last {
-                return Err(format!("calls tile {} but the last discard is {}", called.id(), last.id()));
-            }
-            let expect = (seat + meld.from) % 4;
-            if from_seat != expect || meld.from == 0 {
-                return Err(format!(
-                    "code says the tile comes from seat {expect}, the last discard is seat {from_seat}'s"
-                ));
-            }
-            if meld.kind == MeldKind::Chi && (seat + np - 1) % np != from_seat {
-                return Err("chi from a seat other than the previous one".into());
-            }
-            r.last_discard = None;
-            if let Some(t) = r.seats[usize::from(from_seat)].river.last_mut() {
-                t.called_away = true;
-            }
+            r.last_decision = None;
         }
-        let s = Self::seat(r, seat, np)?;
-        let before_call = s.hand;
-        for t in meld.from_hand() {
-            if !s.hand.remove(t) {
-                return Err(format!(
-                    "{} needs tile {} ({t}) that seat {seat} does not hold: {before_call:?}",
-                    meld.kind.name(),
-                    t.id()
-                ));
-            }
-        }
+        let x = &mut r.extra[usize::from(seat)];
         match meld.kind {
             MeldKind::Chi | MeldKind::Pon => {
-                if s.size() != 11 {
-                    return Err(format!("seat {seat} calls holding {} tiles", s.size() + 2));
-                }
-                let mut before = *before_call.counts();
+                let mut before = *before_call.unwrap_or_default().counts();
                 let called = meld.called.ok_or("call without a called tile")?;
                 before[usize::from(called.kind().index())] += 1;
                 let source = if meld.kind == MeldKind::Chi { Source::Chi } else { Source::Pon };
-                s.pending = Some((source, called, before));
-                s.turn = s.turn.saturating_add(1);
-                s.last_draw = None;
-                s.add_meld(meld)?;
+                x.pending = Some((source, called, before));
             }
-            MeldKind::Daiminkan => {
-                s.turn = s.turn.saturating_add(1);
-                s.replacement = Some(Source::Kan);
-                s.last_draw = None;
-                s.add_meld(meld)?;
-            }
-            MeldKind::Ankan => {
-                s.pending = None;
-                s.replacement = Some(Source::Kan);
-                s.add_meld(meld)?;
-                r.robbable = Some((seat, meld.tiles().iter().copied().collect()));
-            }
-            MeldKind::Kakan => {
-                let pon = meld.pon_of_kakan().ok_or("kakan without its pon")?;
-                let slot = s
-                    .melds
-                    .iter_mut()
-                    .find(|m| m.kind == MeldKind::Pon && m.base_kind() == pon.base_kind())
-                    .ok_or_else(|| format!("kakan of {} without a pon of it", pon.base_kind()))?;
-                *slot = meld;
-                s.pending = None;
-                s.replacement = Some(Source::Kan);
-                r.robbable = meld.added.map(|t| (seat, [t].into_iter().collect()));
-            }
-            MeldKind::Nuki => {
-                s.pending = None;
-                s.replacement = Some(Source::Nuki);
-                s.add_meld(meld)?;
-                r.robbable = Some((seat, meld.tiles().iter().copied().collect()));
+            MeldKind::Daiminkan => x.replacement = Some(Source::Kan),
+            MeldKind::Ankan | MeldKind::Kakan | MeldKind::Nuki => {
+                x.pending = None;
+                x.replacement = Some(if meld.kind == MeldKind::Nuki { Source::Nuki } else { Source::Kan });
+                r.robbable = match meld.kind {
+                    MeldKind::Kakan => meld.added.map(|t| (seat, [t].into_iter().collect())),
+                    _ => Some((seat, meld.tiles().iter().copied().collect())),
+                };
             }
         }
         Ok(())
     }
 
     fn reach(&mut self, reach: Reach) -> Result<(), String> {
-        let np = self.info.n_players;
-        let mut pay = false;
-        {
-            let r = self.round_mut()?;
-            let s = Self::seat(r, reach.who, np)?;
-            match (reach.step, s.riichi) {
-                (1, Riichi::None) => {
-                    if !s.closed() {
-                        return Err("riichi with an open hand".into());
-                    }
-                    s.riichi = Riichi::Declared;
-                }
-                (2, Riichi::Discarded) => {
-                    s.riichi = Riichi::Accepted;
-                    pay = true;
-                }
-                (step, state) => return Err(format!("REACH step {step} while riichi is {state:?}")),
-            }
-        }
-        if pay {
-            self.scores[usize::from(reach.who)] -= 1000;
-            self.kyotaku += 1;
-            if let Some(ten) = reach.scores {
-                if ten != self.scores {
-                    return Err(format!("REACH ten {ten:?} but the scores after the stick are {:?}", self.scores));
-                }
+        self.round.as_ref().ok_or(OUTSIDE)?;
+        self.table.reach(reach.who, reach.step)?;
+        if let Some(ten) = reach.scores.filter(|_| reach.step == 2) {
+            if ten != self.table.scores {
+                return Err(format!("REACH ten {ten:?} but the scores after the stick are {:?}", self.table.scores));
             }
         }
         Ok(())
     }
 
     fn check_sc(&self, before: &[i32; 4], what: &str) -> Result<(), String> {
-        if *before != self.scores {
-            return Err(format!("{what} sc before-scores {before:?} differ from the tracked {:?}", self.scores));
+        if *before != self.table.scores {
+            return Err(format!("{what} sc before-scores {before:?} differ from the tracked {:?}", self.table.scores));
         }
         Ok(())
     }
@@ -665,8 +498,8 @@ impl Replayer<'_> {
     fn agari(&mut self, i: usize, a: Agari) -> Result<(), String> {
         let np = self.info.n_players;
         self.check_sc(&a.before, "AGARI")?;
-        let kyotaku = self.kyotaku;
-        let r = self.round_mut()?;
+        let kyotaku = self.table.kyotaku;
+        let r = self.round.as_mut().ok_or(OUTSIDE)?;
         if a.honba != r.init.honba {
             return Err(format!("AGARI ba honba {} but the round has {}", a.honba, r.init.honba));
         }
@@ -680,7 +513,7 @@ impl Replayer<'_> {
         if who >= np || from >= np {
             return Err("AGARI seat out of range".into());
         }
-        let winner = &r.seats[usize::from(who)];
+        let winner = &self.table.seats[usize::from(who)];
         let mut expect = winner.hand;
         let win_tile = if who == from {
             winner.last_draw.filter(|t| winner.hand.contains(*t)).ok_or("tsumo without a drawn tile")?
@@ -689,7 +522,7 @@ impl Replayer<'_> {
                 // a closed kan shows four tiles: the one Tenhou names as machi is the one robbed
                 ts.iter().copied().find(|&t| t == a.machi).or_else(|| ts.first().copied())
             });
-            let discarded = r.last_discard.filter(|&(s, _, _)| s == from).map(|(_, t, _)| t);
+            let discarded = self.table.last_discard.filter(|&(s, _)| s == from).map(|(_, t)| t);
             let t = robbed.or(discarded).ok_or_else(|| format!("ron from seat {from} with no tile to take"))?;
             expect.insert(t);
             t
@@ -734,10 +567,7 @@ impl Replayer<'_> {
             ));
         }
         r.wins.push(a.clone());
-        for (s, d) in self.scores.iter_mut().zip(a.delta) {
-            *s += d;
-        }
-        self.kyotaku -= a.kyotaku;
+        self.table.settle(a.delta, a.kyotaku);
         // a double ron is a run of AGARI tags, maybe with tags such as BYE between them (SPEC 1.2: no INIT
         // between): end the round when the next event that is not such a tag is not another AGARI
         let more = self.events[i + 1..]
@@ -775,14 +605,14 @@ impl Replayer<'_> {
     fn ryuukyoku(&mut self, i: usize, d: Ryuukyoku) -> Result<(), String> {
         let np = usize::from(self.info.n_players);
         self.check_sc(&d.before, "RYUUKYOKU")?;
-        let r = self.round_mut()?;
+        let r = self.round.as_mut().ok_or(OUTSIDE)?;
         if d.honba != r.init.honba {
             return Err(format!("RYUUKYOKU ba honba {} but the round has {}", d.honba, r.init.honba));
         }
-        if matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi) && r.draws_left != 0 {
-            return Err(format!("exhaustive draw with {} tiles left in the wall", r.draws_left));
+        if matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi) && self.table.draws_left != 0 {
+            return Err(format!("exhaustive draw with {} tiles left in the wall", self.table.draws_left));
         }
-        let ron_tile = r.last_discard.map(|(_, t, _)| t);
+        let ron_tile = self.table.last_discard.map(|(_, t)| t);
         let mut outcomes = [Outcome::Abortive; 4];
         for (s, shown) in d.shown.iter().enumerate() {
             let Some(shown) = shown else { continue };
@@ -790,7 +620,7 @@ impl Replayer<'_> {
                 return Err(format!("hand shown for absent seat {s}"));
             }
             let shown_set: TileSet = shown.iter().copied().collect();
-            let tracked = r.seats[s].hand;
+            let tracked = self.table.seats[s].hand;
             let mut with_ron = tracked;
             if let Some(t) = ron_tile {
                 with_ron.insert(t);
@@ -816,9 +646,7 @@ impl Replayer<'_> {
         if delta_sum != 0 {
             return Err(format!("RYUUKYOKU deltas add to {delta_sum}"));
         }
-        for (s, dl) in self.scores.iter_mut().zip(d.delta) {
-            *s += dl;
-        }
+        self.table.settle(d.delta, 0);
         let owari = d.owari.clone();
         self.end_round(i, RoundEnd::Ryuukyoku(d), outcomes, owari)
     }
@@ -844,18 +672,18 @@ impl Replayer<'_> {
             RoundEnd::Ryuukyoku(d) => d.delta,
         };
         let mut rivers: [Vec<RiverTile>; 4] = Default::default();
-        for (out, seat) in rivers.iter_mut().zip(r.seats) {
-            *out = seat.river;
+        for (out, seat) in rivers.iter_mut().zip(&mut self.table.seats) {
+            *out = std::mem::take(&mut seat.river);
         }
         self.rounds.push(RoundRecord {
             rivers,
             index: r.index,
             init: r.init,
-            dora_indicators: r.dora,
+            dora_indicators: self.table.dora.to_vec(),
             end,
             deltas,
-            end_scores: self.scores,
-            kyotaku_after: self.kyotaku,
+            end_scores: self.table.scores,
+            kyotaku_after: self.table.kyotaku,
             first_event: r.first_event,
             last_event: i as u32,
             outcomes,
@@ -870,9 +698,9 @@ impl Replayer<'_> {
 
     /// `owari` = tracked scores, except that leftover sticks go to one seat (the first place).
     fn check_owari(&self, o: &Owari) -> Result<(), String> {
-        let leftover = 1000 * i32::from(self.kyotaku);
-        let diffs: Vec<(usize, i32)> =
-            (0..4).map(|s| (s, o.scores[s] - self.scores[s])).filter(|&(_, d)| d != 0).collect();
+        let (scores, kyotaku) = (self.table.scores, self.table.kyotaku);
+        let leftover = 1000 * i32::from(kyotaku);
+        let diffs: Vec<(usize, i32)> = (0..4).map(|s| (s, o.scores[s] - scores[s])).filter(|&(_, d)| d != 0).collect();
         let ok = match diffs[..] {
             [] => leftover == 0,
             [(s, d)] => d == leftover && o.scores.iter().all(|&x| x <= o.scores[s]),
@@ -881,7 +709,7 @@ impl Replayer<'_> {
         if !ok {
             return Err(format!(
                 "owari scores {:?} differ from the tracked {:?} with {} sticks left",
-                o.scores, self.scores, self.kyotaku
+                o.scores, scores, kyotaku
             ));
         }
         Ok(())

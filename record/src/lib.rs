@@ -3,6 +3,8 @@
 //! - [`event`], [`tags`]: the event model (the tags of a Tenhou mjlog, draws and discards typed) and typed views
 //!   of its rich tags (`INIT`, `AGARI`, `RYUUKYOKU` ...).
 //! - [`mjlog`], [`tenhou6`], [`mjai`]: one folder per format, each with its reader and its writer.
+//! - [`state`]: the public state of a round, advanced event by event (the decision extractor, the engine and
+//!   the players all read it).
 //! - [`ids`]: physical tile ids for formats that name tiles by kind; [`length`]: the rules a log may leave
 //!   unsaid and how they are settled; [`source`]: gzip, the format from the content, the log id from the name.
 //!
@@ -15,6 +17,7 @@ pub mod length;
 pub mod mjai;
 pub mod mjlog;
 pub mod source;
+pub mod state;
 pub mod tags;
 pub mod tenhou6;
 

@@ -1,61 +1,37 @@
 //! Players: what a seat may see ([`View`]), the [`Bot`] trait, two simple bots, and the loop that runs a game.
 
 use haifu_record::event::GameRecord;
-use haifu_rules::{Hand, Meld, Tile};
+use haifu_rules::Tile;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::action::{Action, IllegalAction};
 use crate::engine::{Engine, Offer};
-use crate::state::RiverTile;
 use crate::wall::{SeededWall, Wall};
+use haifu_record::state::SeatView;
 use haifu_rules::table::TableRules;
 
-/// What one seat may see when it decides: its own hand, and what is public.
+/// What one seat may see when it decides: the table as that seat sees it (its own hand and everything public:
+/// [`SeatView`], the same view the mjai player and the neural encoder read), and the tile it is answering.
 #[derive(Clone, Copy, Debug)]
 pub struct View<'a> {
-    pub seat: u8,
-    pub players: u8,
-    pub kyoku: u8,
-    pub honba: u8,
-    pub kyotaku: u8,
-    pub dealer: u8,
-    pub scores: [i32; 4],
-    pub hand: &'a Hand,
-    /// The tile this seat drew last, while it still holds it.
-    pub last_draw: Option<Tile>,
-    pub melds: [&'a [Meld]; 4],
-    pub rivers: [&'a [RiverTile]; 4],
-    /// Seats in riichi (declared or accepted).
-    pub riichi: [bool; 4],
-    pub dora_indicators: &'a [Tile],
-    pub draws_left: u8,
+    pub table_view: SeatView<'a>,
     /// The tile this seat is answering: the seat it came from, the tile, and how it was shown.
     pub offered: Option<(u8, Tile, Offer)>,
+}
+
+impl<'a> std::ops::Deref for View<'a> {
+    type Target = SeatView<'a>;
+    fn deref(&self) -> &SeatView<'a> {
+        &self.table_view
+    }
 }
 
 impl<W: Wall> Engine<W> {
     /// What `seat` may see now.
     pub fn view(&self, seat: u8) -> View<'_> {
-        let last = self.hand(seat).tiles();
         let in_turn = self.turn().is_some_and(|(s, _)| s == seat);
-        View {
-            seat,
-            players: self.rules().players,
-            kyoku: self.kyoku(),
-            honba: self.honba(),
-            kyotaku: self.kyotaku(),
-            dealer: self.dealer(),
-            scores: self.scores(),
-            hand: self.hand(seat),
-            last_draw: if in_turn { self.last_draw_of(seat).filter(|t| last.contains(*t)) } else { None },
-            melds: [0u8, 1, 2, 3].map(|s| self.melds(s)),
-            rivers: [0u8, 1, 2, 3].map(|s| self.river(s)),
-            riichi: [0u8, 1, 2, 3].map(|s| self.in_riichi(s)),
-            dora_indicators: self.dora_indicators(),
-            draws_left: self.draws_left(),
-            offered: self.offered().filter(|_| !in_turn),
-        }
+        View { table_view: self.table().view(seat), offered: self.offered().filter(|_| !in_turn) }
     }
 }
 
@@ -94,7 +70,7 @@ impl Bot for TsumogiriBot {
         if legal.contains(&Action::Pass) {
             return Action::Pass;
         }
-        let drawn = view.last_draw.map(|tile| Action::Discard { tile, riichi: false });
+        let drawn = view.own().last_draw.map(|tile| Action::Discard { tile, riichi: false });
         match drawn {
             Some(a) if legal.contains(&a) => a,
             _ => *legal.iter().find(|a| matches!(a, Action::Discard { riichi: false, .. })).unwrap_or(&legal[0]),

@@ -1,9 +1,10 @@
-//! The state of one round: each seat's hand, melds, river, riichi and furiten, and the table's counters.
-//! Kept incrementally (counts, bit masks of kinds) so that a step allocates nothing.
+//! The engine's rule bookkeeping for each seat, beside the public table state of `haifu_record::state`:
+//! furiten, waits, kuikae, nagashi, pao. Kept incrementally (bit masks of kinds) so that a step allocates
+//! nothing.
 
-use arrayvec::ArrayVec;
+use haifu_record::state::SeatState;
 use haifu_rules::shanten::{shanten, shanten_each};
-use haifu_rules::{Counts, Hand, Kind, Meld, MeldKind, Tile};
+use haifu_rules::{Counts, Kind, Meld, MeldKind};
 
 /// A set of tile kinds, bit `k` for kind `k`.
 pub type KindMask = u64;
@@ -12,111 +13,38 @@ pub fn bit(k: Kind) -> KindMask {
     1u64 << k.index()
 }
 
-/// A discarded tile as the river shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RiverTile {
-    pub tile: Tile,
-    pub tsumogiri: bool,
-    /// The riichi declaration tile.
-    pub riichi: bool,
-    /// Taken by another seat's call.
-    pub called_away: bool,
-}
-
-/// Riichi of one seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Riichi {
-    #[default]
-    None,
-    /// The riichi discard is out; the stick is paid when it is not ronned.
-    Declared {
-        double: bool,
-    },
-    Accepted {
-        double: bool,
-    },
-}
-
-impl Riichi {
-    pub fn is_accepted(self) -> bool {
-        matches!(self, Riichi::Accepted { .. })
-    }
-    pub fn is_declared_or_accepted(self) -> bool {
-        !matches!(self, Riichi::None)
-    }
-}
-
-/// A seat's melds: at most four sets plus four north extractions.
-pub type Melds = ArrayVec<Meld, 8>;
-
-/// One seat in a round.
+/// What the engine keeps for one seat beside the table state ([`haifu_record::state::SeatState`]): the rules'
+/// bookkeeping that nothing public shows.
 #[derive(Clone, Debug, Default)]
-pub struct Seat {
-    pub hand: Hand,
-    pub melds: Melds,
-    pub river: Vec<RiverTile>,
+pub struct SeatRules {
     /// Kinds this seat has discarded (discard furiten).
     pub discarded: KindMask,
     /// Kinds that complete the hand while it holds 3n+1 tiles, without the kinds the seat holds all four of
-    /// (Tenhou does not count a wait on a fifth copy).
+    /// (no copy of those can come).
     pub waits: KindMask,
-    pub riichi: Riichi,
-    /// A riichi win now counts ippatsu (until the seat's next discard or any call).
-    pub ippatsu: bool,
     /// Passed a winning tile since its last discard.
     pub temp_furiten: bool,
     /// Passed a winning tile after riichi: furiten for the rest of the round.
     pub riichi_furiten: bool,
     /// Kinds the seat may not discard right after a chi or pon (kuikae).
     pub kuikae: KindMask,
-    pub last_draw: Option<Tile>,
-    pub discards: u8,
     /// Every discard a terminal or honor and none called away (nagashi mangan).
     pub nagashi: bool,
     /// The seat liable for a daisangen / daisuushii completed by a call on its discard.
     pub pao: Option<u8>,
 }
 
-impl Seat {
-    pub fn reset(&mut self, hand: &[Tile]) {
-        self.hand = hand.iter().copied().collect();
-        self.melds.clear();
-        self.river.clear();
-        self.discarded = 0;
-        self.waits = 0;
-        self.riichi = Riichi::None;
-        self.ippatsu = false;
-        self.temp_furiten = false;
-        self.riichi_furiten = false;
-        self.kuikae = 0;
-        self.last_draw = None;
-        self.discards = 0;
-        self.nagashi = true;
-        self.pao = None;
-    }
-    /// Closed for riichi and menzen: no call but closed kans (and north extractions).
-    pub fn closed(&self) -> bool {
-        self.melds.iter().all(|m| matches!(m.kind, MeldKind::Ankan | MeldKind::Nuki))
+impl SeatRules {
+    /// A new round.
+    pub fn new() -> SeatRules {
+        SeatRules { nagashi: true, ..SeatRules::default() }
     }
     pub fn furiten(&self) -> bool {
         self.temp_furiten || self.riichi_furiten || self.waits & self.discarded != 0
     }
-    /// Copies of each kind held in the hand and the melds (norths set aside not counted).
-    pub fn held(&self) -> Counts {
-        let mut c = *self.hand.counts();
-        for m in self.melds.iter().filter(|m| m.kind != MeldKind::Nuki) {
-            for t in m.tiles() {
-                c[usize::from(t.kind().index())] += 1;
-            }
-        }
-        c
-    }
-    /// Recomputes [`Seat::waits`] for a hand of 3n+1 tiles.
-    pub fn update_waits(&mut self) {
-        self.waits = waits_of(self.hand.counts(), &self.held());
-    }
-    pub fn sets(&self) -> usize {
-        self.melds.iter().filter(|m| m.kind != MeldKind::Nuki).count()
+    /// Recomputes [`SeatRules::waits`] for a hand of 3n+1 tiles.
+    pub fn update_waits(&mut self, seat: &SeatState) {
+        self.waits = waits_of(seat.hand.counts(), &seat.held());
     }
 }
 
@@ -162,7 +90,7 @@ pub fn kuikae_of(meld: &Meld) -> KindMask {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use haifu_rules::HandNotation;
+    use haifu_rules::{HandNotation, Tile};
 
     fn counts(s: &str) -> Counts {
         s.parse::<HandNotation>().unwrap().counts

@@ -133,10 +133,10 @@ fn idx(k: Kind) -> usize {
 
 /// Tiles of each kind this seat has seen: its hand, every meld, every river, the dora indicators.
 fn seen(view: &View<'_>) -> Counts {
-    let mut c = *view.hand.counts();
-    let melded = view.melds.iter().flat_map(|m| m.iter()).flat_map(|m| m.tiles().iter());
-    let rivers = view.rivers.iter().flat_map(|r| r.iter()).filter(|t| !t.called_away).map(|t| &t.tile);
-    for t in melded.chain(rivers).chain(view.dora_indicators.iter()) {
+    let mut c = *view.hand().counts();
+    let melded = view.table.seats.iter().flat_map(|s| s.melds.iter()).flat_map(|m| m.tiles().iter());
+    let rivers = view.table.seats.iter().flat_map(|s| s.river.iter()).filter(|t| !t.called_away).map(|t| &t.tile);
+    for t in melded.chain(rivers).chain(view.table.dora.iter()) {
         c[idx(t.kind())] += 1;
     }
     c
@@ -144,9 +144,9 @@ fn seen(view: &View<'_>) -> Counts {
 
 /// Value honors for this seat: dragons, its seat wind, the round wind.
 fn is_value(view: &View<'_>, k: Kind) -> bool {
-    let n = view.players.max(3);
-    let seat_wind = Kind::EAST.index() + (view.seat + n - view.dealer) % n;
-    k.is_dragon() || k.index() == seat_wind || k.index() == Kind::EAST.index() + view.kyoku / 4
+    let n = view.table.players.max(3);
+    let seat_wind = Kind::EAST.index() + (view.seat + n - view.table.dealer) % n;
+    k.is_dragon() || k.index() == seat_wind || k.index() == Kind::EAST.index() + view.table.kyoku / 4
 }
 
 /// Weight of a lean's own preference over tile acceptance (at most 136 tiles), which breaks its ties.
@@ -178,7 +178,7 @@ impl StyleBot {
                 -keep * PRIMARY + f64::from(acceptance(after, s, seen))
             }
             Lean::Flush => {
-                let counts = view.hand.counts();
+                let counts = view.hand().counts();
                 let suit_len = |k: Kind| -> u32 {
                     match k.suit() {
                         None => 0,
@@ -212,12 +212,12 @@ impl StyleBot {
             }
             Lean::Toitoi => {
                 // `after` lacks the discarded copy: a tile held once is a lone tile
-                let held = view.hand.counts()[idx(k)];
+                let held = view.hand().counts()[idx(k)];
                 let neighbours = k.suit().map_or(0, |_| {
                     let d = k.digit();
                     let near = |delta: i8| {
                         let nd = d as i8 + delta;
-                        (1..=9).contains(&nd) && view.hand.counts()[(k.index() as i8 + delta) as usize] > 0
+                        (1..=9).contains(&nd) && view.hand().counts()[(k.index() as i8 + delta) as usize] > 0
                     };
                     u8::from(near(-1)) + u8::from(near(1)) + u8::from(near(-2)) + u8::from(near(2))
                 });
@@ -233,7 +233,7 @@ impl StyleBot {
                 first * PRIMARY + f64::from(acceptance(after, s, seen))
             }
             Lean::Runs => {
-                let paired = view.hand.counts()[idx(k)] >= 2 && !k.is_honor();
+                let paired = view.hand().counts()[idx(k)] >= 2 && !k.is_honor();
                 f64::from(u8::from(paired)) * PRIMARY + f64::from(acceptance(after, s, seen))
             }
             Lean::Honors => {
@@ -252,11 +252,12 @@ impl StyleBot {
     /// The safest discard against the seats in riichi: their river's kinds (genbutsu) first, then honors
     /// by how many are seen, then terminals; random among equals.
     fn safest(&mut self, view: &View<'_>, discards: &[Tile], seen: &Counts) -> Tile {
-        let threats: Vec<usize> =
-            (0..usize::from(view.players.max(3))).filter(|&s| s != usize::from(view.seat) && view.riichi[s]).collect();
+        let threats: Vec<usize> = (0..usize::from(view.table.players.max(3)))
+            .filter(|&s| s != usize::from(view.seat) && view.table.seats[s].riichi.is_declared())
+            .collect();
         let danger = |t: Tile| -> u32 {
             let k = t.kind();
-            if threats.iter().all(|&s| view.rivers[s].iter().any(|r| r.tile.kind() == k)) {
+            if threats.iter().all(|&s| view.table.seats[s].river.iter().any(|r| r.tile.kind() == k)) {
                 0
             } else if k.is_honor() {
                 10 - u32::from(seen[idx(k)])
@@ -295,7 +296,7 @@ impl StyleBot {
             _ => return false,
         };
         let Some((_, offered, _)) = view.offered else { return false };
-        let mut after = *view.hand.counts();
+        let mut after = *view.hand().counts();
         let before = shanten(&after);
         for t in tiles {
             after[idx(t.kind())] -= 1;
@@ -306,7 +307,7 @@ impl StyleBot {
             return false;
         }
         // the new meld: the two tiles and the called one
-        let mut melds: Vec<Meld> = view.melds[usize::from(view.seat)].to_vec();
+        let mut melds: Vec<Meld> = view.table.seats[usize::from(view.seat)].melds.to_vec();
         let kind = if matches!(call, Action::Pon { .. }) { MeldKind::Pon } else { MeldKind::Chi };
         if let Ok(m) = Meld::call(kind, tiles, offered, 0) {
             melds.push(m);
@@ -343,7 +344,7 @@ impl Bot for StyleBot {
         }
         if legal.contains(&Action::Pass) {
             // answering a discard: a call only if the style calls and it helps
-            if self.style.calls && !view.riichi[usize::from(view.seat)] {
+            if self.style.calls && !view.table.seats[usize::from(view.seat)].riichi.is_declared() {
                 if let Some(c) = legal.iter().find(|a| self.wants_call(view, a)) {
                     return *c;
                 }
@@ -366,7 +367,9 @@ impl Bot for StyleBot {
                 let better = match *slot {
                     None => true,
                     Some(old) => {
-                        old != t && Some(old) != view.last_draw && (Some(t) == view.last_draw || old.is_red_id())
+                        old != t
+                            && Some(old) != view.own().last_draw
+                            && (Some(t) == view.own().last_draw || old.is_red_id())
                     }
                 };
                 if better {
@@ -380,7 +383,7 @@ impl Bot for StyleBot {
         }
         // what this seat has seen matters to acceptance and to folding only
         let seen = if self.style.lean == Lean::None && self.style.fold_at.is_none() { [0; KINDS] } else { seen(view) };
-        let counts = *view.hand.counts();
+        let counts = *view.hand().counts();
         // shanten after each kind's discard
         let mut best_s = i8::MAX;
         let mut by_kind: ArrayVec<(Tile, i8), KINDS> = ArrayVec::new();
@@ -390,8 +393,8 @@ impl Bot for StyleBot {
             best_s = best_s.min(s);
             by_kind.push((t, s));
         }
-        let riichi_threat =
-            (0..4).any(|s| s != usize::from(view.seat) && view.riichi[s]) && !view.riichi[usize::from(view.seat)];
+        let riichi_threat = (0..4).any(|s| s != usize::from(view.seat) && view.table.seats[s].riichi.is_declared())
+            && !view.table.seats[usize::from(view.seat)].riichi.is_declared();
         let choice = if riichi_threat && self.style.fold_at.is_some_and(|f| best_s >= f) {
             self.safest(view, &discards, &seen)
         } else {

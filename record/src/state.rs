@@ -14,7 +14,45 @@ use arrayvec::ArrayVec;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile};
 
 use crate::event::Event;
-use crate::tags::{Agari, Init, Reach, Ryuukyoku};
+use crate::tags::{Agari, DrawKind, Init, Reach, Ryuukyoku, Yaku};
+
+/// When a kan's new dora indicator is turned (Tenhou, SPEC 1.2): the one home of this rule, which the engine,
+/// the test kit, the readers and the writers follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KanDora {
+    /// A closed kan: right away, before the replacement draw.
+    BeforeReplacement,
+    /// An open or added kan: after the replacement draw, before the seat's discard (or its next kan). Never
+    /// when the kan is robbed or the replacement tile wins.
+    BeforeDiscard,
+}
+
+impl KanDora {
+    /// The timing for a kan of this kind; `None` for calls that are not kans.
+    pub fn of(kind: MeldKind) -> Option<KanDora> {
+        match kind {
+            MeldKind::Ankan => Some(KanDora::BeforeReplacement),
+            MeldKind::Daiminkan | MeldKind::Kakan => Some(KanDora::BeforeDiscard),
+            _ => None,
+        }
+    }
+}
+
+/// What the table does not know about a win: its value, its yaku, the ura indicators, the payments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WinValue {
+    pub fu: u32,
+    pub points: i32,
+    pub limit: u8,
+    /// In Tenhou's order.
+    pub yaku: Vec<Yaku>,
+    pub yakuman: Vec<u8>,
+    pub ura_indicators: Vec<Tile>,
+    pub pao_who: Option<u8>,
+    pub delta: [i32; 4],
+    /// Riichi sticks this win takes (all of them for the first winner, none for a second).
+    pub sticks: u8,
+}
 
 /// A seat's melds: at most four sets plus four north extractions.
 pub type Melds = ArrayVec<Meld, 8>;
@@ -147,6 +185,13 @@ impl SeatView<'_> {
 }
 
 impl TableState {
+    /// A table before its first round: the players and their starting scores.
+    pub fn new(players: u8, start_score: i32) -> TableState {
+        let mut t = TableState { players, ..TableState::default() };
+        t.scores[..usize::from(players)].fill(start_score);
+        t
+    }
+
     /// Starts a round from its `INIT`.
     pub fn start(&mut self, init: &Init, players: u8) {
         self.players = players;
@@ -326,6 +371,60 @@ impl TableState {
             *s += d;
         }
         self.kyotaku = self.kyotaku.saturating_sub(sticks_taken);
+    }
+
+    /// Ends the round in a draw: the `RYUUKYOKU` with the hands of `shown` as the table holds them and the
+    /// scores before it, and the payments settled. The engine and the test kit both write draws so.
+    pub fn draw_end(&mut self, kind: DrawKind, shown: &[u8], delta: [i32; 4]) -> Ryuukyoku {
+        let mut hands: [Option<Vec<Tile>>; 4] = Default::default();
+        for &s in shown {
+            hands[usize::from(s)] = Some(self.seats[usize::from(s)].hand.tiles().iter().collect());
+        }
+        let d = Ryuukyoku {
+            kind,
+            honba: self.honba,
+            kyotaku: self.kyotaku,
+            shown: hands,
+            before: self.scores,
+            delta,
+            owari: None,
+        };
+        self.settle(delta, 0);
+        d
+    }
+
+    /// One win of the round: the `AGARI` with the winner's hand (plus the ron tile) and melds as the table
+    /// holds them (newest first, as Tenhou lists them), the dora indicators and the scores before it; the
+    /// payments settled. The engine and the test kit both write wins so.
+    pub fn win_end(&mut self, who: u8, from: u8, machi: Tile, v: WinValue) -> Agari {
+        let s = &self.seats[usize::from(who)];
+        let mut hand: Vec<Tile> = s.hand.tiles().iter().collect();
+        if from != who {
+            hand.push(machi);
+            hand.sort_unstable();
+        }
+        let a = Agari {
+            honba: self.honba,
+            kyotaku: v.sticks,
+            hand,
+            melds: s.melds.iter().rev().map(Meld::encode).collect(),
+            machi,
+            fu: v.fu,
+            points: v.points,
+            limit: v.limit,
+            yaku: v.yaku,
+            yakuman: v.yakuman,
+            dora_indicators: self.dora.to_vec(),
+            ura_indicators: v.ura_indicators,
+            who,
+            from_who: from,
+            pao_who: v.pao_who,
+            before: self.scores,
+            delta: v.delta,
+            owari: None,
+        };
+        self.settle(v.delta, v.sticks);
+        a
     }
 
     /// Advances the state by one event of a record. Tags that carry no play (`UN`, `BYE` ...) change nothing.

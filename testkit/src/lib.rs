@@ -26,8 +26,11 @@ use haifu_rules::{HandNotation, Kind, Meld, MeldKind, MjaiTile, Tile, TileSet};
 pub mod scenes;
 
 use haifu_record::event::{Event, GameRecord, Tag, ROOT};
+use haifu_record::state::{KanDora, Riichi, TableState, WinValue};
 use haifu_record::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
 use haifu_record::Format;
+use haifu_rules::score;
+use haifu_rules::table::{self, TableRules};
 
 /// The shared corpus of real logs for tests and benchmarks: `$HAIFU_CORPUS`, else `shared/corpus` beside the
 /// project checkout, else `/work/shared/corpus`. `None` (and a line saying so on stdout, for the test log) when
@@ -152,39 +155,16 @@ impl Win {
     }
 }
 
-/// When the next kan dora indicator is turned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum PendingDora {
-    None,
-    /// Closed kan: before the replacement draw of this seat.
-    BeforeDraw(u8),
-    /// Open or added kan: before the next discard (or call) of this seat.
-    BeforeDiscard(u8),
-}
-
-/// The round being written.
+/// The round being written: the table state (hands, melds, rivers, riichi, scores, dora, the wall's count)
+/// and what a script needs beside it.
 #[derive(Clone, Debug)]
 struct Round {
-    kyoku: u8,
-    honba: u8,
-    dealer: u8,
     /// Every id in play this round: dealt, drawn, dora and ura indicators.
     used: TileSet,
-    hands: [TileSet; 4],
-    melds: [Vec<Meld>; 4],
-    draws_left: u8,
-    dora: Vec<Tile>,
-    last_draw: [Option<Tile>; 4],
-    /// The last discard while it can still be called or ronned.
-    last_discard: Option<(u8, Tile)>,
     /// The tile added by the last kakan while it can be robbed (chankan).
     last_kakan: Option<(u8, Tile)>,
-    riichi: [bool; 4],
-    /// The seat whose riichi discard is out and whose stick is not paid yet.
-    reach_pending: Option<u8>,
-    /// Made the riichi declaration (step 1) and has not discarded yet.
-    reach_declared: Option<u8>,
-    pending_dora: PendingDora,
+    /// A kan's indicator still to turn: the seat that made the kan and when.
+    pending_dora: Option<(u8, KanDora)>,
     /// The seat whose turn it is to draw.
     next_seat: u8,
 }
@@ -200,11 +180,10 @@ enum EndTag {
 #[derive(Clone, Debug)]
 pub struct GameBuilder {
     events: Vec<Event>,
-    n_players: u8,
-    red: bool,
+    rules: TableRules,
     players: Vec<Player>,
-    scores: [i32; 4],
-    kyotaku: u8,
+    /// The public state, kept across rounds (scores and sticks carry over).
+    table: TableState,
     /// kyoku and honba of the next round.
     next_kyoku: u8,
     next_honba: u8,
@@ -229,8 +208,10 @@ impl GameBuilder {
     /// When the tag has no numeric `type`.
     pub fn with_go(go: Tag) -> GameBuilder {
         let go_type: u32 = go.get("type").and_then(|t| t.parse().ok()).expect("GO tag without a numeric type");
-        let gt = tags::GameType(go_type);
-        let n_players = if gt.three_player() { 3 } else { 4 };
+        // the scripts' logs round `owari` as Tenhou did before mid-2022
+        let mut rules = TableRules::from_go_type(go_type);
+        rules.owari.rounded = true;
+        let n_players = rules.players;
         let players: Vec<Player> = (0..4)
             .map(|s| {
                 if s < n_players {
@@ -241,9 +222,7 @@ impl GameBuilder {
                 }
             })
             .collect();
-        let start = if n_players == 3 { 35_000 } else { 25_000 };
-        let mut scores = [0; 4];
-        scores[..usize::from(n_players)].fill(start);
+        let table = TableState::new(n_players, rules.start_score());
         let events = vec![
             Event::tag(Tag::new(ROOT).with("ver", "2.3")),
             Event::tag(go),
@@ -252,11 +231,9 @@ impl GameBuilder {
         ];
         GameBuilder {
             events,
-            n_players,
-            red: gt.red(),
+            rules,
             players,
-            scores,
-            kyotaku: 0,
+            table,
             next_kyoku: 0,
             next_honba: 0,
             round: None,
@@ -271,7 +248,7 @@ impl GameBuilder {
     /// When called after the first round is dealt, or with more names than seats.
     pub fn named(mut self, names: &[&str]) -> GameBuilder {
         assert!(self.round.is_none() && self.last_end.is_none(), "seats are named before the first deal");
-        assert!(names.len() <= usize::from(self.n_players), "more names than seats");
+        assert!(names.len() <= usize::from(self.n_players()), "more names than seats");
         for (p, n) in self.players.iter_mut().zip(names) {
             p.name = n.to_string();
         }
@@ -287,37 +264,42 @@ impl GameBuilder {
     /// # Panics
     /// Outside a round.
     pub fn dealer(&self) -> u8 {
-        self.cur().dealer
+        self.cur();
+        self.table.dealer
     }
     pub fn n_players(&self) -> u8 {
-        self.n_players
+        self.rules.players
     }
     /// Scores in points (the absent seat of a 3-player game holds 0).
     pub fn scores(&self) -> [i32; 4] {
-        self.scores
+        self.table.scores
     }
     /// Riichi sticks on the table.
     pub fn kyotaku(&self) -> u8 {
-        self.kyotaku
+        self.table.kyotaku
     }
     pub fn events(&self) -> &[Event] {
         &self.events
     }
     /// The concealed hand of a seat in the current round.
     pub fn hand(&self, seat: u8) -> TileSet {
-        self.cur().hands[usize::from(seat)]
+        self.cur();
+        *self.table.seats[usize::from(seat)].hand.tiles()
     }
     /// Draws left in the live wall of the current round.
     pub fn draws_left(&self) -> u8 {
-        self.cur().draws_left
+        self.cur();
+        self.table.draws_left
     }
-    /// The tile a seat drew last in the current round.
+    /// The tile a seat drew last in the current round, while it holds it.
     pub fn last_draw(&self, seat: u8) -> Option<Tile> {
-        self.cur().last_draw[usize::from(seat)]
+        self.cur();
+        self.table.seats[usize::from(seat)].last_draw
     }
     /// Dora indicators of the current round, kan dora included.
     pub fn dora_indicators(&self) -> &[Tile] {
-        &self.cur().dora
+        self.cur();
+        &self.table.dora
     }
     /// The game as a record (format mjlog).
     pub fn record(&self) -> GameRecord {
@@ -391,52 +373,33 @@ impl GameBuilder {
     fn deal_picks(&mut self, hands: [Vec<Pick>; 4], dora: Option<Pick>) -> &mut Self {
         assert!(self.round.is_none(), "deal while a round is open");
         assert!(!self.finished, "deal after owari");
-        let np = usize::from(self.n_players);
+        let np = usize::from(self.n_players());
         let (kyoku, honba) = (self.next_kyoku, self.next_honba);
         let dealer = kyoku % 4;
-        let mut round = Round {
-            kyoku,
-            honba,
-            dealer,
-            used: TileSet::new(),
-            hands: [TileSet::new(); 4],
-            melds: Default::default(),
-            draws_left: if np == 3 { 55 } else { 70 },
-            dora: Vec::new(),
-            last_draw: [None; 4],
-            last_discard: None,
-            last_kakan: None,
-            riichi: [false; 4],
-            reach_pending: None,
-            reach_declared: None,
-            pending_dora: PendingDora::None,
-            next_seat: dealer,
-        };
+        let mut round = Round { used: TileSet::new(), last_kakan: None, pending_dora: None, next_seat: dealer };
         let mut dealt: [Vec<Tile>; 4] = Default::default();
         for (s, h) in hands.iter().enumerate() {
             let want = if s < np { 13 } else { 0 };
             assert_eq!(h.len(), want, "hand {s} holds {} tiles, not {want}", h.len());
             for &p in h {
-                let t = self.take_free(&mut round, p);
-                round.hands[s].insert(t);
-                dealt[s].push(t);
+                dealt[s].push(self.take_free(&mut round, p));
             }
         }
         let dora = match dora {
             Some(p) => self.take_free(&mut round, p),
             None => self.indicator(&mut round),
         };
-        round.dora.push(dora);
         let init = Init {
             kyoku,
             honba,
-            kyotaku: self.kyotaku,
+            kyotaku: self.table.kyotaku,
             dice: [kyoku % 6 + 1, honba % 6 + 1],
             dora_indicator: dora,
-            scores: self.scores,
+            scores: self.table.scores,
             dealer,
             hands: dealt,
         };
+        self.table.start(&init, self.n_players());
         self.events.push(Event::tag(init.to_tag()));
         self.round = Some(round);
         self.last_end = None;
@@ -450,17 +413,11 @@ impl GameBuilder {
         let pick = tile.into();
         self.settle_riichi();
         let mut r = self.round.take().expect("draw outside a round");
-        assert!(r.draws_left > 0, "seat {seat} draws from an empty wall");
-        assert_eq!(self.size(&r, seat), 13, "seat {seat} draws holding {} tiles", self.size(&r, seat));
-        if r.pending_dora == PendingDora::BeforeDraw(seat) {
+        if matches!(r.pending_dora, Some((s, KanDora::BeforeReplacement)) if s == seat) {
             self.turn_dora(&mut r);
         }
         let t = self.take_free(&mut r, pick);
-        r.draws_left -= 1;
-        let s = usize::from(seat);
-        r.hands[s].insert(t);
-        r.last_draw[s] = Some(t);
-        r.last_discard = None;
+        self.table.draw(seat, t).unwrap_or_else(|e| panic!("seat {seat} draws: {e}"));
         r.last_kakan = None;
         self.events.push(Event::Draw { seat, tile: t });
         self.round = Some(r);
@@ -470,21 +427,14 @@ impl GameBuilder {
     /// Discards a tile from the hand.
     pub fn discard(&mut self, seat: u8, tile: impl Into<Pick>) -> &mut Self {
         let pick = tile.into();
-        let mut r = self.round.take().expect("discard outside a round");
-        assert_eq!(self.size(&r, seat), 14, "seat {seat} discards holding {} tiles", self.size(&r, seat));
-        if r.pending_dora == PendingDora::BeforeDiscard(seat) {
-            self.turn_dora(&mut r);
-        }
-        let t = self.take_from_hand(&mut r, seat, pick);
-        if r.reach_declared == Some(seat) {
-            r.reach_declared = None;
-            r.reach_pending = Some(seat);
-        }
-        r.last_discard = Some((seat, t));
+        self.flush_discard_dora(seat);
+        let t = self.in_hand(seat, pick);
+        self.table.discard(seat, t).unwrap_or_else(|e| panic!("seat {seat} discards: {e}"));
+        let next = (seat + 1) % self.rules.players;
+        let r = self.cur_mut();
         r.last_kakan = None;
-        r.next_seat = (seat + 1) % self.n_players;
+        r.next_seat = next;
         self.events.push(Event::Discard { seat, tile: t });
-        self.round = Some(r);
         self
     }
 
@@ -501,13 +451,8 @@ impl GameBuilder {
 
     /// Declares riichi with this discard: `REACH step=1`, the discard; step 2 follows unless it is ronned.
     pub fn riichi(&mut self, seat: u8, tile: impl Into<Pick>) -> &mut Self {
-        {
-            let r = self.cur_mut();
-            assert!(!r.riichi[usize::from(seat)], "seat {seat} is already in riichi");
-            r.riichi[usize::from(seat)] = true;
-            r.reach_declared = Some(seat);
-        }
         self.flush_discard_dora(seat);
+        self.table.reach(seat, 1).unwrap_or_else(|e| panic!("seat {seat} riichi: {e}"));
         self.events.push(Event::tag(Reach { who: seat, step: 1, scores: None }.to_tag()));
         self.discard(seat, tile)
     }
@@ -545,7 +490,7 @@ impl GameBuilder {
 
     /// Pon of the last discard with two copies from the hand (plain copies first).
     pub fn pon(&mut self, seat: u8) -> &mut Self {
-        let kind = self.cur().last_discard.expect("pon with no discard").1.kind();
+        let kind = self.table.last_discard.expect("pon with no discard").1.kind();
         self.call_discard(seat, MeldKind::Pon, &[Pick::from(kind); 2])
     }
 
@@ -557,7 +502,7 @@ impl GameBuilder {
 
     /// Open kan (daiminkan) of the last discard; the seat draws its replacement next.
     pub fn daiminkan(&mut self, seat: u8) -> &mut Self {
-        let kind = self.cur().last_discard.expect("kan with no discard").1.kind();
+        let kind = self.table.last_discard.expect("kan with no discard").1.kind();
         self.call_discard(seat, MeldKind::Daiminkan, &[Pick::from(kind); 3])
     }
 
@@ -568,75 +513,60 @@ impl GameBuilder {
             Pick::Kind { kind, .. } => kind,
         };
         self.before_call(seat);
-        let mut r = self.round.take().expect("ankan outside a round");
-        assert_eq!(self.size(&r, seat), 14, "ankan by seat {seat} out of turn");
-        for t in kind.ids() {
-            assert!(r.hands[usize::from(seat)].remove(t), "ankan of {kind}: seat {seat} lacks tile {}", t.id());
-        }
-        let meld = Meld::ankan(kind);
-        self.push_meld(&mut r, seat, meld);
-        r.pending_dora = PendingDora::BeforeDraw(seat);
-        self.round = Some(r);
-        self
+        self.meld(seat, Meld::ankan(kind))
     }
 
     /// Added kan (kakan): a tile of the hand joins the seat's pon of its kind; it can be robbed (chankan).
     pub fn kakan(&mut self, seat: u8, tile: impl Into<Pick>) -> &mut Self {
         let pick = tile.into();
         self.before_call(seat);
-        let mut r = self.round.take().expect("kakan outside a round");
-        assert_eq!(self.size(&r, seat), 14, "kakan by seat {seat} out of turn");
-        let added = self.take_from_hand(&mut r, seat, pick);
-        let melds = &mut r.melds[usize::from(seat)];
-        let slot = melds
-            .iter_mut()
+        let added = self.in_hand(seat, pick);
+        let melds = &self.table.seats[usize::from(seat)].melds;
+        let pon = melds
+            .iter()
             .find(|m| m.kind == MeldKind::Pon && m.base_kind() == added.kind())
             .unwrap_or_else(|| panic!("kakan of {}: seat {seat} has no pon of it", added.kind()));
-        let kakan = slot.kakan_of(added).expect("kakan of a pon");
-        *slot = kakan;
-        self.events.push(Event::Call { seat, meld: kakan.encode() });
-        r.pending_dora = PendingDora::BeforeDiscard(seat);
-        r.last_kakan = Some((seat, added));
-        r.last_discard = None;
-        self.round = Some(r);
+        let kakan = pon.kakan_of(added).expect("kakan of a pon");
+        self.meld(seat, kakan);
+        self.cur_mut().last_kakan = Some((seat, added));
         self
     }
 
     /// North extraction (3-player): a north of the hand is set aside; the seat draws its replacement next.
     pub fn nuki(&mut self, seat: u8) -> &mut Self {
         self.before_call(seat);
-        let mut r = self.round.take().expect("nuki outside a round");
-        assert_eq!(self.size(&r, seat), 14, "nuki by seat {seat} out of turn");
-        let north = self.take_from_hand(&mut r, seat, Pick::from(Kind::NORTH));
-        self.push_meld(&mut r, seat, Meld::nuki(north));
-        r.last_discard = None;
-        self.round = Some(r);
-        self
+        let north = self.in_hand(seat, Pick::from(Kind::NORTH));
+        self.meld(seat, Meld::nuki(north))
     }
 
     fn call_discard(&mut self, seat: u8, kind: MeldKind, from_hand: &[Pick]) -> &mut Self {
         self.before_call(seat);
-        let np = self.n_players;
-        let mut r = self.round.take().expect("call outside a round");
-        let (from_seat, called) = r.last_discard.take().expect("call with no discard to take");
+        let (from_seat, called) = self.table.last_discard.expect("call with no discard to take");
         assert_ne!(from_seat, seat, "seat {seat} calls its own discard");
-        assert_eq!(self.size(&r, seat), 13, "seat {seat} calls out of turn");
-        let tiles: Vec<Tile> = from_hand.iter().map(|&p| self.take_from_hand(&mut r, seat, p)).collect();
+        let mut taken: Vec<Tile> = Vec::new();
+        for &p in from_hand {
+            // two copies of one kind: the second pick must find another id
+            let t = self.in_hand_except(seat, p, &taken);
+            taken.push(t);
+        }
         // `from` counts seats to the right in Tenhou's 4-slot numbering, in 3-player games too
         let from = (from_seat + 4 - seat) % 4;
-        let meld = Meld::call(kind, &tiles, called, from).unwrap_or_else(|e| panic!("seat {seat}: {e}"));
-        self.push_meld(&mut r, seat, meld);
-        if kind == MeldKind::Daiminkan {
-            r.pending_dora = PendingDora::BeforeDiscard(seat);
-        }
-        r.next_seat = (seat + 1) % np;
-        self.round = Some(r);
+        let meld = Meld::call(kind, &taken, called, from).unwrap_or_else(|e| panic!("seat {seat}: {e}"));
+        self.meld(seat, meld);
+        let next = (seat + 1) % self.rules.players;
+        self.cur_mut().next_seat = next;
         self
     }
 
-    fn push_meld(&mut self, r: &mut Round, seat: u8, meld: Meld) {
-        r.melds[usize::from(seat)].push(meld);
+    /// Writes a call and advances the table by it; a kan owes its indicator ([`KanDora`]).
+    fn meld(&mut self, seat: u8, meld: Meld) -> &mut Self {
+        self.table.call(seat, meld).unwrap_or_else(|e| panic!("seat {seat}: {e}"));
         self.events.push(Event::Call { seat, meld: meld.encode() });
+        let r = self.cur_mut();
+        if let Some(t) = KanDora::of(meld.kind) {
+            r.pending_dora = Some((seat, t));
+        }
+        self
     }
 
     /// What precedes any call: the stick of a riichi discard that was not ronned, the dora of an earlier kan.
@@ -650,9 +580,7 @@ impl GameBuilder {
     /// The seat wins on the tile it drew (tsumo).
     pub fn tsumo(&mut self, seat: u8, win: Win) -> &mut Self {
         self.settle_riichi();
-        let r = self.cur();
-        let tile = r.last_draw[usize::from(seat)].expect("tsumo without a draw");
-        assert!(r.hands[usize::from(seat)].contains(tile), "tsumo on a tile no longer held");
+        let tile = self.last_draw(seat).expect("tsumo without a draw");
         self.win(seat, seat, tile, true, &win);
         self.end_wins(&[seat]);
         self
@@ -661,10 +589,9 @@ impl GameBuilder {
     /// Ron on the last discard (or the tile of the last kakan: chankan) of `from`. Several winners make a
     /// double ron: their `AGARI` tags follow in turn order from the discarder, whatever the order given.
     pub fn ron(&mut self, from: u8, winners: &[(u8, Win)]) -> &mut Self {
-        let np = self.n_players;
-        let r = self.cur();
-        let robbed = r.last_kakan.filter(|&(s, _)| s == from).map(|(_, t)| t);
-        let discarded = r.last_discard.filter(|&(s, _)| s == from).map(|(_, t)| t);
+        let np = self.rules.players;
+        let robbed = self.cur().last_kakan.filter(|&(s, _)| s == from).map(|(_, t)| t);
+        let discarded = self.table.last_discard.filter(|&(s, _)| s == from).map(|(_, t)| t);
         let tile = robbed.or(discarded).unwrap_or_else(|| panic!("ron: seat {from} has no tile to take"));
         let mut order: Vec<&(u8, Win)> = winners.iter().collect();
         order.sort_by_key(|(w, _)| (w + np - from) % np);
@@ -678,99 +605,40 @@ impl GameBuilder {
 
     /// Writes one `AGARI`. `first`: this winner takes the honba and the sticks.
     fn win(&mut self, who: u8, from: u8, tile: Tile, first: bool, win: &Win) {
-        let np = self.n_players;
+        let np = self.rules.players;
         let r = self.round.as_mut().expect("win outside a round");
-        let mut hand = r.hands[usize::from(who)];
-        hand.insert(tile);
-        // newest first, as Tenhou lists them
-        let melds: Vec<u32> =
-            r.melds[usize::from(who)].iter().rev().filter(|m| m.kind != MeldKind::Nuki).map(Meld::encode).collect();
-        let ura: Vec<Tile> = if r.riichi[usize::from(who)] {
-            (0..r.dora.len()).map(|_| Self::indicator_in(np, &mut r.used)).collect()
+        let ura: Vec<Tile> = if self.table.seats[usize::from(who)].riichi.is_accepted() {
+            (0..self.table.dora.len()).map(|_| Self::indicator_in(np, &mut r.used)).collect()
         } else {
             Vec::new()
         };
-        let (honba, sticks) = if first { (r.honba, self.kyotaku) } else { (0, 0) };
-        let dealer = r.dealer;
-        let mut delta = [0i32; 4];
-        let honba_pts = i32::from(honba);
-        if who == from {
-            let mut shares = [0i32; 4];
-            for (s, share) in shares.iter_mut().enumerate().take(usize::from(np)) {
-                let s = s as u8;
-                if s == who {
-                    continue;
-                }
-                let part = if who == dealer {
-                    win.points / 3
-                } else if s == dealer {
-                    win.points / 2
-                } else {
-                    win.points / 4
-                };
-                *share = round_up_100(part) + 100 * honba_pts;
-            }
-            let total: i32 = shares.iter().sum();
-            match win.pao {
-                Some(p) => delta[usize::from(p)] -= total,
-                None => {
-                    for (d, s) in delta.iter_mut().zip(shares) {
-                        *d -= s;
-                    }
-                }
-            }
-            delta[usize::from(who)] += total;
-        } else {
-            let total = win.points + 300 * honba_pts;
-            match win.pao {
-                Some(p) => {
-                    let half = round_up_100(win.points / 2);
-                    delta[usize::from(from)] -= half;
-                    delta[usize::from(p)] -= total - half;
-                }
-                None => delta[usize::from(from)] -= total,
-            }
-            delta[usize::from(who)] += total;
-        }
-        delta[usize::from(who)] += 1000 * i32::from(sticks);
-        let limit = limit_of(win.points, who == dealer, !win.yakuman.is_empty());
-        let agari = Agari {
-            honba: r.honba,
-            kyotaku: sticks,
-            hand: hand.iter().collect(),
-            melds,
-            machi: tile,
+        let (honba, sticks) = if first { (self.table.honba, self.table.kyotaku) } else { (0, 0) };
+        let dealer = self.table.dealer;
+        let delta = win_payments(win, who, from, dealer, np, honba, sticks);
+        let value = WinValue {
             fu: win.fu,
             points: win.points,
-            limit,
+            limit: limit_of(win.points, who == dealer, !win.yakuman.is_empty()),
             yaku: win.yaku.clone(),
             yakuman: win.yakuman.clone(),
-            dora_indicators: r.dora.clone(),
             ura_indicators: ura,
-            who,
-            from_who: from,
             pao_who: win.pao,
-            before: self.scores,
             delta,
-            owari: None,
+            sticks,
         };
-        for (s, d) in self.scores.iter_mut().zip(delta) {
-            *s += d;
-        }
-        self.kyotaku -= sticks;
+        let agari = self.table.win_end(who, from, tile, value);
         self.last_end = Some((self.events.len(), EndTag::Agari(Box::new(agari.clone()))));
         self.events.push(Event::tag(agari.to_tag(4)));
     }
 
     /// Closes a round won by `winners`: the dealer keeps the seat (renchan) when among them.
     fn end_wins(&mut self, winners: &[u8]) {
-        let r = self.round.take().expect("round end outside a round");
-        if winners.contains(&r.dealer) {
-            self.next_kyoku = r.kyoku;
-            self.next_honba = r.honba + 1;
+        self.round.take().expect("round end outside a round");
+        let (kyoku, honba) = (self.table.kyoku, self.table.honba);
+        if winners.contains(&self.table.dealer) {
+            (self.next_kyoku, self.next_honba) = (kyoku, honba + 1);
         } else {
-            self.next_kyoku = self.kyoku_after(r.kyoku);
-            self.next_honba = 0;
+            (self.next_kyoku, self.next_honba) = (self.rules.next_kyoku(kyoku), 0);
         }
     }
 
@@ -780,21 +648,18 @@ impl GameBuilder {
     /// (3000 in 4-player games, 2000 in 3-player).
     pub fn exhaustive(&mut self, tenpai: &[u8]) -> &mut Self {
         assert_eq!(self.draws_left(), 0, "exhaustive draw with tiles left");
-        let delta = self.noten_payments(tenpai);
+        let mut shown = [false; 4];
+        for &s in tenpai {
+            shown[usize::from(s)] = true;
+        }
+        let delta = score::exhaustive_draw_deltas(shown, self.rules.players);
         self.draw_end(DrawKind::Exhaustive, tenpai, delta)
     }
 
     /// Nagashi mangan of `who` at the exhaustive draw: paid as a mangan tsumo; `tenpai` hands are shown.
     pub fn nagashi(&mut self, who: u8, tenpai: &[u8]) -> &mut Self {
         assert_eq!(self.draws_left(), 0, "nagashi mangan with tiles left");
-        let np = self.n_players;
-        let dealer = self.cur().dealer;
-        let mut delta = [0i32; 4];
-        for s in (0..np).filter(|&s| s != who) {
-            let pay = if who == dealer || s == dealer { 4000 } else { 2000 };
-            delta[usize::from(s)] -= pay;
-            delta[usize::from(who)] += pay;
-        }
+        let delta = score::nagashi_deltas(&[who], self.table.dealer, self.rules.ruleset());
         self.draw_end(DrawKind::Nagashi, tenpai, delta)
     }
 
@@ -808,72 +673,31 @@ impl GameBuilder {
         self.draw_end(kind, shown, [0; 4])
     }
 
-    fn noten_payments(&self, tenpai: &[u8]) -> [i32; 4] {
-        let np = i32::from(self.n_players);
-        let k = tenpai.len() as i32;
-        let mut delta = [0; 4];
-        if k == 0 || k == np {
-            return delta;
-        }
-        let pool = if np == 3 { 2000 } else { 3000 };
-        for (s, d) in delta.iter_mut().enumerate().take(np as usize) {
-            *d = if tenpai.contains(&(s as u8)) { pool / k } else { -pool / (np - k) };
-        }
-        delta
-    }
-
     fn draw_end(&mut self, kind: DrawKind, shown: &[u8], delta: [i32; 4]) -> &mut Self {
-        let r = self.round.take().expect("draw outside a round");
-        let mut hands: [Option<Vec<Tile>>; 4] = Default::default();
-        for &s in shown {
-            hands[usize::from(s)] = Some(r.hands[usize::from(s)].iter().collect());
-        }
-        let d = Ryuukyoku {
-            kind,
-            honba: r.honba,
-            kyotaku: self.kyotaku,
-            shown: hands,
-            before: self.scores,
-            delta,
-            owari: None,
-        };
-        for (s, x) in self.scores.iter_mut().zip(delta) {
-            *s += x;
-        }
+        self.round.take().expect("draw outside a round");
+        let d = self.table.draw_end(kind, shown, delta);
         self.last_end = Some((self.events.len(), EndTag::Ryuukyoku(Box::new(d.clone()))));
         self.events.push(Event::tag(d.to_tag(4)));
         // the dealer keeps the seat after an abortive draw or when tenpai at the end of the wall
-        let renchan = kind.is_abortive() || shown.contains(&r.dealer);
-        self.next_kyoku = if renchan { r.kyoku } else { self.kyoku_after(r.kyoku) };
-        self.next_honba = r.honba + 1;
+        let renchan = kind.is_abortive() || shown.contains(&self.table.dealer);
+        let kyoku = self.table.kyoku;
+        self.next_kyoku = if renchan { kyoku } else { self.rules.next_kyoku(kyoku) };
+        self.next_honba = self.table.honba + 1;
         self
     }
 
     // ---- the end ----
 
-    /// Ends the game: `owari` on the last round's end tag, the leftover sticks to the first place.
+    /// Ends the game: `owari` on the last round's end tag, the leftover sticks to the first place
+    /// (`haifu_rules::table::owari`, rounded as Tenhou did before mid-2022).
     ///
     /// # Panics
     /// When a round is open or no round has ended.
     pub fn finish(&mut self) -> &mut Self {
         assert!(self.round.is_none(), "finish with a round open");
         let (at, end) = self.last_end.take().expect("finish before any round ended");
-        let np = usize::from(self.n_players);
-        let mut final_scores = self.scores;
-        // first place: highest score, ties to the seat nearer the first dealer (seat 0)
-        let mut order: Vec<usize> = (0..np).collect();
-        order.sort_by_key(|&s| (-final_scores[s], s));
-        final_scores[order[0]] += 1000 * i32::from(self.kyotaku);
-        self.kyotaku = 0;
-        let (ret, uma): (i32, &[f64]) =
-            if np == 3 { (40_000, &[20.0, 0.0, -20.0]) } else { (30_000, &[20.0, 10.0, -10.0, -20.0]) };
-        let mut points = [0.0; 4];
-        for (rank, &s) in order.iter().enumerate().skip(1) {
-            points[s] = (f64::from(final_scores[s] - ret) / 1000.0).round() + uma[rank];
-        }
-        // the first place takes what makes the sum zero (oka included)
-        points[order[0]] = -points.iter().sum::<f64>();
-        let owari = Some(Owari { scores: final_scores, points });
+        let (scores, points) = table::owari(&self.rules, &self.table.scores, self.table.kyotaku);
+        let owari = Some(Owari { scores, points });
         let tag = match end {
             EndTag::Agari(mut a) => {
                 a.owari = owari;
@@ -885,7 +709,7 @@ impl GameBuilder {
             }
         };
         self.events[at] = Event::tag(tag);
-        self.scores = final_scores;
+        (self.table.scores, self.table.kyotaku) = (scores, 0);
         self.finished = true;
         self
     }
@@ -899,51 +723,38 @@ impl GameBuilder {
         self.round.as_mut().expect("no round is open")
     }
 
-    /// Tiles in hand plus 3 per meld (a kan counts 3, nuki none).
-    fn size(&self, r: &Round, seat: u8) -> usize {
-        let s = usize::from(seat);
-        r.hands[s].len() + 3 * r.melds[s].iter().filter(|m| m.kind != MeldKind::Nuki).count()
-    }
-
-    fn kyoku_after(&self, kyoku: u8) -> u8 {
-        // 3-player rounds are East 1-3 = 0, 1, 2, South 1-3 = 4, 5, 6: the dealer is kyoku % 4
-        if self.n_players == 3 && kyoku % 4 == 2 {
-            kyoku + 2
-        } else {
-            kyoku + 1
-        }
-    }
-
     /// Pays the stick of a riichi discard that was not ronned: `REACH step=2` with the scores after it.
     fn settle_riichi(&mut self) {
-        let Some(who) = self.round.as_mut().and_then(|r| r.reach_pending.take()) else { return };
-        self.scores[usize::from(who)] -= 1000;
-        self.kyotaku += 1;
-        self.events.push(Event::tag(Reach { who, step: 2, scores: Some(self.scores) }.to_tag()));
+        let Some(who) = (0..4u8).find(|&s| matches!(self.table.seats[usize::from(s)].riichi, Riichi::Discarded { .. }))
+        else {
+            return;
+        };
+        self.table.reach(who, 2).expect("a riichi discard out");
+        self.events.push(Event::tag(Reach { who, step: 2, scores: Some(self.table.scores) }.to_tag()));
     }
 
     /// Turns an open or added kan's indicator owed before this seat's discard or next call.
     fn flush_discard_dora(&mut self, seat: u8) {
         let mut r = self.round.take().expect("outside a round");
-        if r.pending_dora == PendingDora::BeforeDiscard(seat) {
+        if r.pending_dora == Some((seat, KanDora::BeforeDiscard)) {
             self.turn_dora(&mut r);
         }
         self.round = Some(r);
     }
 
     fn turn_dora(&mut self, r: &mut Round) {
-        r.pending_dora = PendingDora::None;
-        let t = Self::indicator_in(self.n_players, &mut r.used);
-        r.dora.push(t);
+        r.pending_dora = None;
+        let t = Self::indicator_in(self.rules.players, &mut r.used);
+        self.table.dora(t).expect("at most five indicators");
         self.events.push(Event::Dora { tile: t });
     }
 
     fn in_game(&self, t: Tile) -> bool {
-        self.n_players == 4 || !t.kind().absent_in_sanma()
+        self.rules.players == 4 || !t.kind().absent_in_sanma()
     }
 
     fn indicator(&self, r: &mut Round) -> Tile {
-        Self::indicator_in(self.n_players, &mut r.used)
+        Self::indicator_in(self.rules.players, &mut r.used)
     }
 
     /// Takes a tile for a dora or ura indicator: the last copy of a kind with the most free copies, so that the
@@ -963,7 +774,7 @@ impl GameBuilder {
     fn colour_ok(&self, t: Tile, red: Option<bool>) -> bool {
         match red {
             None => true,
-            Some(want) if self.red => t.is_red_id() == want,
+            Some(want) if self.rules.red_fives => t.is_red_id() == want,
             Some(want) => {
                 assert!(!want, "a red five in a game without red fives");
                 true
@@ -981,7 +792,7 @@ impl GameBuilder {
             Pick::Kind { kind, red } => {
                 // a plain copy before the red one when the colour is left open
                 let mut ids = kind.ids();
-                ids.sort_by_key(|t| self.red && t.is_red_id());
+                ids.sort_by_key(|t| self.rules.red_fives && t.is_red_id());
                 ids.into_iter()
                     .find(|&t| !r.used.contains(t) && self.colour_ok(t, red))
                     .unwrap_or_else(|| panic!("no free {kind}{} left", if red == Some(true) { " (red)" } else { "" }))
@@ -992,22 +803,76 @@ impl GameBuilder {
         t
     }
 
-    /// An id of the seat's hand.
-    fn take_from_hand(&self, r: &mut Round, seat: u8, p: Pick) -> Tile {
-        let hand = &mut r.hands[usize::from(seat)];
+    /// The id in the seat's hand that a pick names.
+    fn in_hand(&self, seat: u8, p: Pick) -> Tile {
+        self.in_hand_except(seat, p, &[])
+    }
+
+    /// As [`GameBuilder::in_hand`], not one of `taken`.
+    fn in_hand_except(&self, seat: u8, p: Pick, taken: &[Tile]) -> Tile {
+        let hand = &self.table.seats[usize::from(seat)].hand;
+        let holds = |t: Tile| hand.contains(t) && !taken.contains(&t);
         let t = match p {
             Pick::Id(t) => t,
             Pick::Kind { kind, red } => {
                 let mut ids = kind.ids();
-                ids.sort_by_key(|t| self.red && t.is_red_id());
-                ids.into_iter().find(|&t| hand.contains(t) && self.colour_ok(t, red)).unwrap_or_else(|| {
+                ids.sort_by_key(|t| self.rules.red_fives && t.is_red_id());
+                ids.into_iter().find(|&t| holds(t) && self.colour_ok(t, red)).unwrap_or_else(|| {
                     panic!("seat {seat} holds no {kind}{}", if red == Some(true) { " (red)" } else { "" })
                 })
             }
         };
-        assert!(hand.remove(t), "seat {seat} does not hold tile {} ({t}): {hand:?}", t.id());
+        assert!(holds(t), "seat {seat} does not hold tile {} ({t}): {hand:?}", t.id());
         t
     }
+}
+
+/// The payments of a scripted win: a ron paid by the discarder (half by the pao seat, which pays the honba
+/// too), a tsumo split dealer-double (all of it by the pao seat); honba 300 a win (100 per payer), the sticks
+/// to the winner. Points need not follow the scoring tables here, so the split is made from the points.
+fn win_payments(win: &Win, who: u8, from: u8, dealer: u8, np: u8, honba: u8, sticks: u8) -> [i32; 4] {
+    let mut delta = [0i32; 4];
+    let honba_pts = i32::from(honba);
+    if who == from {
+        let mut shares = [0i32; 4];
+        for (s, share) in shares.iter_mut().enumerate().take(usize::from(np)) {
+            let s = s as u8;
+            if s == who {
+                continue;
+            }
+            let part = if who == dealer {
+                win.points / 3
+            } else if s == dealer {
+                win.points / 2
+            } else {
+                win.points / 4
+            };
+            *share = round_up_100(part) + 100 * honba_pts;
+        }
+        let total: i32 = shares.iter().sum();
+        match win.pao {
+            Some(p) => delta[usize::from(p)] -= total,
+            None => {
+                for (d, s) in delta.iter_mut().zip(shares) {
+                    *d -= s;
+                }
+            }
+        }
+        delta[usize::from(who)] += total;
+    } else {
+        let total = win.points + 300 * honba_pts;
+        match win.pao {
+            Some(p) => {
+                let half = round_up_100(win.points / 2);
+                delta[usize::from(from)] -= half;
+                delta[usize::from(p)] -= total - half;
+            }
+            None => delta[usize::from(from)] -= total,
+        }
+        delta[usize::from(who)] += total;
+    }
+    delta[usize::from(who)] += 1000 * i32::from(sticks);
+    delta
 }
 
 fn round_up_100(x: i32) -> i32 {

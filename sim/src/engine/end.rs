@@ -3,7 +3,8 @@
 
 use arrayvec::ArrayVec;
 use haifu_record::event::Event;
-use haifu_rules::{Meld, Tile};
+use haifu_record::state::WinValue;
+use haifu_rules::Tile;
 
 use super::*;
 
@@ -24,38 +25,21 @@ impl<W: Wall> Engine<W> {
             let sc = self
                 .score_win(w, from, tile, offer, rinshan, ura.clone())
                 .ok_or(IllegalAction::NotLegal { seat: w, action: "win (no score)".into() })?;
-            let s = &self.seats[usize::from(w)];
-            let p = &self.table.seats[usize::from(w)];
-            let pao = score::pao_payer(&sc, s.pao, from);
+            let pao = score::pao_payer(&sc, self.seats[usize::from(w)].pao, from);
             let (honba, sticks) = if i == 0 { (self.table.honba, self.table.kyotaku) } else { (0, 0) };
             let delta = score::win_deltas(&sc, self.ruleset, w, from, self.table.dealer, pao, honba, sticks);
-            let mut hand: Vec<Tile> = p.hand.tiles().iter().collect();
-            if from != w {
-                hand.push(tile);
-                hand.sort_unstable();
-            }
-            let agari = Agari {
-                honba: self.table.honba,
-                kyotaku: sticks,
-                hand,
-                // Tenhou lists the melds newest first
-                melds: p.melds.iter().rev().map(Meld::encode).collect(),
-                machi: tile,
+            let value = WinValue {
                 fu: sc.fu,
                 points: sc.points,
                 limit: sc.limit,
                 yaku: sc.yaku.iter().map(|&(id, han)| Yaku { id, han }).collect(),
-                yakuman: sc.yakuman.clone(),
-                dora_indicators: self.table.dora.to_vec(),
+                yakuman: sc.yakuman,
                 ura_indicators: ura,
-                who: w,
-                from_who: from,
                 pao_who: pao,
-                before: self.table.scores,
                 delta,
-                owari: None,
+                sticks,
             };
-            self.table.settle(delta, sticks);
+            let agari = self.table.win_end(w, from, tile, value);
             self.last_end = Some((self.events.len(), EndTag::Agari(Box::new(agari.clone()))));
             self.events.push(Event::tag(agari.to_tag(4)));
             wins.push(agari);
@@ -101,20 +85,7 @@ impl<W: Wall> Engine<W> {
     }
 
     pub(super) fn write_draw(&mut self, kind: DrawKind, shown: &[u8], delta: [i32; 4]) {
-        let mut hands: [Option<Vec<Tile>>; 4] = Default::default();
-        for &s in shown {
-            hands[usize::from(s)] = Some(self.table.seats[usize::from(s)].hand.tiles().iter().collect());
-        }
-        let d = Ryuukyoku {
-            kind,
-            honba: self.table.honba,
-            kyotaku: self.table.kyotaku,
-            shown: hands,
-            before: self.table.scores,
-            delta,
-            owari: None,
-        };
-        self.table.settle(delta, 0);
+        let d = self.table.draw_end(kind, shown, delta);
         self.last_end = Some((self.events.len(), EndTag::Ryuukyoku(Box::new(d.clone()))));
         self.events.push(Event::tag(d.to_tag(4)));
     }
@@ -193,7 +164,7 @@ impl<W: Wall> Engine<W> {
         let np = self.rules.players;
         self.kans = 0;
         self.kan_seats = 0;
-        self.pending_dora = PendingDora::None;
+        self.pending_dora = None;
         self.riichi_pending = None;
         self.first_discards = 0;
         self.first_wind = None;

@@ -44,7 +44,7 @@ mod play;
 use crate::action::{Action, IllegalAction};
 use crate::state::{bit, kuikae_of, waits_of, yaochuu_kinds, SeatRules};
 use crate::wall::{Deal, Wall};
-use haifu_record::state::{RiverTile, TableState};
+use haifu_record::state::{KanDora, RiverTile, TableState};
 use haifu_rules::table::{self, RoundOutcome, TableRules};
 
 /// Where the tile that starts a turn came from.
@@ -90,16 +90,6 @@ enum Phase {
     Over,
 }
 
-/// When the indicator of the last kan is turned (SPEC 1.2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum PendingDora {
-    None,
-    /// Closed kan: before the replacement draw.
-    BeforeDraw,
-    /// Open or added kan: after the replacement draw, before this seat's discard or next kan.
-    BeforeDiscard(u8),
-}
-
 /// How a round ended, as the engine wrote it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RoundEnd {
@@ -126,7 +116,8 @@ pub struct Engine<W: Wall> {
     kans: u8,
     /// Seats that made the kans of the round (bit mask).
     kan_seats: u8,
-    pending_dora: PendingDora,
+    /// A kan's indicator still to turn: the seat that made the kan and when ([`KanDora`]).
+    pending_dora: Option<(u8, KanDora)>,
     /// The seat whose riichi discard is out, stick unpaid.
     riichi_pending: Option<u8>,
     /// First discards made while uninterrupted, and their common wind (four winds: abortive draw).
@@ -169,8 +160,6 @@ impl<W: Wall> Engine<W> {
     /// As [`Engine::new`], with the names the `UN` tag gives the seats.
     pub fn with_names(rules: TableRules, wall: W, names: &[&str]) -> Result<Engine<W>, IllegalAction> {
         let np = rules.players;
-        let mut scores = [0; 4];
-        scores[..usize::from(np)].fill(rules.start_score());
         let players: Vec<Player> = (0..4u8)
             .map(|s| Player {
                 name: if s < np { names.get(usize::from(s)).copied().unwrap_or("").to_string() } else { String::new() },
@@ -185,8 +174,7 @@ impl<W: Wall> Engine<W> {
             Event::tag(tags::un_tag(&players)),
             Event::tag(Tag::new("TAIKYOKU").with("oya", "0")),
         ];
-        let mut table = TableState::default();
-        (table.players, table.scores) = (np, scores);
+        let table = TableState::new(np, rules.start_score());
         let mut e = Engine {
             ruleset: rules.ruleset(),
             rules,
@@ -195,7 +183,7 @@ impl<W: Wall> Engine<W> {
             seats: Default::default(),
             kans: 0,
             kan_seats: 0,
-            pending_dora: PendingDora::None,
+            pending_dora: None,
             riichi_pending: None,
             first_discards: 0,
             first_wind: None,

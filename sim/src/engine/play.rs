@@ -287,12 +287,12 @@ impl<W: Wall> Engine<W> {
             // owes turned (corpus: a kakan robbed right after another kakan's replacement draw shows no DORA).
             Offer::Kakan => {
                 self.flush_discard_dora(r.from)?;
-                self.pending_dora = PendingDora::BeforeDiscard(r.from);
+                self.owe_dora(r.from, MeldKind::Kakan);
                 self.draw(r.from, true)
             }
             Offer::Ankan => {
                 self.flush_discard_dora(r.from)?;
-                self.pending_dora = PendingDora::BeforeDraw;
+                self.owe_dora(r.from, MeldKind::Ankan);
                 self.draw(r.from, true)
             }
             Offer::Nuki => {
@@ -376,7 +376,7 @@ impl<W: Wall> Engine<W> {
         }
         if kind == MeldKind::Daiminkan {
             self.count_kan(caller);
-            self.pending_dora = PendingDora::BeforeDiscard(caller);
+            self.owe_dora(caller, MeldKind::Daiminkan);
             return self.draw(caller, true);
         }
         s.kuikae = kuikae_of(&meld);
@@ -384,16 +384,21 @@ impl<W: Wall> Engine<W> {
         Ok(())
     }
 
+    /// The indicator a kan of this kind owes, turned when [`KanDora`] says.
+    pub(super) fn owe_dora(&mut self, seat: u8, kind: MeldKind) {
+        self.pending_dora = KanDora::of(kind).map(|t| (seat, t));
+    }
+
     /// Turns the indicator an open or added kan owes before this seat's discard or next kan.
     pub(super) fn flush_discard_dora(&mut self, seat: u8) -> Result<(), IllegalAction> {
-        if self.pending_dora == PendingDora::BeforeDiscard(seat) {
+        if self.pending_dora == Some((seat, KanDora::BeforeDiscard)) {
             self.turn_dora()?;
         }
         Ok(())
     }
 
     pub(super) fn turn_dora(&mut self) -> Result<(), IllegalAction> {
-        self.pending_dora = PendingDora::None;
+        self.pending_dora = None;
         let t = self.wall.kan_dora().ok_or(IllegalAction::WallExhausted("kan dora"))?;
         self.table.dora(t).map_err(|_| IllegalAction::WallExhausted("a sixth dora indicator"))?;
         self.events.push(Event::Dora { tile: t });
@@ -401,7 +406,7 @@ impl<W: Wall> Engine<W> {
     }
 
     pub(super) fn draw(&mut self, seat: u8, replacement: bool) -> Result<(), IllegalAction> {
-        if replacement && self.pending_dora == PendingDora::BeforeDraw {
+        if replacement && matches!(self.pending_dora, Some((_, KanDora::BeforeReplacement))) {
             self.turn_dora()?;
         }
         let tile = if replacement { self.wall.replacement() } else { self.wall.draw() };

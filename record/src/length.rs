@@ -230,10 +230,7 @@ pub fn settle(
 
 /// The GO type with its hanchan bit set as `length` says.
 pub fn with_length(go_type: u32, length: Length) -> u32 {
-    match length {
-        Length::East => go_type & !0x08,
-        Length::Hanchan => go_type | 0x08,
-    }
+    GameType(go_type).with_hanchan(length == Length::Hanchan).0
 }
 
 /// The game type of a record's `GO` tag, if it has one.

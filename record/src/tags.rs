@@ -336,39 +336,7 @@ pub fn parse_un(t: &Tag) -> Result<[Option<Player>; 4], String> {
     Ok(out)
 }
 
-/// `<GO type= lobby=>`: the rules of the table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameType(pub u32);
-
-impl GameType {
-    pub fn vs_humans(self) -> bool {
-        self.0 & 0x01 != 0
-    }
-    pub fn red(self) -> bool {
-        self.0 & 0x02 == 0
-    }
-    pub fn kuitan(self) -> bool {
-        self.0 & 0x04 == 0
-    }
-    pub fn hanchan(self) -> bool {
-        self.0 & 0x08 != 0
-    }
-    pub fn three_player(self) -> bool {
-        self.0 & 0x10 != 0
-    }
-    pub fn fast(self) -> bool {
-        self.0 & 0x40 != 0
-    }
-    /// Table level from bits 0x20 and 0x80: ippan, joukyuu, tokujou, houou.
-    pub fn level(self) -> &'static str {
-        match (self.0 & 0x80 != 0, self.0 & 0x20 != 0) {
-            (false, false) => "ippan",
-            (true, false) => "joukyuu",
-            (false, true) => "tokujou",
-            (true, true) => "houou",
-        }
-    }
-}
+pub use haifu_rules::table::GameType;
 
 /// Joins numbers as Tenhou writes lists: `1,2,3`.
 pub fn join<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> String {

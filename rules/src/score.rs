@@ -35,7 +35,7 @@ impl Ruleset {
 
     /// From the `GO type` attribute: 0x02 no red fives, 0x04 no open tanyao, 0x10 three players.
     pub fn from_go_type(go: u32) -> Ruleset {
-        Ruleset { players: if go & 0x10 != 0 { 3 } else { 4 }, red_fives: go & 0x02 == 0, open_tanyao: go & 0x04 == 0 }
+        crate::table::TableRules::from_go_type(go).ruleset()
     }
 
     /// The dora shown by an indicator: in 3-player games the man suit has only 1m and 9m, so each points to

@@ -16,6 +16,44 @@
 use crate::score::Ruleset;
 use serde::Serialize;
 
+/// `<GO type= lobby=>`: the rules of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameType(pub u32);
+
+impl GameType {
+    /// The same type with the hanchan bit (0x08) set or cleared.
+    pub fn with_hanchan(self, hanchan: bool) -> GameType {
+        GameType(if hanchan { self.0 | 0x08 } else { self.0 & !0x08 })
+    }
+    pub fn vs_humans(self) -> bool {
+        self.0 & 0x01 != 0
+    }
+    pub fn red(self) -> bool {
+        self.0 & 0x02 == 0
+    }
+    pub fn kuitan(self) -> bool {
+        self.0 & 0x04 == 0
+    }
+    pub fn hanchan(self) -> bool {
+        self.0 & 0x08 != 0
+    }
+    pub fn three_player(self) -> bool {
+        self.0 & 0x10 != 0
+    }
+    pub fn fast(self) -> bool {
+        self.0 & 0x40 != 0
+    }
+    /// Table level from bits 0x20 and 0x80: ippan, joukyuu, tokujou, houou.
+    pub fn level(self) -> &'static str {
+        match (self.0 & 0x80 != 0, self.0 & 0x20 != 0) {
+            (false, false) => "ippan",
+            (true, false) => "joukyuu",
+            (false, true) => "tokujou",
+            (true, true) => "houou",
+        }
+    }
+}
+
 /// How `owari` turns final scores into game points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct OwariRule {
@@ -48,17 +86,18 @@ pub struct TableRules {
 impl TableRules {
     /// Rules of a `GO type` (169 4-player houou hanchan, 225 east-only, 185 3-player), today's `owari` rule.
     pub fn from_go_type(go_type: u32) -> TableRules {
-        let players = if go_type & 0x10 != 0 { 3 } else { 4 };
+        let gt = GameType(go_type);
+        let players = if gt.three_player() { 3 } else { 4 };
         let uma = if players == 3 { [0, -20, 0] } else { [10, -10, -20] };
         TableRules {
             go_type,
             players,
-            red_fives: go_type & 0x02 == 0,
-            open_tanyao: go_type & 0x04 == 0,
-            hanchan: go_type & 0x08 != 0,
+            red_fives: gt.red(),
+            open_tanyao: gt.kuitan(),
+            hanchan: gt.hanchan(),
             owari: OwariRule { uma, rounded: false },
             tenpai_yame: true,
-            max_kyoku: if go_type & 0x08 != 0 { 11 } else { 7 } - if players == 3 { 1 } else { 0 },
+            max_kyoku: if gt.hanchan() { 11 } else { 7 } - if players == 3 { 1 } else { 0 },
         }
     }
     /// The rules of 2009 (logs whose `GO` tag has no `lobby`): no tenpai-yame, east-only games extend into

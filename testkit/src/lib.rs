@@ -33,20 +33,24 @@ use haifu_rules::score;
 use haifu_rules::table::{self, TableRules};
 
 /// The shared corpus of real logs for tests and benchmarks: `$HAIFU_CORPUS`, else `shared/corpus` beside the
-/// project checkout, else `/work/shared/corpus`. `None` (and a line saying so on stdout, for the test log) when
-/// none holds a `MANIFEST.tsv`: tests that need it pass without checking anything.
+/// project checkout (`../shared/corpus` from its root). `None` when it holds no `MANIFEST.tsv`: tests that need
+/// it then pass without checking anything (`./scripts/test` says so before it runs them) — unless
+/// `HAIFU_REQUIRE_CORPUS` is set (CI sets it), when an absent corpus fails the test, so a run can never pass
+/// by skipping.
 pub fn corpus_dir() -> Option<std::path::PathBuf> {
     use std::path::PathBuf;
-    let beside = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus"));
-    let candidates: Vec<PathBuf> = match std::env::var_os("HAIFU_CORPUS") {
-        Some(p) => vec![PathBuf::from(p)],
-        None => vec![beside, PathBuf::from("/work/shared/corpus")],
+    let dir = match std::env::var_os("HAIFU_CORPUS") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")),
     };
-    let found = candidates.iter().find(|p| p.join("MANIFEST.tsv").is_file()).cloned();
-    if found.is_none() {
-        println!("SKIPPED: the real corpus is absent (looked at {candidates:?}; set HAIFU_CORPUS). Nothing checked.");
+    if dir.join("MANIFEST.tsv").is_file() {
+        return Some(dir);
     }
-    found
+    if std::env::var_os("HAIFU_REQUIRE_CORPUS").is_some() {
+        panic!("HAIFU_REQUIRE_CORPUS is set but the corpus is absent at {} (set HAIFU_CORPUS)", dir.display());
+    }
+    println!("SKIPPED: the real corpus is absent (looked at {}; set HAIFU_CORPUS). Nothing checked.", dir.display());
+    None
 }
 
 /// A tile named in a script: an exact id, or a kind with its colour.

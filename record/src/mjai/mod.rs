@@ -57,6 +57,7 @@ use crate::error::ReadError;
 use crate::event::{Event, Format, GameRecord, Tag};
 use crate::ids::IdAllocator;
 use crate::length::{self, Length, ReadOptions};
+pub mod message;
 pub mod write;
 
 use crate::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};

@@ -103,6 +103,23 @@ pub mod limit {
     pub const YAKUMAN: u8 = 5;
 }
 
+/// Tenhou's limit code ([`limit`]) of a win from its points (AGARI `ten`) and whether the winner deals: what a
+/// log that gives only the points implies. A yakuman is [`limit::YAKUMAN`] whatever its points.
+pub fn limit_of_points(points: i32, dealer: bool, yakuman: bool) -> u8 {
+    if yakuman {
+        return limit::YAKUMAN;
+    }
+    // the base points of a ron: a dealer is paid six times them, anyone else four times
+    match points / if dealer { 6 } else { 4 } {
+        8000.. => limit::YAKUMAN,
+        6000.. => limit::SANBAIMAN,
+        4000.. => limit::BAIMAN,
+        3000.. => limit::HANEMAN,
+        2000.. => limit::MANGAN,
+        _ => limit::NONE,
+    }
+}
+
 /// The value of a win.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Score {
@@ -754,6 +771,16 @@ pub fn nagashi_deltas(who: &[u8], dealer: u8, ruleset: Ruleset) -> [i32; 4] {
 mod tests {
     use super::*;
     use crate::hand::HandNotation;
+
+    #[test]
+    fn limit_from_the_points() {
+        assert_eq!(limit_of_points(8000, false, false), limit::MANGAN);
+        assert_eq!(limit_of_points(12000, true, false), limit::MANGAN);
+        assert_eq!(limit_of_points(7700, false, false), limit::NONE);
+        assert_eq!(limit_of_points(48000, true, false), limit::YAKUMAN);
+        assert_eq!(limit_of_points(18000, true, false), limit::HANEMAN);
+        assert_eq!(limit_of_points(1000, false, true), limit::YAKUMAN);
+    }
 
     /// Tiles of a hand in notation: plain copies (the highest ids first), a red five where written `0`.
     fn tiles(s: &str) -> Vec<Tile> {

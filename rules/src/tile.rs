@@ -220,6 +220,44 @@ impl fmt::Display for MjaiTile {
     }
 }
 
+impl MjaiTile {
+    /// A tile name as logs write it: mjai's names, and Tenhou's `0m` / `0p` / `0s` for the red fives. A hidden
+    /// tile (`?`, a one-player view) is said to be one, not taken for a misspelt name.
+    pub fn from_log_name(s: &str) -> Result<MjaiTile, String> {
+        match s {
+            "0m" => Ok(MjaiTile { kind: Suit::Man.kind(5), red: true }),
+            "0p" => Ok(MjaiTile { kind: Suit::Pin.kind(5), red: true }),
+            "0s" => Ok(MjaiTile { kind: Suit::Sou.kind(5), red: true }),
+            "?" => Err("a hidden tile (\"?\") where a tile must be named".to_string()),
+            name => name.parse().map_err(|e: BadTileName| e.to_string()),
+        }
+    }
+}
+
+/// Written as its mjai name (`5mr`, `E`).
+impl serde::Serialize for MjaiTile {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Read from any name [`MjaiTile::from_log_name`] takes.
+impl<'de> serde::Deserialize<'de> for MjaiTile {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = MjaiTile;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a tile name (1m..9s, 5mr, E S W N P F C)")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<MjaiTile, E> {
+                MjaiTile::from_log_name(s).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(Name)
+    }
+}
+
 impl FromStr for Kind {
     type Err = BadTileName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

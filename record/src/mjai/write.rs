@@ -45,9 +45,9 @@
 use std::fmt;
 
 use haifu_rules::yaku;
-use haifu_rules::{Meld, MeldKind, MjaiTile, Tile, TileSet};
-use serde::Serialize;
+use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile, TileSet};
 
+use super::message::{self as m, Message, Pai};
 use crate::event::{Event, GameRecord, Tag};
 use crate::tags::{self, Agari, DrawKind, GameType, Init, Owari, Reach, Ryuukyoku};
 
@@ -82,112 +82,11 @@ pub fn to_mjai(record: &GameRecord) -> Result<String, WriteError> {
     w.finish().map_err(|message| WriteError { event: end, message })?;
     let mut out = String::with_capacity(w.lines.len() * 48);
     for l in &w.lines {
-        // serializing these plain structs cannot fail
+        // serializing these plain messages cannot fail
         out.push_str(&serde_json::to_string(l).map_err(|e| WriteError { event: end, message: e.to_string() })?);
         out.push('\n');
     }
     Ok(out)
-}
-
-/// One mjai event, its fields in the order bots write them.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Line {
-    StartGame {
-        names: Vec<String>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        aka_flag: Option<bool>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        kyoku_first: Option<u8>,
-    },
-    StartKyoku {
-        bakaze: &'static str,
-        dora_marker: String,
-        kyoku: u8,
-        honba: u8,
-        kyotaku: u8,
-        oya: u8,
-        scores: Vec<i32>,
-        tehais: Vec<Vec<String>>,
-    },
-    Tsumo {
-        actor: u8,
-        pai: String,
-    },
-    Dahai {
-        actor: u8,
-        pai: String,
-        tsumogiri: bool,
-    },
-    Chi {
-        actor: u8,
-        target: u8,
-        pai: String,
-        consumed: Vec<String>,
-    },
-    Pon {
-        actor: u8,
-        target: u8,
-        pai: String,
-        consumed: Vec<String>,
-    },
-    Daiminkan {
-        actor: u8,
-        target: u8,
-        pai: String,
-        consumed: Vec<String>,
-    },
-    Kakan {
-        actor: u8,
-        pai: String,
-        consumed: Vec<String>,
-    },
-    Ankan {
-        actor: u8,
-        consumed: Vec<String>,
-    },
-    Nukidora {
-        actor: u8,
-        pai: String,
-    },
-    Dora {
-        dora_marker: String,
-    },
-    Reach {
-        actor: u8,
-    },
-    ReachAccepted {
-        actor: u8,
-        deltas: Vec<i32>,
-        scores: Vec<i32>,
-    },
-    Hora {
-        actor: u8,
-        target: u8,
-        pai: String,
-        uradora_markers: Vec<String>,
-        hora_tehais: Vec<String>,
-        yakus: Vec<(&'static str, u8)>,
-        fu: u32,
-        fan: u32,
-        hora_points: i32,
-        deltas: Vec<i32>,
-        scores: Vec<i32>,
-    },
-    Ryukyoku {
-        reason: &'static str,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        actor: Option<u8>,
-        tehais: Vec<Vec<String>>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        tenpais: Option<Vec<bool>>,
-        deltas: Vec<i32>,
-        scores: Vec<i32>,
-    },
-    EndKyoku,
-    EndGame {
-        scores: Vec<i32>,
-    },
 }
 
 /// The round being written.
@@ -197,13 +96,13 @@ struct Round {
     /// A seat whose open or added kan owes its dora: `true` once its replacement tile is drawn.
     open_kan: Option<(u8, bool)>,
     /// The dora of an open or added kan, held until the seat's discard (mjai's order).
-    held_dora: Option<Line>,
+    held_dora: Option<Message>,
     /// A win or draw was written: `end_kyoku` is due.
     ended: bool,
 }
 
 struct Writer {
-    lines: Vec<Line>,
+    lines: Vec<Message>,
     go: Option<GameType>,
     /// Players: from `GO` (3 with bit 0x10), else from the first `INIT` (3 when `hai3` is empty).
     n: Option<usize>,
@@ -213,8 +112,6 @@ struct Writer {
     round: Option<Round>,
     owari: Option<Owari>,
 }
-
-const WINDS: [&str; 4] = ["E", "S", "W", "N"];
 
 impl Writer {
     fn new() -> Writer {
@@ -239,12 +136,16 @@ impl Writer {
         self.n.unwrap_or(4)
     }
 
-    fn name(&self, t: Tile) -> String {
-        MjaiTile { kind: t.kind(), red: self.red() && t.is_red_id() }.to_string()
+    fn name(&self, t: Tile) -> MjaiTile {
+        MjaiTile { kind: t.kind(), red: self.red() && t.is_red_id() }
     }
 
-    fn names(&self, tiles: impl IntoIterator<Item = Tile>) -> Vec<String> {
+    fn names(&self, tiles: impl IntoIterator<Item = Tile>) -> Vec<MjaiTile> {
         tiles.into_iter().map(|t| self.name(t)).collect()
+    }
+
+    fn shown(&self, tiles: impl IntoIterator<Item = Tile>) -> Vec<Pai> {
+        tiles.into_iter().map(|t| Pai::Tile(self.name(t))).collect()
     }
 
     fn seat_values(&self, v: [i32; 4]) -> Vec<i32> {
@@ -283,7 +184,7 @@ impl Writer {
             Event::Discard { seat, tile } => self.discard(*seat, *tile),
             Event::Call { seat, meld } => self.call(*seat, *meld),
             Event::Dora { tile } => {
-                let line = Line::Dora { dora_marker: self.name(*tile) };
+                let line = Message::Dora(m::Dora { dora_marker: self.name(*tile) });
                 let r = self.round()?;
                 match r.open_kan {
                     // an open or added kan's indicator, turned after its replacement draw: after the discard
@@ -342,13 +243,18 @@ impl Writer {
         names.truncate(n);
         let aka_flag = self.go.map(GameType::red);
         let kyoku_first = self.go.map(|g| if g.hanchan() { 0 } else { 4 });
-        self.lines.push(Line::StartGame { names, aka_flag, kyoku_first });
+        self.lines.push(Message::StartGame(m::StartGame {
+            names: Some(names),
+            aka_flag,
+            kyoku_first,
+            ..m::StartGame::default()
+        }));
         self.started = true;
     }
 
     fn end_round(&mut self) {
         if self.round.as_ref().is_some_and(|r| r.ended) {
-            self.lines.push(Line::EndKyoku);
+            self.lines.push(Message::EndKyoku(m::EndKyoku {}));
             self.round = None;
         }
     }
@@ -379,19 +285,19 @@ impl Writer {
                     return Err(format!("tile {} dealt twice", t.id()));
                 }
             }
-            tehais.push(self.names(set.iter()));
+            tehais.push(self.shown(set.iter()));
         }
         self.scores = init.scores;
-        self.lines.push(Line::StartKyoku {
-            bakaze: WINDS[usize::from(init.kyoku / 4 % 4)],
-            dora_marker: self.name(init.dora_indicator),
+        self.lines.push(Message::StartKyoku(m::StartKyoku {
+            bakaze: MjaiTile { kind: Kind::from_index(Kind::EAST.index() + init.kyoku / 4 % 4), red: false },
+            dora_marker: Some(self.name(init.dora_indicator)),
             kyoku: init.kyoku % 4 + 1,
             honba: init.honba,
             kyotaku: init.kyotaku,
             oya: init.dealer,
-            scores: self.seat_values(init.scores),
+            scores: Some(self.seat_values(init.scores)),
             tehais,
-        });
+        }));
         self.round = Some(Round { hands, last_draw: [None; 4], open_kan: None, held_dora: None, ended: false });
         Ok(())
     }
@@ -413,7 +319,7 @@ impl Writer {
                 *drawn = true;
             }
         }
-        self.lines.push(Line::Tsumo { actor: seat, pai });
+        self.lines.push(Message::Tsumo(m::Tsumo { actor: seat, pai: Pai::Tile(pai) }));
         Ok(())
     }
 
@@ -429,7 +335,7 @@ impl Writer {
         // the open kan's dora not turned before this discard is no longer owed to it
         r.open_kan = None;
         let held = r.held_dora.take();
-        self.lines.push(Line::Dahai { actor: seat, pai, tsumogiri });
+        self.lines.push(Message::Dahai(m::Dahai { actor: seat, pai, tsumogiri: Some(tsumogiri) }));
         self.lines.extend(held);
         Ok(())
     }
@@ -462,25 +368,27 @@ impl Writer {
                 if meld.kind == MeldKind::Daiminkan {
                     r.open_kan = Some((seat, false));
                 }
-                let (actor, target, pai) = (seat, target as u8, self.name(called));
+                let call = m::Call { actor: seat, target: target as u8, pai: self.name(called), consumed };
                 match meld.kind {
-                    MeldKind::Chi => Line::Chi { actor, target, pai, consumed },
-                    MeldKind::Pon => Line::Pon { actor, target, pai, consumed },
-                    _ => Line::Daiminkan { actor, target, pai, consumed },
+                    MeldKind::Chi => Message::Chi(call),
+                    MeldKind::Pon => Message::Pon(call),
+                    _ => Message::Daiminkan(call),
                 }
             }
             MeldKind::Kakan => {
                 r.open_kan = Some((seat, false));
                 let added = meld.added.ok_or("kakan without its added tile")?;
                 let pon: Vec<Tile> = meld.tiles().iter().copied().filter(|&t| t != added).collect();
-                Line::Kakan { actor: seat, pai: self.name(added), consumed: self.names(pon) }
+                Message::Kakan(m::Kakan { actor: seat, pai: self.name(added), consumed: self.names(pon) })
             }
-            MeldKind::Ankan => Line::Ankan { actor: seat, consumed: self.names(meld.tiles().iter().copied()) },
+            MeldKind::Ankan => {
+                Message::Ankan(m::Ankan { actor: seat, consumed: self.names(meld.tiles().iter().copied()) })
+            }
             MeldKind::Nuki => {
                 if n != 3 {
                     return Err("north extraction in a 4-player game".into());
                 }
-                Line::Nukidora { actor: seat, pai: self.name(meld.tiles()[0]) }
+                Message::Nukidora(m::Nukidora { actor: seat, pai: Some(self.name(meld.tiles()[0])) })
             }
         };
         self.lines.push(line);
@@ -491,13 +399,13 @@ impl Writer {
         let s = self.check_seat(reach.who)?;
         self.round()?;
         match reach.step {
-            1 => self.lines.push(Line::Reach { actor: reach.who }),
+            1 => self.lines.push(Message::Reach(m::Reach { actor: reach.who })),
             2 => {
                 self.scores[s] -= 1000;
                 let mut deltas = [0; 4];
                 deltas[s] = -1000;
-                let (deltas, scores) = (self.seat_values(deltas), self.seat_values(self.scores));
-                self.lines.push(Line::ReachAccepted { actor: reach.who, deltas, scores });
+                let (deltas, scores) = (Some(self.seat_values(deltas)), Some(self.seat_values(self.scores)));
+                self.lines.push(Message::ReachAccepted(m::ReachAccepted { actor: reach.who, deltas, scores }));
             }
             other => return Err(format!("REACH step {other}")),
         }
@@ -524,7 +432,7 @@ impl Writer {
         if a.is_tsumo() {
             hora_tehais.push(self.name(a.machi));
         }
-        let yakus: Vec<(&'static str, u8)> = if a.yakuman.is_empty() {
+        let yakus: Vec<(String, u32)> = if a.yakuman.is_empty() {
             a.yaku.iter().map(|y| yaku_entry(y.id, y.han)).collect::<Result<_, _>>()?
         } else {
             a.yakuman
@@ -535,19 +443,20 @@ impl Writer {
         for (s, d) in self.scores.iter_mut().zip(a.delta) {
             *s += d;
         }
-        let line = Line::Hora {
+        let line = Message::Hora(m::Hora {
             actor: a.who,
             target: a.from_who,
-            pai: self.name(a.machi),
-            uradora_markers: self.names(a.ura_indicators.iter().copied()),
-            hora_tehais,
-            yakus,
-            fu: a.fu,
-            fan: a.han(),
-            hora_points: a.points,
-            deltas: self.seat_values(a.delta),
-            scores: self.seat_values(self.scores),
-        };
+            pai: Some(self.name(a.machi)),
+            uradora_markers: Some(self.names(a.ura_indicators.iter().copied())),
+            hora_tehais: Some(hora_tehais),
+            yakus: Some(yakus),
+            fu: Some(a.fu),
+            fan: Some(a.han()),
+            hora_points: Some(a.points),
+            deltas: Some(self.seat_values(a.delta)),
+            scores: Some(self.seat_values(self.scores)),
+            meta: None,
+        });
         self.lines.push(line);
         if a.owari.is_some() {
             self.owari.clone_from(&a.owari);
@@ -562,8 +471,8 @@ impl Writer {
         let mut tehais = Vec::with_capacity(n);
         for (s, hand) in hands.iter().enumerate().take(n) {
             tehais.push(match &d.shown[s] {
-                Some(h) => self.names(h.iter().copied()),
-                None => vec!["?".to_string(); hand.len()],
+                Some(h) => self.shown(h.iter().copied()),
+                None => vec![Pai::Hidden; hand.len()],
             });
         }
         let reason = match d.kind {
@@ -584,14 +493,14 @@ impl Writer {
         for (s, x) in self.scores.iter_mut().zip(d.delta) {
             *s += x;
         }
-        self.lines.push(Line::Ryukyoku {
-            reason,
+        self.lines.push(Message::Ryukyoku(m::Ryukyoku {
+            reason: Some(reason.to_string()),
             actor,
-            tehais,
+            tehais: Some(tehais),
             tenpais,
-            deltas: self.seat_values(d.delta),
-            scores: self.seat_values(self.scores),
-        });
+            deltas: Some(self.seat_values(d.delta)),
+            scores: Some(self.seat_values(self.scores)),
+        }));
         if let Some(r) = self.round.as_mut() {
             r.ended = true;
         }
@@ -608,15 +517,15 @@ impl Writer {
         self.flush_dora();
         self.end_round();
         if let Some(o) = self.owari.take() {
-            let scores = self.seat_values(o.scores);
-            self.lines.push(Line::EndGame { scores });
+            let scores = Some(self.seat_values(o.scores));
+            self.lines.push(Message::EndGame(m::EndGame { scores }));
         }
         Ok(())
     }
 }
 
 /// mjai's name of a Tenhou yaku id (TenhouArchive spelling; the dragons by name) with its han.
-fn yaku_entry(id: u8, han: u8) -> Result<(&'static str, u8), String> {
+fn yaku_entry(id: u8, han: u8) -> Result<(String, u32), String> {
     let name = yaku::YAKU.get(usize::from(id)).ok_or_else(|| format!("yaku id {id} unknown"))?.mjai;
-    Ok((name, han))
+    Ok((name.to_string(), u32::from(han)))
 }

@@ -21,9 +21,10 @@
 //! seat calls it, else the next seat chis it, else the next seat draws. Where a call could also have been passed
 //! (the caller may be waiting for a later copy of the tile), both ways are kept and the first that plays every
 //! seat's sequence to the end, and ends the way the result says, is taken (depth-first, calls first).
+//! A seat whose last out is a kakan or a nuki (3 players) was robbed: the round ends there, on a ron of that tile.
 //!
 //! # What is written as Tenhou would, and what is synthesized
-//! Tiles get physical ids by [`IdAllocator`]. Tags follow Tenhou's order: `REACH step=1` before the riichi discard,
+//! Tiles get physical ids by [`crate::ids::IdAllocator`]. Tags follow Tenhou's order: `REACH step=1` before the riichi discard,
 //! `step=2` right after it unless it is ronned; a closed kan's `DORA` before its replacement draw, an open or added
 //! kan's after it (before the next discard or call; none when the replacement tile wins or the kan is robbed, and a
 //! robbed kakan leaves an earlier kan's indicator hidden too, as the corpus shows).

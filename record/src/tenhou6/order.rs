@@ -59,8 +59,8 @@ pub(super) enum End {
     Drawn(usize),
     /// After a discard nobody called and no one drew after: ron, exhaustive or abortive draw.
     Discard(Discarded),
-    /// After a kakan with no replacement draw: chankan.
-    Kakan(usize, Tile),
+    /// After a kakan or a nuki with no replacement draw: a ron on the tile added to the kan (chankan) or set aside.
+    Robbed(usize, Tile),
 }
 
 enum Flow<'a> {
@@ -236,7 +236,7 @@ impl<'a> Play<'a> {
                 self.events.push(Event::Call { seat: s as u8, meld: kakan.encode() });
                 if self.take_at[s] == self.round.takes[s].len() {
                     // robbed: the kan never completes, an earlier kan's indicator stays hidden too
-                    return self.end(End::Kakan(s, added));
+                    return self.end(End::Robbed(s, added));
                 }
                 self.flush_dora()?;
                 self.pending_dora += 1;
@@ -247,6 +247,10 @@ impl<'a> Play<'a> {
                 let meld = Meld::nuki(tile);
                 self.events.push(Event::Call { seat: s as u8, meld: meld.encode() });
                 self.melds[s].push(meld);
+                if self.take_at[s] == self.round.takes[s].len() {
+                    // robbed: a ron on the north set aside (3 players), as on a kakan
+                    return self.end(End::Robbed(s, tile));
+                }
                 self.flush_dora()?;
                 Ok(Flow::Go(self, Step::Draw(s)))
             }
@@ -349,7 +353,7 @@ impl<'a> Play<'a> {
         }
         let fits = match (&self.round.result, end) {
             (RoundResult::Wins(w), End::Drawn(s)) => w.len() == 1 && w[0].who == s && w[0].from == s,
-            (RoundResult::Wins(w), End::Discard(Discarded { seat, .. }) | End::Kakan(seat, _)) => {
+            (RoundResult::Wins(w), End::Discard(Discarded { seat, .. }) | End::Robbed(seat, _)) => {
                 w.iter().all(|w| w.from == seat && w.who != seat)
             }
             (RoundResult::Draw { kind: DrawKind::Yao9, .. }, End::Drawn(_)) => true,

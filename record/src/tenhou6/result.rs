@@ -294,7 +294,7 @@ impl Play<'_> {
         }
         let (mut hand, machi) = match end {
             End::Drawn(s) => (hands[s].clone(), self.last_draw[s].ok_or("tsumo without a draw")?),
-            End::Discard(Discarded { tile, .. }) | End::Kakan(_, tile) => {
+            End::Discard(Discarded { tile, .. }) | End::Robbed(_, tile) => {
                 let mut h = hands[w.who].clone();
                 h.push(tile);
                 (h, tile)

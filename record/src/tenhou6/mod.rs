@@ -47,9 +47,9 @@
 //!   gets minus the sum. (From 2022 Tenhou writes exact tenths, and east-only tables of 2009 paid uma 5/10.)
 //!
 //! # The parts
-//! [`json`] finds the objects and their rounds in the file, [`calls`] reads the notation of takes and outs,
-//! [`read`] the game and its rounds, [`order`] plays each round again in an order that fits, [`result`] reads the
-//! score and yaku strings into the AGARI and RYUUKYOKU tags; [`write`] is the other way round.
+//! `json` finds the objects and their rounds in the file, `calls` reads the notation of takes and outs,
+//! `read` the game and its rounds, `order` plays each round again in an order that fits, `result` reads the
+//! score and yaku strings into the AGARI and RYUUKYOKU tags; [`mod@write`] is the other way round.
 
 mod calls;
 mod json;

@@ -14,7 +14,8 @@
 //!   discard, `a`/`k`/`f` strings for ankan, kakan and nuki, and `0` after a daiminkan (its out slot, as Tenhou
 //!   writes it). Tiles are 11-19 man, 21-29 pin, 31-39 sou, 41-47 honors, 51-53 red fives.
 //! - Results: `["和了", deltas, [who, from, pao, score, yaku ...], ...]` (pao = who when no one is liable; the
-//!   yaku in the record's order, Tenhou's Japanese names), or a draw by name (see [`super::result`]).
+//!   yaku in the record's order, Tenhou's Japanese names), or a draw by name: `流局` with the deltas when someone
+//!   pays, `全員聴牌` / `全員不聴` without; `九種九牌`, `四家立直`, `三家和了`, `四槓散了`, `四風連打`, `流し満貫`.
 //!
 //! # What is lost (the format has no place for it)
 //! - How the seats interleave: the reader plays each round again (see the module notes of [`super`]); tile ids

@@ -1,4 +1,5 @@
-//! `haifu export`: games of a dataset back to mjlog XML (lossless, from the events table) or to mjai JSON lines.
+//! `haifu export`: games of a dataset back to mjlog XML (lossless, from the events table), to mjai JSON lines, or to
+//! tenhou.net/6 JSON (the object Tenhou's viewer opens).
 
 use std::path::PathBuf;
 
@@ -11,6 +12,8 @@ pub enum ExportFormat {
     Mjlog,
     /// mjai JSON lines (bot logs): kinds and red fives, no tile ids (see `haifu_record::mjai::write`).
     Mjai,
+    /// tenhou.net/6 JSON, one object per game as Tenhou's viewer opens it (see `haifu_record::tenhou6::write`).
+    Tenhou6,
 }
 
 #[derive(clap::Args)]
@@ -18,13 +21,14 @@ pub struct ExportArgs {
     /// Dataset directory written by `haifu ingest`.
     #[arg(long)]
     pub dataset: PathBuf,
-    /// Directory for the files (`<log id>.xml` / `<log id>.mjson`, or `game-<id>.*` when the log id is unknown).
+    /// Directory for the files (`<log id>.xml` / `.mjson` / `.json`, or `game-<id>.*` when the log id is unknown).
     #[arg(long, short)]
     pub out: PathBuf,
-    /// `mjlog`: XML as Tenhou writes it; `mjai`: one JSON event per line, as bots (mjai-manue, Mortal) read it.
+    /// `mjlog`: XML as Tenhou writes it; `mjai`: one JSON event per line, as bots (mjai-manue, Mortal) read it;
+    /// `tenhou6`: one JSON object per game, as Tenhou's viewer (tenhou.net/6) opens it.
     #[arg(long, value_enum, default_value_t = ExportFormat::Mjlog)]
     pub format: ExportFormat,
-    /// Compress the files with gzip (`.xml.gz` as Tenhou serves them, `.mjson.gz`).
+    /// Compress the files with gzip (`.xml.gz` as Tenhou serves them, `.mjson.gz`, `.json.gz`).
     #[arg(long)]
     pub gzip: bool,
     /// Print one JSON object with the count, the format and the directory.
@@ -38,6 +42,7 @@ pub fn run(a: &ExportArgs) -> Result<()> {
     let ext = match a.format {
         ExportFormat::Mjlog => "xml",
         ExportFormat::Mjai => "mjson",
+        ExportFormat::Tenhou6 => "json",
     };
     for (id, g) in &games {
         let stem = match &g.log_id {
@@ -49,6 +54,8 @@ pub fn run(a: &ExportArgs) -> Result<()> {
             ExportFormat::Mjlog => g.to_mjlog(),
             ExportFormat::Mjai => haifu_record::mjai::write::to_mjai(g)
                 .with_context(|| format!("game {id} ({stem}) cannot be written as mjai"))?,
+            ExportFormat::Tenhou6 => haifu_record::tenhou6::to_tenhou6(g)
+                .with_context(|| format!("game {id} ({stem}) cannot be written as tenhou.net/6 JSON"))?,
         };
         let path = if a.gzip { a.out.join(format!("{stem}.{ext}.gz")) } else { a.out.join(format!("{stem}.{ext}")) };
         let bytes = if a.gzip {
@@ -64,6 +71,7 @@ pub fn run(a: &ExportArgs) -> Result<()> {
     let format = match a.format {
         ExportFormat::Mjlog => "mjlog",
         ExportFormat::Mjai => "mjai",
+        ExportFormat::Tenhou6 => "tenhou6",
     };
     if a.json {
         println!(
@@ -74,6 +82,7 @@ pub fn run(a: &ExportArgs) -> Result<()> {
         let what = match a.format {
             ExportFormat::Mjlog => "mjlog XML",
             ExportFormat::Mjai => "mjai JSON lines",
+            ExportFormat::Tenhou6 => "tenhou.net/6 JSON",
         };
         println!("wrote {} games as {what} to {}", games.len(), a.out.display());
     }

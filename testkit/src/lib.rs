@@ -622,7 +622,7 @@ impl GameBuilder {
         let value = WinValue {
             fu: win.fu,
             points: win.points,
-            limit: limit_of(win.points, who == dealer, !win.yakuman.is_empty()),
+            limit: score::limit_of_points(win.points, who == dealer, !win.yakuman.is_empty()),
             yaku: win.yaku.clone(),
             yakuman: win.yakuman.clone(),
             ura_indicators: ura,
@@ -881,22 +881,6 @@ fn win_payments(win: &Win, who: u8, from: u8, dealer: u8, np: u8, honba: u8, sti
 
 fn round_up_100(x: i32) -> i32 {
     (x + 99) / 100 * 100
-}
-
-/// Tenhou's limit code (0 none .. 5 yakuman) from the points, roughly: enough for consistent logs.
-fn limit_of(points: i32, dealer: bool, yakuman: bool) -> u8 {
-    if yakuman {
-        return 5;
-    }
-    let base = if dealer { points * 2 / 3 } else { points };
-    match base {
-        32_000.. => 5,
-        24_000.. => 4,
-        16_000.. => 3,
-        12_000.. => 2,
-        8_000.. => 1,
-        _ => 0,
-    }
 }
 
 /// A scratch directory for a test, under the system's temporary directory (unique per process and name),

@@ -1,6 +1,7 @@
 //! The game reader: one game's messages into the events of the one model (rounds, calls, wins, draws), with
 //! the hands and scores tracked so that each message is checked against them.
 
+use crate::state::KanDora;
 use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile};
 
 use super::infer::{self, GameFacts, WinContext};
@@ -73,13 +74,14 @@ impl Round {
         }
     }
 
-    /// A seat's call is made (`kan`: it is a kan, `Some(true)` an open or added one, which owes a dora).
-    fn called(&mut self, seat: usize, kan: Option<bool>) {
+    /// A seat's call of this kind is made; a kan that turns its indicator after the replacement draw
+    /// ([`KanDora`]) owes it.
+    fn called(&mut self, seat: usize, kind: MeldKind) {
         self.last_draw[seat] = None;
         self.calls += 1;
-        if let Some(open) = kan {
+        if let Some(timing) = KanDora::of(kind) {
             self.kan_seats.push(seat);
-            self.open_kan[seat] |= open;
+            self.open_kan[seat] |= timing == KanDora::BeforeDiscard;
         }
     }
 
@@ -457,7 +459,7 @@ impl<'a> GameReader<'a> {
         r.melds[seat].push(meld);
         r.last_discard = None;
         r.robbable = None;
-        r.called(seat, (kind == MeldKind::Daiminkan).then_some(true));
+        r.called(seat, kind);
         self.events.push(Event::Call { seat: seat as u8, meld: meld.encode() });
         Ok(())
     }
@@ -474,7 +476,7 @@ impl<'a> GameReader<'a> {
         }
         let meld = Meld::ankan(kind);
         r.melds[seat].push(meld);
-        r.called(seat, Some(false));
+        r.called(seat, MeldKind::Ankan);
         self.events.push(Event::Call { seat: seat as u8, meld: meld.encode() });
         Ok(())
     }
@@ -491,7 +493,7 @@ impl<'a> GameReader<'a> {
         let meld = r.melds[seat][slot].kakan_of(id).map_err(|e| e.to_string())?;
         r.melds[seat][slot] = meld;
         r.robbable = Some((seat, id));
-        r.called(seat, Some(true));
+        r.called(seat, MeldKind::Kakan);
         self.events.push(Event::Call { seat: seat as u8, meld: meld.encode() });
         Ok(())
     }

@@ -42,6 +42,7 @@
 //!   100000 (3 players 105000).
 //! - Which wind a `jikaze` / `bakaze` yaku names: the reader takes the seat's and the round's wind.
 
+use crate::state::KanDora;
 use std::fmt;
 
 use haifu_rules::yaku;
@@ -365,7 +366,7 @@ impl Writer {
                 }
                 let called = meld.called.ok_or("call without a called tile")?;
                 r.last_draw[s] = None;
-                if meld.kind == MeldKind::Daiminkan {
+                if KanDora::of(meld.kind) == Some(KanDora::BeforeDiscard) {
                     r.open_kan = Some((seat, false));
                 }
                 let call = m::Call { actor: seat, target: target as u8, pai: self.name(called), consumed };
@@ -376,6 +377,7 @@ impl Writer {
                 }
             }
             MeldKind::Kakan => {
+                // its indicator comes after the replacement draw ([`KanDora`])
                 r.open_kan = Some((seat, false));
                 let added = meld.added.ok_or("kakan without its added tile")?;
                 let pon: Vec<Tile> = meld.tiles().iter().copied().filter(|&t| t != added).collect();

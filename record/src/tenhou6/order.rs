@@ -1,6 +1,7 @@
 //! Rebuilding the order of play: the format keeps each seat's takes and outs but not how the seats interleave.
 //! The round is played again, the calls that could also have been passed tried both ways (see the module notes).
 
+use crate::state::KanDora;
 use haifu_rules::{Meld, MeldKind, Tile};
 
 use super::calls::{tile_code, Code, Out, Take};
@@ -218,8 +219,7 @@ impl<'a> Play<'a> {
                 self.events.push(Event::Call { seat: s as u8, meld: meld.encode() });
                 self.melds[s].push(meld);
                 self.flush_dora()?;
-                // a closed kan shows its indicator at once
-                self.reveal_dora()?;
+                self.owe_dora(MeldKind::Ankan)?;
                 if self.take_at[s] == self.round.takes[s].len() {
                     return Err(err("the round ends on an ankan (robbed by kokushi): not supported".into()));
                 }
@@ -239,7 +239,7 @@ impl<'a> Play<'a> {
                     return self.end(End::Robbed(s, added));
                 }
                 self.flush_dora()?;
-                self.pending_dora += 1;
+                self.owe_dora(MeldKind::Kakan)?;
                 Ok(Flow::Go(self, Step::Draw(s)))
             }
             Out::Nuki(c) => {
@@ -313,7 +313,7 @@ impl<'a> Play<'a> {
         self.melds[c].push(meld);
         self.last_draw[c] = None;
         if call.kind == MeldKind::Daiminkan {
-            self.pending_dora += 1;
+            self.owe_dora(call.kind)?;
             // the `0` out slot of the kan; some writers leave it out
             if self.round.outs[c].get(self.out_at[c]) == Some(&Out::KanSlot) {
                 self.out_at[c] += 1;
@@ -321,6 +321,19 @@ impl<'a> Play<'a> {
             return Ok(Flow::Go(self, Step::Draw(c)));
         }
         Ok(Flow::Go(self, Step::Out(c)))
+    }
+
+    /// The indicator a kan of this kind owes: shown at once (closed kan) or after the replacement draw, before
+    /// the seat's discard ([`KanDora`]).
+    fn owe_dora(&mut self, kind: MeldKind) -> Result<(), String> {
+        match KanDora::of(kind) {
+            Some(KanDora::BeforeReplacement) => self.reveal_dora(),
+            Some(KanDora::BeforeDiscard) => {
+                self.pending_dora += 1;
+                Ok(())
+            }
+            None => Ok(()),
+        }
     }
 
     fn reveal_dora(&mut self) -> Result<(), String> {

@@ -79,7 +79,45 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
         if o.include_riichi { "included" } else { "left out" }
     );
 
-    // ---- chapter 5
+    let player = chapter5(o, &gen, &mut tables, progress)?;
+
+    progress("6.1-6.3 match rates per table");
+    let data = TestData::load(
+        &o.dataset,
+        &Selection { years: o.test_years.clone(), players: None, min_games: Some(o.min_games) },
+    )?;
+    let loaded = Tables::load(&o.tables, &LoadOptions { strategies: o.strategy.strategies(), ..Default::default() })?;
+    // test players need an own table
+    let data = data.retain_players(|p| loaded.has_scope(p));
+    if data.players.is_empty() {
+        bail!(
+            "no player with >= {} games in years {test_text} has a table in {}: lower --min-games or mine those players",
+            o.min_games,
+            o.tables.display()
+        );
+    }
+    let opts = EvalOptions { strategy: o.strategy, include_riichi: o.include_riichi };
+    let report = eval::run(&data, &loaded, &TableVariant::EVERY, &opts)?;
+    tables.extend(match_rate_tables(&report, &options_line));
+    progress("6.4 and 6.6 own vs all, by turn");
+    tables.extend(own_vs_all_tables(&data, &loaded, &opts)?);
+    if !o.fractions.is_empty() {
+        progress("learning curve");
+        tables.push(learning_curve_table(o, &gen, &data, &opts, &options_line)?);
+    }
+
+    if let Some((bot_tables, bots)) = &o.bots {
+        progress("6.5 humans and bots");
+        tables.extend(humans_and_bots(&o.tables, bot_tables, bots, &player)?);
+    }
+
+    write(o, &tables, &options_line)?;
+    Ok(tables)
+}
+
+/// Chapter 5: yaku and strategies (5.1, 5.2), the sequence tables (5.3-5.6); returns the single player of
+/// 5.4 and 5.6.
+fn chapter5(o: &ThesisOptions, gen: &MineOptions, tables: &mut Vec<Table>, progress: &dyn Fn(&str)) -> Result<String> {
     progress("5.1-5.2 yaku and strategies");
     let mut t = stats::yaku_frequency(&o.dataset, &gen.years)?;
     t.columns.push("thesis %".into());
@@ -125,24 +163,12 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
     t.note("thesis: one player 11,872 sequences, all players 135,675 (its space count: about 1,831,410)");
     tables.push(t);
 
-    // ---- chapter 6
-    progress("6.1-6.3 match rates per table");
-    let data = TestData::load(
-        &o.dataset,
-        &Selection { years: o.test_years.clone(), players: None, min_games: Some(o.min_games) },
-    )?;
-    let loaded = Tables::load(&o.tables, &LoadOptions { strategies: o.strategy.strategies(), ..Default::default() })?;
-    // test players need an own table
-    let data = data.retain_players(|p| loaded.has_scope(p));
-    if data.players.is_empty() {
-        bail!(
-            "no player with >= {} games in years {test_text} has a table in {}: lower --min-games or mine those players",
-            o.min_games,
-            o.tables.display()
-        );
-    }
-    let opts = EvalOptions { strategy: o.strategy, include_riichi: o.include_riichi };
-    let report = eval::run(&data, &loaded, &TableVariant::EVERY, &opts)?;
+    Ok(player)
+}
+
+/// 6.1-6.3: each test player's match rates with every table variant, and the pooled headline.
+fn match_rate_tables(report: &eval::EvalReport, options_line: &str) -> Vec<Table> {
+    let mut tables = Vec::new();
     let mut t = Table::new(
         "match_rates",
         "Own table vs other players' tables vs all players (thesis 6.1-6.3)",
@@ -163,7 +189,7 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
             "R_top3 all-but-own",
         ],
     );
-    t.note(&options_line);
+    t.note(options_line);
     t.note(
         "others = the mean over every other test player's table (with the sd of R_top3 over those tables); percentages",
     );
@@ -204,7 +230,7 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
         "Headline: candidates, first match, top-3 (thesis: 62% / 42% / 70%)",
         &["table", "N_all", "answered", "coverage", "R_first", "R_top3", "in-riichi left out"],
     );
-    t.note(&options_line);
+    t.note(options_line);
     t.note("pooled over the test players; `others` pools each player's mean counts over the other tables");
     for (v, c) in &report.overall {
         t.push(vec![
@@ -219,10 +245,16 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
     }
     tables.push(t);
 
-    progress("6.4 and 6.6 own vs all, by turn");
+    tables
+}
+
+/// 6.4 and 6.6: own table against the all-players table on the decisions both answer, and by turn, with the
+/// paired t-tests.
+fn own_vs_all_tables(data: &TestData, loaded: &Tables, opts: &EvalOptions) -> Result<Vec<Table>> {
+    let mut tables = Vec::new();
     let per_player: Vec<(TwoByTwo, haifu_imitate::experiments::TurnSplit)> = {
         use rayon::prelude::*;
-        data.players.par_iter().map(|p| own_vs_all(&data, &loaded, p, &opts)).collect::<Result<_>>()?
+        data.players.par_iter().map(|p| own_vs_all(data, loaded, p, opts)).collect::<Result<_>>()?
     };
     let mut t = Table::new(
         "own_vs_all_2x2",
@@ -305,49 +337,49 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
     }
     tables.push(t);
 
-    if !o.fractions.is_empty() {
-        progress("learning curve");
-        let points = learning_curve(&o.dataset, &gen, &o.fractions, &data, &opts)?;
-        let mut t = Table::new(
-            "learning_curve",
-            "Match rate and coverage against the generation data mined (the thesis's stated limit)",
-            &[
-                "share of games",
-                "decisions mined",
-                "ALL pairs",
-                "coverage own",
-                "R_first own",
-                "R_top3 own",
-                "coverage all",
-                "R_first all",
-                "R_top3 all",
-            ],
-        );
-        t.note(&options_line);
-        t.note("a share keeps the games whose id hashes below it: each share's games include the smaller shares'");
-        for p in &points {
-            t.push(vec![
-                Cell::Float(p.fraction, 4),
-                Cell::int(p.decisions_mined),
-                Cell::int(p.all_pairs),
-                pct(p.own.coverage()),
-                pct(p.own.r_first()),
-                pct(p.own.r_top3()),
-                pct(p.all.coverage()),
-                pct(p.all.r_first()),
-                pct(p.all.r_top3()),
-            ]);
-        }
-        tables.push(t);
-    }
-
-    if let Some((bot_tables, bots)) = &o.bots {
-        progress("6.5 humans and bots");
-        tables.extend(humans_and_bots(&o.tables, bot_tables, bots, &player)?);
-    }
-
-    write(o, &tables, &options_line)?;
     Ok(tables)
+}
+
+/// The learning curve: match rate and coverage against the share of the generation data mined.
+fn learning_curve_table(
+    o: &ThesisOptions,
+    gen: &MineOptions,
+    data: &TestData,
+    opts: &EvalOptions,
+    options_line: &str,
+) -> Result<Table> {
+    let points = learning_curve(&o.dataset, gen, &o.fractions, data, opts)?;
+    let mut t = Table::new(
+        "learning_curve",
+        "Match rate and coverage against the generation data mined (the thesis's stated limit)",
+        &[
+            "share of games",
+            "decisions mined",
+            "ALL pairs",
+            "coverage own",
+            "R_first own",
+            "R_top3 own",
+            "coverage all",
+            "R_first all",
+            "R_top3 all",
+        ],
+    );
+    t.note(options_line);
+    t.note("a share keeps the games whose id hashes below it: each share's games include the smaller shares'");
+    for p in &points {
+        t.push(vec![
+            Cell::Float(p.fraction, 4),
+            Cell::int(p.decisions_mined),
+            Cell::int(p.all_pairs),
+            pct(p.own.coverage()),
+            pct(p.own.r_first()),
+            pct(p.own.r_top3()),
+            pct(p.all.coverage()),
+            pct(p.all.r_first()),
+            pct(p.all.r_top3()),
+        ]);
+    }
+    Ok(t)
 }
 
 /// 6.5: the most frequent sequences of the humans' all-players table and of each bot, and how decisive each

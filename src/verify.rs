@@ -1,11 +1,11 @@
-//! `haifu verify`: replays logs through the game engine and rescores every win (`haifu_sim::replay`), in
+//! `haifu verify`: replays logs through the game engine and rescores every win (`haifu_sim::verify`), in
 //! parallel; every mismatch is listed with its game, round and event.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use haifu_sim::replay::{verify_game, Category, ReplayReport};
+use haifu_sim::verify::{verify_game, Category, VerifyReport};
 use rayon::prelude::*;
 
 #[derive(clap::Args)]
@@ -34,7 +34,7 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
     let opts = a.rules.read_options();
     let bar = crate::progress::counter(std::io::stderr().is_terminal() && !a.json, files.len(), "files");
     // each file: its report, or why it could not be read (an unreadable file is not a rules mismatch)
-    let per_file: Vec<Result<ReplayReport, String>> = files
+    let per_file: Vec<Result<VerifyReport, String>> = files
         .par_iter()
         .map(|f| {
             let name = f.display().to_string();
@@ -43,7 +43,7 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
                 .and_then(|raw| haifu_record::source::decompress(raw).map_err(|e| format!("{name}: {e}")))
                 .and_then(|text| haifu_record::read_games_with(&name, &text, &opts).map_err(|e| format!("{name}: {e}")))
                 .map(|games| {
-                    let mut rep = ReplayReport::default();
+                    let mut rep = VerifyReport::default();
                     for (i, g) in games.iter().enumerate() {
                         let label = if games.len() > 1 { format!("{name}#{i}") } else { name.clone() };
                         rep.merge(verify_game(&label, g));
@@ -59,7 +59,7 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let mut report = ReplayReport::default();
+    let mut report = VerifyReport::default();
     let mut unreadable = Vec::new();
     for r in per_file {
         match r {

@@ -1,6 +1,6 @@
 //! Self-play: seeded games with the random and the tsumogiri bots (4- and 3-player, hanchan and east-only)
 //! finish, keep the score total, repeat exactly from their seed, and read back through `haifu_ingest`'s
-//! replay without an error and through `haifu_sim::replay` without a mismatch.
+//! replay without an error and through `haifu_sim::verify` without a mismatch.
 
 use haifu_record::event::GameRecord;
 use haifu_sim::bot::{self_play, Bot};
@@ -31,7 +31,7 @@ fn check(seed: u64, rec: &GameRecord) {
     let again = GameRecord { events, ..rec.clone() };
     let r = haifu_ingest::replay(&again).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{xml}"));
     assert!(r.complete, "seed {seed}: {:?}", r.truncation);
-    let report = haifu_sim::replay::verify_game(&format!("seed-{seed}"), &again);
+    let report = haifu_sim::verify::verify_game(&format!("seed-{seed}"), &again);
     assert!(report.mismatches.is_empty(), "seed {seed}: {:#?}", &report.mismatches[..report.mismatches.len().min(5)]);
 }
 

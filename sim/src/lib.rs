@@ -20,9 +20,9 @@
 //!   folder, dama) and the names `haifu sim` and `haifu battle` know them by.
 //! - [`generate`]: seeded self-play corpora in parallel, one Tenhou-like log file per game (`haifu sim`).
 //! - [`battle`]: seed 004's battle evaluation with its Welch t-test (`haifu battle`).
-//! - [`replay`]: the oracle check. It drives the engine with the actions of a logged game: every logged
+//! - [`verify`]: the oracle check (`haifu verify`). It drives the engine with the actions of a logged game: every logged
 //!   action must be legal, and every win, draw and `owari` the engine computes must equal the log's. The
-//!   report ([`replay::ReplayReport`]) lists each mismatch (game, round, event, expected vs computed) and is
+//!   report ([`verify::VerifyReport`]) lists each mismatch (game, round, event, expected vs computed) and is
 //!   serde-serializable (`haifu verify`).
 //!
 //! Tenhou rule facts the engine follows and the corpus confirmed are documented where they are used
@@ -33,9 +33,9 @@ pub mod battle;
 pub mod bot;
 pub mod engine;
 pub mod generate;
-pub mod replay;
 pub mod state;
 pub mod style;
+pub mod verify;
 pub mod wall;
 
 pub use action::{Action, IllegalAction};

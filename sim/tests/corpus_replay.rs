@@ -1,5 +1,5 @@
 //! The real corpus as the engine's oracle (../shared/corpus, MANIFEST kind=full): every full mjlog,
-//! tenhou.net/6 and mjai game is played again through `haifu_sim::Engine` by `haifu_sim::replay`; every logged
+//! tenhou.net/6 and mjai game is played again through `haifu_sim::Engine` by `haifu_sim::verify`; every logged
 //! action must be legal, every win, draw, round start and `owari` must equal the engine's. Prints the counts
 //! and the first mismatches by category; passes (checking nothing) when the corpus is absent.
 //! `SIM_CORPUS_LIMIT=n` checks only the first n files (for quick runs).
@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use haifu_sim::replay::{verify_game, Category, ReplayReport};
+use haifu_sim::verify::{verify_game, Category, VerifyReport};
 
 /// (path, format) of the full games of the manifest.
 fn full_games(root: &Path) -> Vec<(String, String)> {
@@ -33,8 +33,8 @@ fn fu_not_tenhou(text: &[u8]) -> bool {
 }
 
 /// The report of one file, and whether its own scores are Tenhou's (mjai logs of other engines may not be).
-fn check_file(root: &Path, rel: &str) -> (ReplayReport, bool) {
-    let mut rep = ReplayReport::default();
+fn check_file(root: &Path, rel: &str) -> (VerifyReport, bool) {
+    let mut rep = VerifyReport::default();
     let raw = std::fs::read(root.join(rel)).expect("corpus file readable");
     let text = haifu_record::source::decompress(raw).expect("corpus file decompresses");
     let tenhou_scored = !fu_not_tenhou(&text);
@@ -64,15 +64,15 @@ fn every_full_game_replays_through_the_engine() {
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).min(8);
     let chunks: Vec<Vec<(String, String)>> =
         (0..workers).map(|w| files.iter().skip(w).step_by(workers).cloned().collect()).collect();
-    let mut per_format: BTreeMap<String, ReplayReport> = BTreeMap::new();
-    let mut other_scoring: Vec<(String, ReplayReport)> = Vec::new();
+    let mut per_format: BTreeMap<String, VerifyReport> = BTreeMap::new();
+    let mut other_scoring: Vec<(String, VerifyReport)> = Vec::new();
     std::thread::scope(|s| {
         let handles: Vec<_> = chunks
             .iter()
             .map(|chunk| {
                 let root = &root;
                 s.spawn(move || {
-                    let mut out: BTreeMap<String, ReplayReport> = BTreeMap::new();
+                    let mut out: BTreeMap<String, VerifyReport> = BTreeMap::new();
                     let mut other_scoring = Vec::new();
                     for (rel, format) in chunk {
                         let (rep, tenhou_scored) = check_file(root, rel);
@@ -109,7 +109,7 @@ fn every_full_game_replays_through_the_engine() {
         let real: Vec<_> = engine.iter().filter(|m| !follow_ups(m.category)).collect();
         assert!(real.is_empty(), "{rel}: {real:#?}");
     }
-    let mut all = ReplayReport::default();
+    let mut all = VerifyReport::default();
     for (format, r) in &per_format {
         println!(
             "{format}: {} games ({} skipped), {} rounds ({} written as the log), {} actions, {} agari, {} draws, {} owari checked; {} mismatches {:?}",
@@ -130,7 +130,7 @@ fn every_full_game_replays_through_the_engine() {
     for s in all.skipped.iter().take(10) {
         println!("  skipped: {s}");
     }
-    let mut by: BTreeMap<Category, Vec<&haifu_sim::replay::Mismatch>> = BTreeMap::new();
+    let mut by: BTreeMap<Category, Vec<&haifu_sim::verify::Mismatch>> = BTreeMap::new();
     for m in &all.mismatches {
         by.entry(m.category).or_default().push(m);
     }

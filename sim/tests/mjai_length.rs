@@ -5,7 +5,7 @@
 
 use haifu_record::mjai::write::to_mjai;
 use haifu_record::{mjai, Length, ReadOptions};
-use haifu_sim::replay::verify_game;
+use haifu_sim::verify::verify_game;
 use haifu_testkit::{GameBuilder, Win};
 
 /// Far from ready, no man tile (the dealer's flush needs them), each kind once per seat.

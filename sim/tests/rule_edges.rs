@@ -8,11 +8,11 @@
 //! 3. Pao on a third seat's ron: the responsible seat pays half of the hand and all the honba.
 //! 4. AGARI `yaku` and `yakuman` in Tenhou's order (riichi before menzen tsumo; daisuushii before tsuuiisou).
 
-use haifu_sim::replay::{verify_game, ReplayReport};
+use haifu_sim::verify::{verify_game, VerifyReport};
 use haifu_testkit::scenes::{self, IDLE};
 use haifu_testkit::{GameBuilder, Win};
 
-fn verify(g: &GameBuilder) -> ReplayReport {
+fn verify(g: &GameBuilder) -> VerifyReport {
     verify_game("scripted", &g.record())
 }
 

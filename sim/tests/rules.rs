@@ -1,20 +1,20 @@
 //! The engine's rules on small hand-made logs (`haifu_testkit::GameBuilder`): furiten (discard,
 //! temporary, riichi), ron priority and double ron, chankan, kuikae, abortive draws. A scripted log either
-//! replays through `haifu_sim::replay` without a mismatch (the engine agrees with every step, score included)
+//! replays through `haifu_sim::verify` without a mismatch (the engine agrees with every step, score included)
 //! or with exactly the mismatch the rule predicts; priorities are checked by driving the engine by hand on
 //! the log's wall.
 
 use haifu_record::tags::DrawKind;
 use haifu_rules::{Kind, Tile};
-use haifu_sim::replay::{verify_game, Category, ReplayReport};
+use haifu_sim::verify::{verify_game, Category, VerifyReport};
 use haifu_sim::{Action, Engine, RoundEnd, ScriptedWall, TableRules};
 use haifu_testkit::{GameBuilder, Win};
 
-fn verify(g: &GameBuilder) -> ReplayReport {
+fn verify(g: &GameBuilder) -> VerifyReport {
     verify_game("scripted", &g.record())
 }
 
-fn legality(r: &ReplayReport) -> Vec<String> {
+fn legality(r: &VerifyReport) -> Vec<String> {
     r.mismatches.iter().filter(|m| m.category == Category::Legality).map(|m| m.what.clone()).collect()
 }
 

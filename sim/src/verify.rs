@@ -113,7 +113,7 @@ pub struct Mismatch {
 
 /// The result of replaying one or more games.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct ReplayReport {
+pub struct VerifyReport {
     pub games: usize,
     /// Games not checked, with the reason (other rules than Tenhou's ranked tables, no round).
     pub skipped: Vec<String>,
@@ -129,8 +129,8 @@ pub struct ReplayReport {
     pub mismatches: Vec<Mismatch>,
 }
 
-impl ReplayReport {
-    pub fn merge(&mut self, o: ReplayReport) {
+impl VerifyReport {
+    pub fn merge(&mut self, o: VerifyReport) {
         self.games += o.games;
         self.skipped.extend(o.skipped);
         self.rounds += o.rounds;
@@ -168,8 +168,8 @@ fn go_of(record: &GameRecord) -> (Option<u32>, i32, bool) {
 }
 
 /// Replays one game through the engine; `name` labels its mismatches.
-pub fn verify_game(name: &str, record: &GameRecord) -> ReplayReport {
-    let mut rep = ReplayReport { games: 1, ..ReplayReport::default() };
+pub fn verify_game(name: &str, record: &GameRecord) -> VerifyReport {
+    let mut rep = VerifyReport { games: 1, ..VerifyReport::default() };
     let events = &record.events;
     let inits: Vec<usize> = (0..events.len()).filter(|&i| events[i].as_tag("INIT").is_some()).collect();
     let Some(&first) = inits.first() else {
@@ -249,7 +249,7 @@ struct Driver<'a> {
     name: &'a str,
     events: &'a [Event],
     engine: Engine<ScriptedWall>,
-    rep: ReplayReport,
+    rep: VerifyReport,
     round: usize,
     round_name: String,
     /// The engine finished the last round and asked for another deal the log does not have.

@@ -26,15 +26,18 @@ impl<W: Wall> Engine<W> {
         }
     }
 
-    pub(super) fn turn_actions(&self, seat: u8, source: Source, tsumo_ok: bool, out: &mut Vec<Action>) {
+    pub(super) fn turn_actions(&self, seat: u8, source: TurnStart, tsumo_ok: bool, out: &mut Vec<Action>) {
         let s = &self.seats[usize::from(seat)];
         let p = &self.table.seats[usize::from(seat)];
         if tsumo_ok {
             out.push(Action::Tsumo);
         }
-        let can_kan = source != Source::Call && self.table.draws_left > 0 && self.kans < 4;
+        let can_kan = source != TurnStart::Call && self.table.draws_left > 0 && self.kans < 4;
         let three = self.rules.players == 3;
-        if self.table.uninterrupted && p.discards == 0 && source == Source::Draw && yaochuu_kinds(p.hand.counts()) >= 9
+        if self.table.uninterrupted
+            && p.discards == 0
+            && source == TurnStart::Draw
+            && yaochuu_kinds(p.hand.counts()) >= 9
         {
             out.push(Action::KyuushuKyuuhai);
         }
@@ -45,7 +48,7 @@ impl<W: Wall> Engine<W> {
             if can_kan && p.hand.counts()[usize::from(k.index())] == 4 && self.riichi_ankan_keeps_waits(p, k) {
                 out.push(Action::Ankan { kind: k });
             }
-            if three && source != Source::Call && self.table.draws_left > 0 && k == Kind::NORTH {
+            if three && source != TurnStart::Call && self.table.draws_left > 0 && k == Kind::NORTH {
                 out.push(Action::Nuki { tile: drawn });
             }
             return;
@@ -55,7 +58,7 @@ impl<W: Wall> Engine<W> {
                 out.push(Action::Discard { tile: t, riichi: false });
             }
         }
-        let may_riichi = source != Source::Call
+        let may_riichi = source != TurnStart::Call
             && p.closed()
             && self.table.scores[usize::from(seat)] >= 1000
             && self.table.draws_left >= self.rules.players
@@ -108,7 +111,7 @@ impl<W: Wall> Engine<W> {
                 }
             }
         }
-        if three && source != Source::Call && self.table.draws_left > 0 {
+        if three && source != TurnStart::Call && self.table.draws_left > 0 {
             for t in Kind::NORTH.ids() {
                 if p.hand.contains(t) {
                     out.push(Action::Nuki { tile: t });
@@ -259,7 +262,7 @@ impl<W: Wall> Engine<W> {
                     return None;
                 }
                 let tile = p.last_draw?;
-                if source == Source::Call || s.waits & bit(tile.kind()) == 0 {
+                if source == TurnStart::Call || s.waits & bit(tile.kind()) == 0 {
                     return Some(WinBlock::NotComplete);
                 }
                 Some(WinBlock::NoYaku)

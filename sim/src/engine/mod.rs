@@ -49,7 +49,7 @@ use haifu_rules::table::{self, RoundOutcome, TableRules};
 
 /// Where the tile that starts a turn came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
+pub enum TurnStart {
     /// A draw from the live wall.
     Draw,
     /// A replacement draw after a kan or a north extraction.
@@ -85,7 +85,7 @@ struct Respond {
 
 #[derive(Clone, Copy, Debug)]
 enum Phase {
-    Turn { seat: u8, source: Source, tsumo_ok: bool },
+    Turn { seat: u8, source: TurnStart, tsumo_ok: bool },
     Respond(Respond),
     Over,
 }
@@ -301,7 +301,7 @@ impl<W: Wall> Engine<W> {
         }
     }
     /// The seat whose turn it is (None while seats respond, or after the game).
-    pub fn turn(&self) -> Option<(u8, Source)> {
+    pub fn turn(&self) -> Option<(u8, TurnStart)> {
         match self.phase {
             Phase::Turn { seat, source, .. } => Some((seat, source)),
             _ => None,
@@ -365,7 +365,7 @@ mod tests {
                         assert!(!legal.iter().any(|a| matches!(a, Action::Chi { .. })), "no chi with three players");
                         let north = e.hand(seat).tiles().iter().find(|t| t.kind() == Kind::NORTH);
                         let riichi = e.in_riichi(seat);
-                        if let (Some(Source::Draw), Some(t), false) = (e.turn().map(|(_, s)| s), north, riichi) {
+                        if let (Some(TurnStart::Draw), Some(t), false) = (e.turn().map(|(_, s)| s), north, riichi) {
                             if e.draws_left() > 0 {
                                 assert!(legal.contains(&Action::Nuki { tile: t }), "a held north may be set aside");
                             }

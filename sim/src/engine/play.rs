@@ -46,13 +46,13 @@ impl<W: Wall> Engine<W> {
         }
     }
 
-    pub(super) fn turn_action(&mut self, seat: u8, source: Source, action: Action) -> Result<(), IllegalAction> {
+    pub(super) fn turn_action(&mut self, seat: u8, source: TurnStart, action: Action) -> Result<(), IllegalAction> {
         match action {
             Action::Discard { tile, riichi } => self.discard(seat, tile, riichi),
             Action::Tsumo => {
                 let tile =
                     self.table.seats[usize::from(seat)].last_draw.ok_or(IllegalAction::WallExhausted("no draw"))?;
-                self.win(&[seat], seat, tile, WinKind::Tsumo { rinshan: source == Source::Replacement })
+                self.win(&[seat], seat, tile, WinKind::Tsumo { rinshan: source == TurnStart::Replacement })
             }
             Action::Ankan { kind } => {
                 self.meld(seat, Meld::ankan(kind))?;
@@ -380,7 +380,7 @@ impl<W: Wall> Engine<W> {
             return self.draw(caller, true);
         }
         s.kuikae = kuikae_of(&meld);
-        self.phase = Phase::Turn { seat: caller, source: Source::Call, tsumo_ok: false };
+        self.phase = Phase::Turn { seat: caller, source: TurnStart::Call, tsumo_ok: false };
         Ok(())
     }
 
@@ -415,7 +415,7 @@ impl<W: Wall> Engine<W> {
         let in_waits = self.seats[usize::from(seat)].waits & bit(tile.kind()) != 0;
         self.events.push(Event::Draw { seat, tile });
         let tsumo_ok = in_waits && self.score_win(seat, seat, tile, Offer::Discard, replacement, Vec::new()).is_some();
-        let source = if replacement { Source::Replacement } else { Source::Draw };
+        let source = if replacement { TurnStart::Replacement } else { TurnStart::Draw };
         self.phase = Phase::Turn { seat, source, tsumo_ok };
         Ok(())
     }

@@ -1018,6 +1018,14 @@ fn read_error_malformed_xml() {
     let e = read_games("bad.xml", text.as_bytes()).unwrap_err();
     assert!(e.message.contains("unexpected text"), "{e}");
     assert_eq!((e.line, e.column), (3, 3), "{e}");
+    // a broken tag between tags is an error naming its place, never an unknown tag passed over; written
+    // before a draw it must not swallow the draw either
+    for broken in ["<<<&&&/>", "<<<&&&<T47/>"] {
+        let text = format!("<mjloggm ver=\"2.3\">\n<GO type=\"169\" lobby=\"0\"/>\n{broken}\n</mjloggm>");
+        let e = read_games("bad.xml", text.as_bytes()).unwrap_err();
+        assert!(e.message.contains("malformed tag"), "{broken}: {e}");
+        assert_eq!(e.line, 3, "{broken}: {e}");
+    }
 }
 
 #[test]

@@ -75,6 +75,14 @@ pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
 fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError> {
     let name = e.name();
     let name = name.as_ref().as_bytes();
+    // a tag's name is a letter and letters, digits or `_` (Tenhou's are like `T47`, `INIT`, `UN`): anything else
+    // is a broken tag, which must not pass as an unknown one (it may have swallowed the tags after it)
+    let valid = name.first().is_some_and(u8::is_ascii_alphabetic)
+        && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    if !valid {
+        let shown = String::from_utf8_lossy(&name[..name.len().min(40)]).into_owned();
+        return Err(ReadError::at(text, at, format!("malformed tag <{shown}...>: not an mjlog element")));
+    }
     // Fast path: draws and discards are a letter and a tile id, without attributes.
     if let [letter, digits @ ..] = name {
         if !digits.is_empty() && digits.len() <= 3 && digits.iter().all(u8::is_ascii_digit) {

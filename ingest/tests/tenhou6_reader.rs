@@ -201,3 +201,13 @@ fn damaged_records_never_panic() {
         }
     }
 }
+
+#[test]
+fn what_the_file_leaves_out_is_noted() {
+    // a game object without `name` and without a log id: both said in the notes, nothing silent
+    let text = include_str!("data/tenhou6/calls.json").replacen("\"name\":[\"A\",\"B\",\"C\",\"D\"],", "", 1);
+    assert!(!text.contains("\"name\""), "the fixture lost its names");
+    let g = parse(text.as_bytes()).expect("reads");
+    assert!(g.notes.iter().any(|n| n.starts_with("names: seats [0, 1, 2, 3]")), "{:?}", g.notes);
+    assert!(g.notes.iter().any(|n| n.starts_with("rules: from the lobby name")), "{:?}", g.notes);
+}

@@ -68,5 +68,6 @@ pub fn parse(text: &[u8]) -> Result<GameRecord, ReadError> {
     let objects = json::read_objects(text)?;
     let game = read::Game::read(text, &objects)?;
     let events = game.events(text)?;
-    Ok(GameRecord { format: Format::Tenhou6, index_in_file: 0, log_id: game.log_id.clone(), events, notes: Vec::new() })
+    let notes = game.notes.clone();
+    Ok(GameRecord { format: Format::Tenhou6, index_in_file: 0, log_id: game.log_id.clone(), events, notes })
 }

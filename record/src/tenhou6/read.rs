@@ -99,6 +99,8 @@ pub(super) struct Game {
     rounds: Vec<(u64, Round)>,
     /// `sc`: final scores and points, when the file gives them.
     final_sc: Option<Vec<f64>>,
+    /// What the file does not say and the reader settled (the games table's `notes`).
+    pub(super) notes: Vec<String>,
 }
 
 /// Tenhou's dan names, by the `UN dan` index.
@@ -210,6 +212,13 @@ impl Game {
         // the log id names the table exactly; the lobby name is the fallback
         let id_type =
             log_id.as_deref().and_then(|id| id.split('-').nth(1)).and_then(|h| u32::from_str_radix(h, 16).ok());
+        let mut notes = Vec::new();
+        if id_type.is_none() {
+            notes.push(match disp {
+                "" => "rules: no log id and no lobby name (rule.disp): read as a hanchan with open tanyao".to_string(),
+                d => format!("rules: from the lobby name {d:?} (no log id)"),
+            });
+        }
         let mut game_type = id_type.unwrap_or_else(|| type_from_disp(disp));
         red |= game_type & 0x02 == 0 && id_type.is_some();
         game_type = if red { game_type & !0x02 } else { game_type | 0x02 };
@@ -224,6 +233,10 @@ impl Game {
             p.rate = rates.get(i).and_then(Value::as_f64).map(|r| r as f32);
             p.sex = sexes.get(i).and_then(Value::as_str).map(str::to_string);
         }
+        let unnamed: Vec<usize> = (0..if three { 3 } else { 4 }).filter(|&i| players[i].name.is_empty()).collect();
+        if !unnamed.is_empty() {
+            notes.push(format!("names: seats {unnamed:?} have no name in the file (left empty)"));
+        }
         Ok(Game {
             log_id,
             players,
@@ -233,6 +246,7 @@ impl Game {
             red,
             rounds,
             final_sc,
+            notes,
         })
     }
 
@@ -326,6 +340,7 @@ mod tests {
             red: true,
             rounds: Vec::new(),
             final_sc: None,
+            notes: Vec::new(),
         };
         let o = game.owari(7, [21100, 55000, -4900, 28800], 0).unwrap();
         assert_eq!(o.points, [-19.0, 65.0, -55.0, 9.0]);

@@ -283,12 +283,7 @@ fn ingest(inputs: &[PathBuf], jobs: usize, repeat: usize, scratch: Option<PathBu
     let mut last = None;
     for k in 0..(*repeat).max(1) {
         let out = scratch.join(format!("out-{k}"));
-        let opts = haifu_ingest::pipeline::IngestOptions {
-            out: out.clone(),
-            jobs: *jobs,
-            strict: false,
-            read: Default::default(),
-        };
+        let opts = haifu_ingest::pipeline::IngestOptions { out: out.clone(), jobs: *jobs, ..Default::default() };
         let (t0, c0) = (Instant::now(), cpu_seconds());
         let s = haifu_ingest::pipeline::ingest(&paths, &opts, &haifu_ingest::pipeline::Silent)?;
         walls.push(t0.elapsed().as_secs_f64());

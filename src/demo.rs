@@ -86,6 +86,7 @@ pub fn run(a: &DemoArgs) -> Result<()> {
         out: dataset.clone(),
         jobs: 0,
         strict: true,
+        max_quarantined: None,
         rules: Default::default(),
         json: false,
         quiet: a.json,

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench;
+mod check;
 mod demo;
 mod export;
 mod imitate;
@@ -33,6 +34,9 @@ struct Cli {
 enum Command {
     /// Read mjlog XML, tenhou.net/6 JSON and mjai logs, replay and check every game, write the Parquet dataset.
     Ingest(IngestArgs),
+    /// Check a dataset against its part list: every part there and unchanged, nothing unlisted, the rows the
+    /// runs ingested; `--adopt` records parts another tool rewrote. Exit status 1 on any finding.
+    Check(check::CheckArgs),
     /// Write the games of a dataset back as mjlog XML files (from the lossless events table) or mjai JSON lines.
     Export(export::ExportArgs),
     /// Benchmarks: ingest, mining (both engines), evaluation, and the game engine's self-play speed.
@@ -85,6 +89,10 @@ pub struct IngestArgs {
     /// Fail (and commit nothing) at the first file or game that cannot be ingested.
     #[arg(long)]
     pub strict: bool,
+    /// Fail (and commit nothing) when more files and games are quarantined than this count (`10`) or share of
+    /// those read (`5%`).
+    #[arg(long, value_name = "N|P%")]
+    pub max_quarantined: Option<haifu_ingest::pipeline::QuarantineLimit>,
     #[command(flatten)]
     pub rules: rules_args::RulesArgs,
     /// Print one JSON object with the summary on stdout.
@@ -100,6 +108,7 @@ fn main() {
     let result = match cli.command {
         Command::Ingest(a) => ingest(&a).map(|_| ()),
         Command::Export(a) => export::run(&a),
+        Command::Check(a) => check::run(&a),
         Command::Bench { what } => bench::run(&what),
         Command::Demo(a) => demo::run(&a),
         Command::Mine(a) => mine::run(&a),
@@ -124,6 +133,7 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
         jobs: a.jobs,
         strict: a.strict,
         read: a.rules.read_options(),
+        max_quarantined: a.max_quarantined,
     };
     let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);
     let summary = haifu_ingest::pipeline::ingest(&inputs, &opts, &bar)?;
@@ -135,6 +145,23 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         print_summary(&summary);
+    }
+    // what could not be ingested also goes to stderr, where a script or a CI log sees it
+    if !summary.quarantined.is_empty() {
+        eprintln!(
+            "haifu ingest: quarantined {} files and {} games ({}/_haifu/quarantine.jsonl):",
+            summary.files_quarantined, summary.games_quarantined, summary.out
+        );
+        for q in summary.quarantined.iter().take(10) {
+            match q.game {
+                Some(g) => eprintln!("  {} game {}: {}", q.file, g, q.reason),
+                None => eprintln!("  {}: {}", q.file, q.reason),
+            }
+        }
+    }
+    if summary.files_read > 0 && summary.games_ingested == 0 {
+        eprintln!("haifu ingest: error: no game was ingested from the {} files read", summary.files_read);
+        std::process::exit(1);
     }
     Ok(summary)
 }
@@ -174,16 +201,9 @@ fn print_summary(s: &haifu_ingest::pipeline::Summary) {
     }
     if !s.quarantined.is_empty() {
         println!(
-            "quarantined {} files and {} games (also in {}/_haifu/quarantine.jsonl):",
+            "quarantined {} files and {} games (listed on stderr; all in {}/_haifu/quarantine.jsonl)",
             s.files_quarantined, s.games_quarantined, s.out
         );
-        for q in s.quarantined.iter().take(SHOWN) {
-            match q.game {
-                Some(g) => println!("  {} game {}: {}", q.file, g, q.reason),
-                None => println!("  {}: {}", q.file, q.reason),
-            }
-        }
-        more(s.quarantined.len());
     }
     println!("dataset: {}", s.out);
 }

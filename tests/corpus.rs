@@ -20,7 +20,7 @@ fn scan(dataset: &Path, table: &str) -> LazyFrame {
 }
 
 fn run(inputs: &[PathBuf], out: &Path) -> Summary {
-    ingest(inputs, &IngestOptions { out: out.to_path_buf(), jobs: 0, strict: false, read: Default::default() }, &Silent)
+    ingest(inputs, &IngestOptions { out: out.to_path_buf(), jobs: 0, strict: false, ..Default::default() }, &Silent)
         .expect("ingest runs")
 }
 

@@ -30,7 +30,7 @@ fn corpus_eval_invariants_and_speed() {
     let scratch = Scratch::new("imitate-corpus");
     let dataset = scratch.0.join("data");
     let inputs = haifu_ingest::source::expand_inputs(&[corpus.join("mjlog")], &[]).unwrap();
-    ingest(&inputs, &IngestOptions { out: dataset.clone(), jobs: 0, strict: false, read: Default::default() }, &Silent)
+    ingest(&inputs, &IngestOptions { out: dataset.clone(), jobs: 0, strict: false, ..Default::default() }, &Silent)
         .unwrap();
     let tables_dir = scratch.0.join("tables");
     let t0 = Instant::now();

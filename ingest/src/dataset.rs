@@ -4,6 +4,8 @@
 //! Layout under the output directory:
 //! - `<table>/year=<YYYY>/part-<run>-<seq>.parquet` for `games`, `rounds`, `events`, `decisions`
 //!   (`year=__HIVE_DEFAULT_PARTITION__` when the date is unknown: Polars and Spark read it as null);
+//! - `_haifu/parts.jsonl`: one line per part file a commit adds (table, partition, rows, bytes, checksum): what
+//!   readers read, exactly ([`crate::parts`]);
 //! - `_haifu/manifest.jsonl`: one line per ingested source file (content hash, path, run, games);
 //! - `_haifu/runs.jsonl`: one line per committed run, with its summary;
 //! - `_haifu/quarantine.jsonl`: the files and games a run could not ingest, with the reason.
@@ -11,7 +13,7 @@
 //! A run writes hidden temporary files and renames them when it commits; a run that did not commit leaves
 //! no visible part, and the next run removes its leftovers.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -30,7 +32,7 @@ pub const TABLES: [&str; 4] = ["games", "rounds", "events", "decisions"];
 /// Hive's name for a null partition value.
 pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
 
-const META_DIR: &str = "_haifu";
+use crate::parts::{PartEntry, META_DIR};
 
 /// Rows per row group, per table: small enough to stream, large enough to compress well.
 fn rows_per_group(table: &str) -> usize {
@@ -69,25 +71,9 @@ pub fn read_manifest(out: &Path) -> Result<Vec<ManifestEntry>> {
     Ok(v)
 }
 
-fn committed_runs(out: &Path) -> Result<HashSet<String>> {
-    let path = out.join(META_DIR).join("runs.jsonl");
-    if !path.exists() {
-        return Ok(HashSet::new());
-    }
-    let text = std::fs::read_to_string(&path)?;
-    let mut runs = HashSet::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line).with_context(|| format!("{}", path.display()))?;
-        if let Some(r) = v.get("run").and_then(|r| r.as_str()) {
-            runs.insert(r.to_string());
-        }
-    }
-    Ok(runs)
-}
-
 /// Removes temporary files and parts of runs that never committed; returns how many.
 pub fn clean_uncommitted(out: &Path) -> Result<usize> {
-    let runs = committed_runs(out)?;
+    let runs = crate::parts::committed_runs(out)?;
     let mut removed = 0;
     for table in TABLES {
         let dir = out.join(table);
@@ -303,13 +289,18 @@ impl DatasetWriter {
         self.quarantine.push(item);
     }
 
-    /// Renames the closed part files into place, then appends the manifest, the quarantine list and the run
-    /// line (the run counts as committed once its line is there).
+    /// Renames the closed part files into place, then appends the part list, the manifest, the quarantine
+    /// list and the run line (the run, and its parts, count as committed once its line is there).
     pub fn commit(self, staged: &[Staged], summary: &serde_json::Value) -> Result<Vec<PathBuf>> {
         let mut written = Vec::new();
+        let mut parts = Vec::new();
         for s in staged {
-            written.extend(s.commit()?);
+            if let Some(path) = s.commit()? {
+                parts.push(self.part_entry(&path, s.rows)?);
+                written.push(path);
+            }
         }
+        crate::parts::append(&self.out, &parts)?;
         let meta = self.out.join(META_DIR);
         let mut lines = String::new();
         for e in &self.manifest {
@@ -332,6 +323,27 @@ impl DatasetWriter {
         append_atomic(&meta.join("runs.jsonl"), &format!("{run_line}\n"))?;
         written.sort();
         Ok(written)
+    }
+}
+
+impl DatasetWriter {
+    /// The part list's line for a committed file of this run.
+    fn part_entry(&self, path: &Path, rows: u64) -> Result<PartEntry> {
+        let rel = path.strip_prefix(&self.out).with_context(|| format!("{} outside the dataset", path.display()))?;
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        let mut parts = rel.split('/');
+        let (table, partition) = (parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+        let (bytes, xxh3) = crate::parts::fingerprint(path)?;
+        Ok(PartEntry {
+            op: "add".into(),
+            run: self.run.clone(),
+            table: table.to_string(),
+            partition: partition.to_string(),
+            file: rel.clone(),
+            rows,
+            bytes,
+            xxh3,
+        })
     }
 }
 

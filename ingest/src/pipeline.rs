@@ -21,7 +21,7 @@ use haifu_record::length::ReadOptions;
 /// Files handled per parallel chunk.
 const CHUNK: usize = 64;
 
-#[derive(Clone, Debug)]
+#[derive(Default, Clone, Debug)]
 pub struct IngestOptions {
     pub out: PathBuf,
     /// Worker threads (0 = all cores).
@@ -30,6 +30,51 @@ pub struct IngestOptions {
     pub strict: bool,
     /// Rules the user states for logs that leave them unsaid (mjai).
     pub read: ReadOptions,
+    /// Fail the run (commit nothing) when more files and games than this are quarantined.
+    pub max_quarantined: Option<QuarantineLimit>,
+}
+
+/// `--max-quarantined`: a count (`10`) or a share of the files and games read (`5%`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum QuarantineLimit {
+    Count(u64),
+    Percent(f64),
+}
+
+impl std::str::FromStr for QuarantineLimit {
+    type Err = String;
+    fn from_str(s: &str) -> Result<QuarantineLimit, String> {
+        let bad = || format!("{s:?}: expected a count (10) or a percentage (5%)");
+        match s.strip_suffix('%') {
+            Some(p) => p
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|p| (0.0..=100.0).contains(p))
+                .map(QuarantineLimit::Percent)
+                .ok_or_else(bad),
+            None => s.trim().parse().map(QuarantineLimit::Count).map_err(|_| bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for QuarantineLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            QuarantineLimit::Count(n) => write!(f, "{n}"),
+            QuarantineLimit::Percent(p) => write!(f, "{p}%"),
+        }
+    }
+}
+
+impl QuarantineLimit {
+    /// Whether `quarantined` of `total` files and games goes beyond the limit.
+    pub fn exceeded(self, quarantined: u64, total: u64) -> bool {
+        match self {
+            QuarantineLimit::Count(n) => quarantined > n,
+            QuarantineLimit::Percent(p) => total > 0 && quarantined as f64 * 100.0 > p * total as f64,
+        }
+    }
 }
 
 /// A file or game that could not be ingested, and why.
@@ -377,6 +422,18 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
         }
     });
     let staged = result?;
+    let quarantined = summary.files_quarantined + summary.games_quarantined;
+    let total = summary.games_ingested + quarantined;
+    if let Some(limit) = opts.max_quarantined.filter(|l| l.exceeded(quarantined, total)) {
+        staged.iter().for_each(Staged::discard);
+        let first: Vec<String> =
+            summary.quarantined.iter().take(5).map(|q| format!("{}: {}", q.file, q.reason)).collect();
+        bail!(
+            "{quarantined} of {total} files and games quarantined, beyond --max-quarantined {limit}: nothing \
+             committed; the first: {}",
+            first.join("; ")
+        );
+    }
     summary.run = writer.run_id().to_string();
     summary.elapsed_s = started.elapsed().as_secs_f64();
     let mut brief = serde_json::to_value(&summary)?;
@@ -402,7 +459,7 @@ pub fn ingest_logs(dir: &Path, logs: &[(&str, String)]) -> Result<PathBuf> {
     }
     let out = dir.join("data");
     let inputs = crate::source::expand_inputs(&[log_dir], &[])?;
-    let opts = IngestOptions { out: out.clone(), jobs: 1, strict: true, read: ReadOptions::default() };
+    let opts = IngestOptions { out: out.clone(), jobs: 1, strict: true, ..IngestOptions::default() };
     let s = ingest(&inputs, &opts, &Silent)?;
     anyhow::ensure!(s.games_ingested as usize == logs.len(), "{} of {} logs ingested", s.games_ingested, logs.len());
     Ok(out)

@@ -13,28 +13,12 @@ use haifu_rules::Tile;
 
 use haifu_record::event::{Event, Format, GameRecord, Tag};
 
-/// The part files of a table, sorted by path.
+/// The part files of a table: exactly the parts the dataset lists, each checked ([`crate::parts::listed_files`]).
 pub fn part_files(dataset: &Path, table: &str) -> Result<Vec<PathBuf>> {
-    let dir = dataset.join(table);
-    if !dir.is_dir() {
-        bail!("{} has no {table} table ({} is missing)", dataset.display(), dir.display());
+    if !dataset.join(table).is_dir() {
+        bail!("{} has no {table} table ({} is missing)", dataset.display(), dataset.join(table).display());
     }
-    let mut files = Vec::new();
-    for part in std::fs::read_dir(&dir)? {
-        let part = part?.path();
-        if !part.is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(&part)? {
-            let p = f?.path();
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.starts_with("part-") && name.ends_with(".parquet") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
+    crate::parts::listed_files(dataset, table)
 }
 
 /// Reads every record batch of a table.

@@ -330,8 +330,7 @@ fn corpus_oracle_and_engines_agree() {
     let s = Scratch::new("mine-corpus");
     let inputs = haifu_ingest::source::expand_inputs(&[corpus.join("mjlog")], &[]).unwrap();
     let out = s.0.join("data");
-    let opts =
-        haifu_ingest::pipeline::IngestOptions { out: out.clone(), jobs: 0, strict: false, read: Default::default() };
+    let opts = haifu_ingest::pipeline::IngestOptions { out: out.clone(), jobs: 0, strict: false, ..Default::default() };
     haifu_ingest::pipeline::ingest(&inputs, &opts, &haifu_ingest::pipeline::Silent).unwrap();
     let m = both(&out, MineOptions { min_games: Some(30), ..Default::default() });
     let want = oracle(&out);

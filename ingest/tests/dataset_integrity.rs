@@ -1,0 +1,134 @@
+//! The dataset knows what it holds: readers take exactly the parts the dataset lists (`_haifu/parts.jsonl`),
+//! a deleted, truncated or changed part is an error naming it, a stray copy is left out (never counted twice),
+//! and a part rewritten by another tool (snappy instead of zstd, another name) is refused until
+//! `haifu check --adopt` records it, after which the tables read the same.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use haifu_ingest::check::check;
+use haifu_ingest::read::{part_files, read_table};
+use haifu_testkit::{thesis_round, GameBuilder, Scratch};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::Compression;
+use parquet::file::properties::WriterProperties;
+
+/// A round drawn at the end of the wall after seat 0 draws and throws `tile`.
+fn drawn(tile: &str) -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.deal(["123m456p789s55z23m", "147m258p369s1234z", "258m369p147s1235z", "19m19p19s1234567z"]);
+    g.draw(0, tile).discard(0, tile).exhaust_wall().exhaustive(&[]).finish();
+    g
+}
+
+/// Two games of 2024 and one of 2023, ingested.
+fn dataset(s: &Scratch) -> PathBuf {
+    let logs = [
+        ("2024010112gm-00a9-0000-0000aaaa.xml", thesis_round().xml()),
+        ("2024010113gm-00a9-0000-0000aaab.xml", drawn("8m").xml()),
+        ("2023010112gm-00a9-0000-0000bbbb.xml", drawn("9m").xml()),
+    ];
+    haifu_ingest::pipeline::ingest_logs(&s.0, &logs).expect("the logs ingest")
+}
+
+fn rows(dataset: &Path, table: &str) -> usize {
+    read_table(dataset, table).expect("reads").iter().map(|b| b.num_rows()).sum()
+}
+
+fn first_part(dataset: &Path, table: &str, year: &str) -> PathBuf {
+    part_files(dataset, table)
+        .expect("listed")
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains(year))
+        .expect("a part")
+}
+
+/// Rewrites a part as another tool would: same rows, snappy, under another name.
+fn rewrite_snappy(from: &Path, to: &Path) {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(from).unwrap()).unwrap().build().unwrap();
+    let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
+    let mut w: Option<ArrowWriter<File>> = None;
+    for b in reader {
+        let b = b.unwrap();
+        let w = w.get_or_insert_with(|| {
+            ArrowWriter::try_new(File::create(to).unwrap(), b.schema(), Some(props.clone())).unwrap()
+        });
+        w.write(&b).unwrap();
+    }
+    w.expect("rows").close().unwrap();
+}
+
+#[test]
+fn a_clean_dataset_checks_clean() {
+    let s = Scratch::new("integrity-clean");
+    let ds = dataset(&s);
+    let rep = check(&ds, false).unwrap();
+    assert!(rep.findings.is_empty(), "{:#?}", rep.findings);
+    assert_eq!(rep.rows.get("games"), Some(&3));
+    assert_eq!(rep.parts_ok, rep.parts_listed);
+}
+
+#[test]
+fn a_deleted_or_truncated_part_is_an_error_naming_it() {
+    let s = Scratch::new("integrity-deleted");
+    let ds = dataset(&s);
+    let part = first_part(&ds, "decisions", "year=2023");
+    let bytes = std::fs::read(&part).unwrap();
+    std::fs::remove_file(&part).unwrap();
+    let e = read_table(&ds, "decisions").expect_err("a part is gone");
+    assert!(format!("{e:#}").contains(&part.display().to_string()) && format!("{e:#}").contains("missing"), "{e:#}");
+    let rep = check(&ds, false).unwrap();
+    assert!(rep.findings.iter().any(|f| f.kind == "missing"), "{:#?}", rep.findings);
+    // truncated: the size differs
+    std::fs::write(&part, &bytes[..bytes.len() / 2]).unwrap();
+    let e = read_table(&ds, "decisions").expect_err("a part is cut");
+    assert!(format!("{e:#}").contains("differs"), "{e:#}");
+    assert!(check(&ds, false).unwrap().findings.iter().any(|f| f.kind == "changed"));
+}
+
+#[test]
+fn a_stray_copy_is_left_out_not_counted_twice() {
+    let s = Scratch::new("integrity-copy");
+    let ds = dataset(&s);
+    let before = rows(&ds, "decisions");
+    let part = first_part(&ds, "decisions", "year=2024");
+    std::fs::copy(&part, part.with_file_name("backup.parquet")).unwrap();
+    std::fs::create_dir_all(ds.join("decisions/year=abc")).unwrap();
+    std::fs::copy(&part, ds.join("decisions/year=abc/part-x.parquet")).unwrap();
+    assert_eq!(rows(&ds, "decisions"), before);
+    let rep = check(&ds, false).unwrap();
+    assert_eq!(rep.findings.iter().filter(|f| f.kind == "unlisted").count(), 2, "{:#?}", rep.findings);
+}
+
+#[test]
+fn a_part_rewritten_by_another_tool_reads_the_same_once_adopted() {
+    let s = Scratch::new("integrity-adopt");
+    let ds = dataset(&s);
+    let before = read_table(&ds, "decisions").unwrap();
+    let part = first_part(&ds, "decisions", "year=2024");
+    rewrite_snappy(&part, &part.with_file_name("part-0.snappy.parquet"));
+    std::fs::remove_file(&part).unwrap();
+    assert!(read_table(&ds, "decisions").is_err(), "refused until adopted");
+    let rep = check(&ds, true).unwrap();
+    assert_eq!(rep.adopted.len(), 1, "{:#?}", rep);
+    assert!(rep.findings.is_empty(), "{:#?}", rep.findings);
+    // the snappy part is read (the codec is there) and read once: the same rows, the same values
+    let after = read_table(&ds, "decisions").unwrap();
+    let all = |b: &[arrow::array::RecordBatch]| arrow::compute::concat_batches(&b[0].schema(), b).unwrap();
+    assert_eq!(all(&after).columns(), all(&before).columns());
+
+    // a rewrite that lost rows is not adopted
+    let s = Scratch::new("integrity-adopt-short");
+    let ds = dataset(&s);
+    let part = first_part(&ds, "decisions", "year=2024");
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(&part).unwrap()).unwrap().build().unwrap();
+    let batch = reader.into_iter().next().unwrap().unwrap();
+    let mut w = ArrowWriter::try_new(File::create(part.with_file_name("short.parquet")).unwrap(), batch.schema(), None)
+        .unwrap();
+    w.write(&batch.slice(0, batch.num_rows() - 1)).unwrap();
+    w.close().unwrap();
+    std::fs::remove_file(&part).unwrap();
+    let rep = check(&ds, true).unwrap();
+    assert!(rep.adopted.is_empty() && rep.findings.iter().any(|f| f.kind == "adopt"), "{:#?}", rep);
+}

@@ -37,7 +37,7 @@ pub struct ExportArgs {
 }
 
 pub fn run(a: &ExportArgs) -> Result<()> {
-    let games = haifu_ingest::read::read_games(&a.dataset)?;
+    let games = haifu_ingest::stored::read_games(&a.dataset)?;
     std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     let ext = match a.format {
         ExportFormat::Mjlog => "xml",

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use haifu_ingest::pipeline::{ingest, IngestOptions, Silent, Summary};
 use polars::prelude::*;
 
-use common::{corpus, count_discard_tags, manifest, Scratch};
+use common::{corpus, Scratch};
+use haifu_testkit::corpus::{manifest, outcomes, Entry, Outcomes};
 
 fn scan(dataset: &Path, table: &str) -> LazyFrame {
     let path = format!("{}/{table}/", dataset.display());
@@ -28,11 +29,10 @@ fn run(inputs: &[PathBuf], out: &Path) -> Summary {
 fn every_full_game_replays_and_tables_read_back() {
     let Some(corpus) = corpus() else { return };
     let entries = manifest(&corpus);
-    let files: Vec<PathBuf> = {
-        let mut v: Vec<PathBuf> = entries.keys().cloned().collect();
-        v.sort();
-        v
-    };
+    let mut files: Vec<PathBuf> = entries.iter().map(|e| corpus.join(&e.path)).collect();
+    files.sort();
+    let full: HashMap<String, &Entry> =
+        entries.iter().filter(|e| e.full).map(|e| (corpus.join(&e.path).display().to_string(), e)).collect();
     let scratch = Scratch::new("corpus-ingest");
     let out = scratch.0.join("dataset");
     let s = run(&files, &out);
@@ -55,13 +55,18 @@ fn every_full_game_replays_and_tables_read_back() {
     // full games: no quarantine, no truncation, except full games under other rules than riichi (akochan's
     // Chinese-rules self-play), which the mjai reader refuses as such (ingest/tests/mjai_corpus.rs checks
     // each of them against independent evidence)
-    let full = |f: &str| entries.get(Path::new(f)).is_some_and(|e| e.kind == "full");
     let other_rules = |q: &&haifu_ingest::pipeline::Quarantined| q.reason.contains("not a riichi-rule game");
-    let refused = s.quarantined.iter().filter(|q| full(&q.file) && other_rules(q)).count();
-    println!("{refused} full games under other rules refused");
-    let bad_full: Vec<_> = s.quarantined.iter().filter(|q| full(&q.file) && !other_rules(q)).collect();
+    let refused: HashSet<&str> = s
+        .quarantined
+        .iter()
+        .filter(|q| full.contains_key(&q.file) && other_rules(q))
+        .map(|q| q.file.as_str())
+        .collect();
+    println!("{} full games under other rules refused", refused.len());
+    assert!(refused.iter().all(|f| full[*f].format == "mjai"), "only mjai logs may be refused as other rules");
+    let bad_full: Vec<_> = s.quarantined.iter().filter(|q| full.contains_key(&q.file) && !other_rules(q)).collect();
     assert!(bad_full.is_empty(), "{} full games failed, first: {:?}", bad_full.len(), bad_full.first());
-    let cut_full: Vec<_> = s.truncated.iter().filter(|t| full(&t.file)).collect();
+    let cut_full: Vec<_> = s.truncated.iter().filter(|t| full.contains_key(&t.file)).collect();
     assert!(cut_full.is_empty(), "{} full games stop early, first: {:?}", cut_full.len(), cut_full.first());
     // fragments: ingested or quarantined with a reason
     for q in &s.quarantined {
@@ -80,32 +85,66 @@ fn every_full_game_replays_and_tables_read_back() {
     let years = scan(&out, "decisions").select([col("year").n_unique()]).collect().expect("hive year");
     println!("decisions span {} partitions (years)", years.column("year").unwrap().get(0).unwrap());
 
-    // decision rows = discard tags, for every complete mjlog game, counted by a plain byte scan
-    let per_file = games
-        .clone()
-        .lazy()
-        .filter(col("format").eq(lit("mjlog")).and(col("complete")))
-        .select([col("source_file"), col("decisions")])
+    // every full game that is not refused is in the tables with exactly the rounds, wins, draws and discards
+    // its file holds, counted from the raw text (tags, result arrays, message types) without the readers
+    let per_round = scan(&out, "rounds").group_by([col("game_id")]).agg([
+        col("winners").list().len().sum().cast(DataType::UInt64).alias("wins"),
+        col("result").eq(lit("ryuukyoku")).sum().cast(DataType::UInt64).alias("draws"),
+    ]);
+    let per_file = scan(&out, "games")
+        .join(per_round, [col("game_id")], [col("game_id")], JoinArgs::new(JoinType::Left))
+        .group_by([col("source_file")])
+        .agg([
+            col("rounds").cast(DataType::UInt64).sum(),
+            col("wins").fill_null(lit(0u64)).sum(),
+            col("draws").fill_null(lit(0u64)).sum(),
+            col("decisions").cast(DataType::UInt64).sum(),
+        ])
         .collect()
         .unwrap();
-    let (names, counts) =
-        (per_file.column("source_file").unwrap().str().unwrap(), per_file.column("decisions").unwrap());
-    let counts = counts.u32().unwrap();
-    let mut checked = 0;
-    for i in 0..per_file.height() {
-        let file = names.get(i).unwrap();
-        let raw = std::fs::read(file).unwrap();
-        let xml = haifu_record::source::decompress(raw).unwrap();
-        assert_eq!(counts.get(i).unwrap() as usize, count_discard_tags(&xml), "{file}");
-        checked += 1;
+    let column = |name: &str| per_file.column(name).unwrap().u64().unwrap().clone();
+    let (rounds, wins, draws, decisions) = (column("rounds"), column("wins"), column("draws"), column("decisions"));
+    let mut found: HashMap<String, Outcomes> = HashMap::new();
+    for (i, file) in per_file.column("source_file").unwrap().str().unwrap().iter().enumerate() {
+        let n = |c: &UInt64Chunked| c.get(i).unwrap() as usize;
+        let o = Outcomes { rounds: n(&rounds), wins: n(&wins), draws: n(&draws), discards: n(&decisions) };
+        found.insert(file.unwrap().to_string(), o);
     }
-    println!("decision rows equal discard tags in {checked} complete mjlog games");
-    assert!(checked > 4000, "expected the corpus's ~5000 mjlog games, checked {checked}");
+    let mut total = Outcomes::default();
+    let mut missing = Vec::new();
+    let mut differ = Vec::new();
+    for (file, e) in &full {
+        if refused.contains(file.as_str()) {
+            continue;
+        }
+        let want = outcomes(&e.format, &e.text(&corpus));
+        total += want;
+        match found.get(file) {
+            None => missing.push(file.clone()),
+            Some(got) if *got != want => differ.push(format!("{file}: tables {got:?}, file {want:?}")),
+            Some(_) => {}
+        }
+    }
+    println!(
+        "{} full games: {} rounds, {} wins, {} draws, {} discards, each equal to its file",
+        full.len() - refused.len(),
+        total.rounds,
+        total.wins,
+        total.draws,
+        total.discards
+    );
+    assert!(
+        missing.is_empty(),
+        "{} full games not in the tables: {:?}",
+        missing.len(),
+        &missing[..missing.len().min(5)]
+    );
+    assert!(differ.is_empty(), "{} full games differ from their files:\n{}", differ.len(), differ.join("\n"));
 
     // every win's closed hand (AGARI `hai`, winning tile included) is complete: a regular reading, seven pairs
     // or thirteen orphans (rules::agari, independent of the replay's shanten check)
     let mut wins = 0;
-    for b in haifu_ingest::read::read_table(&out, "rounds").unwrap() {
+    for b in haifu_ingest::stored::read_table(&out, "rounds").unwrap() {
         use arrow::array::{Array, AsArray};
         let w = b.column_by_name("wins").unwrap().as_list::<i32>();
         let hands = w.values().as_struct().column_by_name("hand").unwrap().as_list::<i32>().clone();
@@ -122,7 +161,7 @@ fn every_full_game_replays_and_tables_read_back() {
         }
     }
     println!("{wins} winning hands, every one complete");
-    assert!(wins > 40_000 / 2, "expected the corpus's wins, saw {wins}");
+    assert!(wins >= total.wins, "the full games' {} wins are among the {wins} in the tables", total.wins);
 }
 
 /// XML -> dataset -> XML -> dataset: the second dataset equals the first (ids aside), and the XML written
@@ -139,7 +178,7 @@ fn mjlog_round_trip_is_lossless() {
     // its games can be matched to the first's
     let xml_dir = scratch.0.join("xml");
     std::fs::create_dir_all(&xml_dir).unwrap();
-    let games_a = haifu_ingest::read::read_games(&a).unwrap();
+    let games_a = haifu_ingest::stored::read_games(&a).unwrap();
     let mut xml_a: HashMap<i64, String> = HashMap::new();
     for (id, g) in &games_a {
         let stem = g.log_id.clone().unwrap_or_else(|| "nolog".into());
@@ -152,7 +191,7 @@ fn mjlog_round_trip_is_lossless() {
     assert_eq!((sb.rounds, sb.events, sb.decisions), (sa.rounds, sa.events, sa.decisions));
 
     // the XML written from the second dataset is the same text
-    let games_b = haifu_ingest::read::read_games(&b).unwrap();
+    let games_b = haifu_ingest::stored::read_games(&b).unwrap();
     let map = id_map(&b);
     for (id, g) in &games_b {
         let a_id = map[id];

@@ -190,3 +190,19 @@ fn eval_reports_every_variant() {
     assert_eq!(j["won_rounds"], 1);
     assert_eq!(j["rounds"]["undetermined"]["none"], 1);
 }
+
+/// Tables missing one of the three files a mining run writes are refused by name, by every reader.
+#[test]
+fn incomplete_tables_are_refused() {
+    let s = Scratch::new("cli-imitate-incomplete");
+    let data = dataset(&s.0);
+    for missing in ["players.parquet", "meta.json"] {
+        let t = tables(&s.0.join(missing));
+        std::fs::remove_file(t.join(missing)).unwrap();
+        let (d, t) = (data.to_str().unwrap(), t.to_str().unwrap());
+        let e = error(&haifu(&["imitate", "eval", "--dataset", d, "--tables", t, "--years", "2024", "--players", "A"]));
+        assert!(e.contains(&format!("{missing} is missing")), "{e}");
+        let e = error(&haifu(&["imitate", "suggest", "--tables", t, "--player", "A", "--hand", "3336678p33345s22z"]));
+        assert!(e.contains(&format!("{missing} is missing")), "{e}");
+    }
+}

@@ -29,7 +29,7 @@ fn check(seed: u64, rec: &GameRecord) {
     let xml = rec.to_mjlog();
     let events = haifu_record::mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let again = GameRecord { events, ..rec.clone() };
-    let r = haifu_ingest::replay(&again).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{xml}"));
+    let r = haifu_ingest::extract(&again).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{xml}"));
     assert!(r.complete, "seed {seed}: {:?}", r.truncation);
     let report = haifu_sim::verify::verify_game(&format!("seed-{seed}"), &again);
     assert!(report.mismatches.is_empty(), "seed {seed}: {:#?}", &report.mismatches[..report.mismatches.len().min(5)]);

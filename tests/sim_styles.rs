@@ -1,7 +1,7 @@
 //! The style bots play every table legally and really play differently: what each style leans to shows in
 //! its games, measured on the records through the ingest replay (independent of the engine's own state).
 
-use haifu_ingest::replay::{replay, RoundEnd};
+use haifu_ingest::extract::{extract, RoundEnd};
 use haifu_sim::generate::{game_seed, play_game, Player};
 use haifu_sim::style::BOT_NAMES;
 use haifu_sim::TableRules;
@@ -29,7 +29,7 @@ fn tally(bots: &[&str], games: u64, go_type: u32, yaku: &[u8]) -> Vec<Tally> {
         let at: Vec<usize> = (0..n).map(|s| (s + g as usize) % n).collect();
         let seated: Vec<&Player> = at.iter().map(|&i| &ps[i]).collect();
         let record = play_game(TableRules::from_go_type(go_type), game_seed(11, g), &seated).unwrap();
-        let r = replay(&record).unwrap_or_else(|e| panic!("game {g} does not replay: {e}"));
+        let r = extract(&record).unwrap_or_else(|e| panic!("game {g} does not replay: {e}"));
         assert!(r.complete, "game {g} has no end");
         for round in &r.rounds {
             for &p in &at {
@@ -116,19 +116,19 @@ fn self_play_records_read_back_as_mjlog_and_as_mjai() {
             let record = play_game(TableRules::from_go_type(go), game_seed(21, g), &seated).unwrap();
             let xml = record.to_mjlog();
             let from_xml = haifu_record::read_games("sim.xml", xml.as_bytes()).unwrap();
-            let a = replay(&from_xml[0]).unwrap_or_else(|e| panic!("mjlog of game {g} ({go:#x}): {e}"));
+            let a = extract(&from_xml[0]).unwrap_or_else(|e| panic!("mjlog of game {g} ({go:#x}): {e}"));
             let lines = haifu_record::mjai::write::to_mjai(&record).unwrap();
             let from_mjai = haifu_record::mjai::parse(lines.as_bytes()).unwrap();
-            let b = replay(&from_mjai[0]).unwrap_or_else(|e| panic!("mjai of game {g} ({go:#x}): {e}"));
+            let b = extract(&from_mjai[0]).unwrap_or_else(|e| panic!("mjai of game {g} ({go:#x}): {e}"));
             assert!(a.complete && b.complete);
             assert_eq!(a.rounds.len(), b.rounds.len());
             assert_eq!(a.decisions.len(), b.decisions.len());
-            let discards = |r: &haifu_ingest::ReplayedGame| -> Vec<(u8, u8)> {
+            let discards = |r: &haifu_ingest::ExtractedGame| -> Vec<(u8, u8)> {
                 r.decisions.iter().map(|d| (d.seat, d.discard.kind().index())).collect()
             };
             assert_eq!(discards(&a), discards(&b));
             let ends =
-                |r: &haifu_ingest::ReplayedGame| -> Vec<[i32; 4]> { r.rounds.iter().map(|x| x.end_scores).collect() };
+                |r: &haifu_ingest::ExtractedGame| -> Vec<[i32; 4]> { r.rounds.iter().map(|x| x.end_scores).collect() };
             assert_eq!(ends(&a), ends(&b), "game {g} ({go:#x})");
         }
     }

@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     if let Ok(games) = haifu_record::read_games("fuzz.xml", data) {
         for g in &games {
-            let _ = haifu_ingest::replay(g);
+            let _ = haifu_ingest::extract(g);
         }
     }
 });

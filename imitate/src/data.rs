@@ -73,12 +73,11 @@ impl TestData {
             }
             (None, None) => None,
         };
-        let mut names: Vec<String> = Vec::new();
-        let mut index: HashMap<String, u32> = HashMap::new();
-        let mut decisions: Vec<TestDecision> = Vec::new();
+        let mut reading = Reading { chosen: chosen.as_ref(), ..Default::default() };
         for path in &files {
-            read_decisions(path, chosen.as_ref(), &mut names, &mut index, &mut decisions)?;
+            reading.file(path)?;
         }
+        let Reading { names, index, mut decisions, .. } = reading;
         if let Some(wanted) = &sel.players {
             require_players(wanted, |p| index.contains_key(p), dataset, &sel.years)?;
         }
@@ -175,107 +174,109 @@ const COLUMNS: [&str; 17] = [
     "sou_before",
 ];
 
-fn read_decisions(
-    path: &Path,
-    chosen: Option<&HashSet<String>>,
-    names: &mut Vec<String>,
-    index: &mut HashMap<String, u32>,
-    out: &mut Vec<TestDecision>,
-) -> Result<()> {
-    for b in open(path, &COLUMNS)? {
-        let b = b.with_context(|| format!("reading {}", path.display()))?;
-        read_batch(&b, path, chosen, names, index, out)?;
-    }
-    Ok(())
+/// Decisions as they are read, players numbered in the order they first appear.
+#[derive(Default)]
+struct Reading<'a> {
+    /// Players to keep; `None` keeps all.
+    chosen: Option<&'a HashSet<String>>,
+    names: Vec<String>,
+    index: HashMap<String, u32>,
+    decisions: Vec<TestDecision>,
 }
 
-fn read_batch(
-    b: &RecordBatch,
-    path: &Path,
-    chosen: Option<&HashSet<String>>,
-    names: &mut Vec<String>,
-    index: &mut HashMap<String, u32>,
-    out: &mut Vec<TestDecision>,
-) -> Result<()> {
-    use DataType::*;
-    let prim = |name: &str, t: &DataType| cast_to(b, name, t, path);
-    let (game_id, event_index, round) =
-        (prim("game_id", &Int64)?, prim("event_index", &UInt32)?, prim("round", &UInt16)?);
-    let (kyoku, seat, turn, discard) =
-        (prim("kyoku", &UInt8)?, prim("seat", &UInt8)?, prim("turn", &UInt8)?, prim("discard", &UInt8)?);
-    let (in_riichi, player, outcome) = (prim("in_riichi", &Boolean)?, prim("player", &Utf8)?, prim("outcome", &Utf8)?);
-    let suits = [prim("man_before", &Utf8)?, prim("pin_before", &Utf8)?, prim("sou_before", &Utf8)?];
-    let list = |name: &str| {
-        b.column_by_name(name)
-            .and_then(|c| c.as_list_opt::<i32>())
-            .ok_or_else(|| anyhow!("{}: column `{name}` is not a list", path.display()))
-    };
-    let (hand, melds, scores, win_yaku) = (list("hand")?, list("melds")?, list("scores")?, list("win_yaku")?);
-    let hand_values = hand.values().as_primitive_opt::<UInt8Type>().ok_or_else(|| anyhow!("hand is not UInt8"))?;
-    let yaku_values =
-        win_yaku.values().as_primitive_opt::<UInt8Type>().ok_or_else(|| anyhow!("win_yaku is not UInt8"))?;
-    let meld_values =
-        arrow::compute::cast(melds.values(), &Utf8).with_context(|| format!("{}: melds", path.display()))?;
-    let meld_values = meld_values.as_string::<i32>();
-
-    let game_id = game_id.as_primitive::<Int64Type>();
-    let event_index = event_index.as_primitive::<UInt32Type>();
-    let round = round.as_primitive::<UInt16Type>();
-    let [kyoku, seat, turn, discard] = [&kyoku, &seat, &turn, &discard].map(|a| a.as_primitive::<UInt8Type>());
-    let in_riichi = in_riichi.as_boolean();
-    let (player, outcome) = (player.as_string::<i32>(), outcome.as_string::<i32>());
-    let suits = [suits[0].as_string::<i32>(), suits[1].as_string::<i32>(), suits[2].as_string::<i32>()];
-
-    for i in 0..b.num_rows() {
-        let name = player.value(i);
-        if chosen.is_some_and(|c| !c.contains(name)) {
-            continue;
+impl Reading<'_> {
+    fn file(&mut self, path: &Path) -> Result<()> {
+        for b in open(path, &COLUMNS)? {
+            let b = b.with_context(|| format!("reading {}", path.display()))?;
+            self.batch(&b, path)?;
         }
-        let p = match index.get(name) {
-            Some(&p) => p,
-            None => {
-                let p = names.len() as u32;
-                names.push(name.to_string());
-                index.insert(name.to_string(), p);
-                p
-            }
-        };
-        let hand_range = hand.value_offsets()[i] as usize..hand.value_offsets()[i + 1] as usize;
-        if hand_range.len() != KINDS {
-            bail!("{}: row {i}: `hand` has {} counts, not 34", path.display(), hand_range.len());
-        }
-        let mut concealed = [0u8; KINDS];
-        concealed.copy_from_slice(&hand_values.values()[hand_range]);
-        let shapes = suits
-            .map(|s| Shape::parse(s.value(i)).map_err(|e| anyhow!("{}: row {i}: {e}", path.display())))
-            .into_iter()
-            .collect::<Result<Vec<Shape>>>()?;
-        let n_players = (scores.value_offsets()[i + 1] - scores.value_offsets()[i]) as u8;
-        let winds = Winds::of_seat(kyoku.value(i), seat.value(i), n_players);
-        // suits from `*_before` (after a call: the hand before it plus the called tile); honors from the hand:
-        // a called honor makes a pon, never an isolated honor, so both states give the same isolated honors
-        let mut honors = [0u8; 7];
-        honors.copy_from_slice(&concealed[27..]);
-        let prepared = Prepared::from_parts([shapes[0], shapes[1], shapes[2]], &honors, winds);
-        let m = melds.value_offsets()[i] as usize..melds.value_offsets()[i + 1] as usize;
-        let meld_summary = MeldSummary::from_strings(m.map(|j| meld_values.value(j)));
-        let won = outcome.value(i) == "win";
-        let y = win_yaku.value_offsets()[i] as usize..win_yaku.value_offsets()[i + 1] as usize;
-        let realised = if won { realised_bits(&yaku_values.values()[y]) } else { 0 };
-        out.push(TestDecision {
-            game_id: game_id.value(i),
-            event_index: event_index.value(i),
-            round: round.value(i),
-            seat: seat.value(i),
-            turn: turn.value(i),
-            player: p,
-            discard: discard.value(i) / 4,
-            in_riichi: in_riichi.value(i),
-            estimate: estimate(&concealed, &meld_summary, winds),
-            won,
-            realised,
-            prepared,
-        });
+        Ok(())
     }
-    Ok(())
+
+    fn player(&mut self, name: &str) -> u32 {
+        if let Some(&p) = self.index.get(name) {
+            return p;
+        }
+        let p = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.index.insert(name.to_string(), p);
+        p
+    }
+
+    fn batch(&mut self, b: &RecordBatch, path: &Path) -> Result<()> {
+        use DataType::*;
+        let prim = |name: &str, t: &DataType| cast_to(b, name, t, path);
+        let (game_id, event_index, round) =
+            (prim("game_id", &Int64)?, prim("event_index", &UInt32)?, prim("round", &UInt16)?);
+        let (kyoku, seat, turn, discard) =
+            (prim("kyoku", &UInt8)?, prim("seat", &UInt8)?, prim("turn", &UInt8)?, prim("discard", &UInt8)?);
+        let (in_riichi, player, outcome) =
+            (prim("in_riichi", &Boolean)?, prim("player", &Utf8)?, prim("outcome", &Utf8)?);
+        let suits = [prim("man_before", &Utf8)?, prim("pin_before", &Utf8)?, prim("sou_before", &Utf8)?];
+        let list = |name: &str| {
+            b.column_by_name(name)
+                .and_then(|c| c.as_list_opt::<i32>())
+                .ok_or_else(|| anyhow!("{}: column `{name}` is not a list", path.display()))
+        };
+        let (hand, melds, scores, win_yaku) = (list("hand")?, list("melds")?, list("scores")?, list("win_yaku")?);
+        let hand_values = hand.values().as_primitive_opt::<UInt8Type>().ok_or_else(|| anyhow!("hand is not UInt8"))?;
+        let yaku_values =
+            win_yaku.values().as_primitive_opt::<UInt8Type>().ok_or_else(|| anyhow!("win_yaku is not UInt8"))?;
+        let meld_values =
+            arrow::compute::cast(melds.values(), &Utf8).with_context(|| format!("{}: melds", path.display()))?;
+        let meld_values = meld_values.as_string::<i32>();
+
+        let game_id = game_id.as_primitive::<Int64Type>();
+        let event_index = event_index.as_primitive::<UInt32Type>();
+        let round = round.as_primitive::<UInt16Type>();
+        let [kyoku, seat, turn, discard] = [&kyoku, &seat, &turn, &discard].map(|a| a.as_primitive::<UInt8Type>());
+        let in_riichi = in_riichi.as_boolean();
+        let (player, outcome) = (player.as_string::<i32>(), outcome.as_string::<i32>());
+        let suits = [suits[0].as_string::<i32>(), suits[1].as_string::<i32>(), suits[2].as_string::<i32>()];
+
+        for i in 0..b.num_rows() {
+            let name = player.value(i);
+            if self.chosen.is_some_and(|c| !c.contains(name)) {
+                continue;
+            }
+            let p = self.player(name);
+            let hand_range = hand.value_offsets()[i] as usize..hand.value_offsets()[i + 1] as usize;
+            if hand_range.len() != KINDS {
+                bail!("{}: row {i}: `hand` has {} counts, not 34", path.display(), hand_range.len());
+            }
+            let mut concealed = [0u8; KINDS];
+            concealed.copy_from_slice(&hand_values.values()[hand_range]);
+            let shapes = suits
+                .map(|s| Shape::parse(s.value(i)).map_err(|e| anyhow!("{}: row {i}: {e}", path.display())))
+                .into_iter()
+                .collect::<Result<Vec<Shape>>>()?;
+            let n_players = (scores.value_offsets()[i + 1] - scores.value_offsets()[i]) as u8;
+            let winds = Winds::of_seat(kyoku.value(i), seat.value(i), n_players);
+            // suits from `*_before` (after a call: the hand before it plus the called tile); honors from the hand:
+            // a called honor makes a pon, never an isolated honor, so both states give the same isolated honors
+            let mut honors = [0u8; 7];
+            honors.copy_from_slice(&concealed[27..]);
+            let prepared = Prepared::from_parts([shapes[0], shapes[1], shapes[2]], &honors, winds);
+            let m = melds.value_offsets()[i] as usize..melds.value_offsets()[i + 1] as usize;
+            let meld_summary = MeldSummary::from_strings(m.map(|j| meld_values.value(j)));
+            let won = outcome.value(i) == "win";
+            let y = win_yaku.value_offsets()[i] as usize..win_yaku.value_offsets()[i + 1] as usize;
+            let realised = if won { realised_bits(&yaku_values.values()[y]) } else { 0 };
+            self.decisions.push(TestDecision {
+                game_id: game_id.value(i),
+                event_index: event_index.value(i),
+                round: round.value(i),
+                seat: seat.value(i),
+                turn: turn.value(i),
+                player: p,
+                discard: discard.value(i) / 4,
+                in_riichi: in_riichi.value(i),
+                estimate: estimate(&concealed, &meld_summary, winds),
+                won,
+                realised,
+                prepared,
+            });
+        }
+        Ok(())
+    }
 }

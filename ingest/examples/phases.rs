@@ -6,7 +6,7 @@ use std::time::Instant;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use haifu_ingest::tables::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch, TableBatch};
+use haifu_ingest::batches::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch, TableBatch};
 use parquet::arrow::ArrowWriter;
 
 fn main() {
@@ -24,7 +24,7 @@ fn main() {
     let records: Vec<_> = texts.iter().filter_map(|(n, x)| haifu_record::read_games(n, x).ok()).flatten().collect();
     let parse = t.elapsed().as_secs_f64();
     let t = Instant::now();
-    let games: Vec<_> = records.iter().filter_map(|r| Some((r, haifu_ingest::replay(r).ok()?))).collect();
+    let games: Vec<_> = records.iter().filter_map(|r| Some((r, haifu_ingest::extract(r).ok()?))).collect();
     let replay = t.elapsed().as_secs_f64();
     let rows: Vec<GameRow> = games
         .iter()

@@ -47,7 +47,8 @@ impl CheckReport {
 
 /// The schema of a dataset table as haifu writes it.
 fn expected_schema(table: &str) -> Option<SchemaRef> {
-    use crate::tables::{DecisionsBatch, EventsBatch, GamesBatch, RoundsBatch, TableBatch};
+    use crate::batches::{DecisionsBatch, EventsBatch, GamesBatch, RoundsBatch};
+    use crate::columns::Table;
     Some(match table {
         "games" => GamesBatch::schema(),
         "rounds" => RoundsBatch::schema(),

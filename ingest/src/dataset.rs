@@ -24,7 +24,7 @@ use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 use serde::{Deserialize, Serialize};
 
-use crate::tables::{GameRow, TableBatch};
+use crate::batches::{GameRow, TableBatch};
 
 /// The tables, in the order they are listed in docs/SCHEMA.md.
 pub const TABLES: [&str; 4] = ["games", "rounds", "events", "decisions"];

@@ -1,15 +1,16 @@
 //! Ingest: input discovery, the validating replay that turns each game record (`haifu_record`) into decision
 //! rows, and the Parquet dataset (games, rounds, events, decisions) with its pipeline.
 
+pub mod batches;
 pub mod check;
+pub mod columns;
 pub mod dataset;
 pub mod error;
+pub mod extract;
 pub mod parts;
 pub mod pipeline;
-pub mod read;
-pub mod replay;
 pub mod source;
-pub mod tables;
+pub mod stored;
 
-pub use error::ReplayError;
-pub use replay::{replay, Decision, Outcome, ReplayedGame, RoundRecord, Source};
+pub use error::ExtractError;
+pub use extract::{extract, Decision, ExtractedGame, Outcome, RoundRecord, Source};

@@ -11,10 +11,10 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::batches::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
 use crate::dataset::{clean_uncommitted, read_manifest, DatasetWriter, ManifestEntry, Staged};
-use crate::replay::{replay, ReplayedGame};
+use crate::extract::{extract, ExtractedGame};
 use crate::source;
-use crate::tables::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
 use haifu_record::event::GameRecord;
 use haifu_record::length::ReadOptions;
 
@@ -132,7 +132,7 @@ impl Progress for Silent {}
 
 struct GameOut {
     record: GameRecord,
-    replayed: ReplayedGame,
+    replayed: ExtractedGame,
 }
 
 struct FileOut {
@@ -216,7 +216,7 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileO
         .and_then(|id| haifu_record::source::log_id_date(&id))
         .or_else(|| haifu_record::source::name_date(&file_name));
     for record in records {
-        match replay(&record) {
+        match extract(&record) {
             Ok(replayed) => out.games.push(GameOut { record, replayed }),
             Err(e) => out.quarantined.push(Quarantined {
                 file: name.clone(),

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use haifu_ingest::check::check;
-use haifu_ingest::read::{part_files, read_table};
+use haifu_ingest::stored::{part_files, read_table};
 use haifu_testkit::{thesis_round, GameBuilder, Scratch};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;

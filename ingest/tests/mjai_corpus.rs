@@ -4,9 +4,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use haifu_ingest::replay;
+use haifu_ingest::extract;
 use haifu_record::mjai;
 use haifu_record::source::decompress;
+use haifu_testkit::corpus::{full_games, manifest, outcomes};
 
 /// The reader's words for a game played under other rules than riichi's.
 const NOT_RIICHI: &str = "not a riichi-rule game";
@@ -20,22 +21,6 @@ fn scores_not_in_hundreds(text: &[u8]) -> bool {
                 .is_some_and(|a| a.iter().any(|x| x.as_i64().is_some_and(|x| x % 100 != 0)))
         })
     })
-}
-
-/// Kind (`full` / `fragment`) of each mjai file, by path relative to the corpus root.
-fn manifest(root: &Path) -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap_or_default();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name);
-    let (Some(path), Some(format), Some(kind)) = (col("path"), col("format"), col("kind")) else {
-        return BTreeMap::new();
-    };
-    lines
-        .map(|l| l.split('\t').collect::<Vec<_>>())
-        .filter(|f| f.get(format) == Some(&"mjai"))
-        .filter_map(|f| Some((f.get(path)?.to_string(), f.get(kind)?.to_string())))
-        .collect()
 }
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -55,7 +40,13 @@ fn mjai_corpus_replays() {
     let Some(root) = haifu_testkit::corpus_dir() else { return };
     let dir = root.join("mjai");
     assert!(dir.is_dir(), "the corpus at {} has no mjai folder", root.display());
-    let kinds = manifest(&root);
+    let kinds: BTreeMap<String, &str> = manifest(&root)
+        .into_iter()
+        .filter(|e| e.format == "mjai")
+        .map(|e| (e.path, if e.full { "full" } else { "fragment" }))
+        .collect();
+    let want_full = full_games(&root, "mjai").len();
+    let mut full_done = 0;
     let mut files = Vec::new();
     files_under(&dir, &mut files);
     files.sort();
@@ -63,7 +54,7 @@ fn mjai_corpus_replays() {
     let (mut n_files, mut n_games, mut n_decisions, mut n_other_rules) = (0, 0, 0, 0);
     for path in &files {
         let rel = path.strip_prefix(&root).unwrap_or(path).to_string_lossy().replace('\\', "/");
-        let kind = kinds.get(&rel).map_or("unlisted", String::as_str);
+        let kind = kinds.get(&rel).copied().unwrap_or("unlisted");
         n_files += 1;
         let raw = std::fs::read(path).expect("corpus file readable");
         let text = match decompress(raw) {
@@ -78,6 +69,7 @@ fn mjai_corpus_replays() {
             // a full game under other rules (akochan's Chinese-rules self-play) must be refused as such
             Err(e) if kind == "full" && e.message.contains(NOT_RIICHI) && scores_not_in_hundreds(&text) => {
                 n_other_rules += 1;
+                full_done += 1;
                 println!("{rel} [{kind}]: refused, other rules: {e}");
                 continue;
             }
@@ -89,11 +81,14 @@ fn mjai_corpus_replays() {
                 continue;
             }
         };
+        // the discards the file holds, counted from its message types without the reader
+        let (want, mut decisions) = (outcomes("mjai", &text), 0);
         for g in &games {
             n_games += 1;
-            match replay(g) {
+            match extract(g) {
                 Ok(r) => {
                     n_decisions += r.decisions.len();
+                    decisions += r.decisions.len();
                     println!(
                         "{rel} [{kind}] game {}: {} rounds, {} decisions, {}",
                         g.index_in_file,
@@ -113,6 +108,12 @@ fn mjai_corpus_replays() {
                 }
             }
         }
+        if kind == "full" {
+            full_done += 1;
+            if decisions != want.discards {
+                failures.push(format!("{rel}: {decisions} decisions, the file holds {} dahai", want.discards));
+            }
+        }
     }
     assert!(n_files > 0, "{} holds no file", dir.display());
     println!(
@@ -121,4 +122,5 @@ fn mjai_corpus_replays() {
         failures.len()
     );
     assert!(failures.is_empty(), "full mjai logs that failed:\n{}", failures.join("\n"));
+    assert_eq!(full_done, want_full, "every full mjai game of the manifest read (or refused as other rules)");
 }

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use haifu_ingest::replay::{replay, Outcome, ReplayedGame};
+use haifu_ingest::extract::{extract, ExtractedGame, Outcome};
 use haifu_record::mjai::parse;
 use haifu_record::tags::{Agari, Init, Yaku};
 use haifu_record::{Event, Format, GameRecord, ReadError, Tag};
@@ -27,11 +27,11 @@ fn count(lines: &[Value], kind: &str) -> usize {
 }
 
 /// Reads a log holding one game and replays it, which must succeed.
-fn read_one(lines: &[Value]) -> (GameRecord, ReplayedGame) {
+fn read_one(lines: &[Value]) -> (GameRecord, ExtractedGame) {
     let mut games = parse(&text(lines)).unwrap_or_else(|e| panic!("read: {e}"));
     assert_eq!(games.len(), 1);
     let g = games.remove(0);
-    let r = replay(&g).unwrap_or_else(|e| panic!("replay: {e}"));
+    let r = extract(&g).unwrap_or_else(|e| panic!("replay: {e}"));
     (g, r)
 }
 fn tags<'a>(g: &'a GameRecord, name: &str) -> Vec<&'a Tag> {
@@ -361,7 +361,7 @@ fn several_games_in_one_file() {
     assert_eq!(games.iter().map(|g| g.index_in_file).collect::<Vec<_>>(), [0, 1]);
     assert!(games.iter().all(|g| g.format == Format::Mjai && g.log_id.is_none()));
     for g in &games {
-        assert!(replay(g).unwrap().complete);
+        assert!(extract(g).unwrap().complete);
     }
 }
 

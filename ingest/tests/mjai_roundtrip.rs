@@ -30,8 +30,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use haifu_ingest::replay::RoundEnd;
-use haifu_ingest::{replay, Outcome, ReplayedGame};
+use haifu_ingest::extract::RoundEnd;
+use haifu_ingest::{extract, ExtractedGame, Outcome};
 use haifu_record::event::{Event, Tag};
 use haifu_record::mjai::write::{to_mjai, WriteError};
 use haifu_record::source::decompress;
@@ -72,7 +72,7 @@ fn outcome(o: Outcome, pao_round: bool) -> &'static str {
 
 /// Everything mjai carries of a replayed game, one fact per line. `pao` = rounds where record A names a pao
 /// seat (mjai cannot), whose outcomes are left out.
-fn facts(g: &ReplayedGame, pao: &[u16]) -> Vec<String> {
+fn facts(g: &ExtractedGame, pao: &[u16]) -> Vec<String> {
     let n = usize::from(g.info.n_players);
     let red = g.info.game_type.is_none_or(GameType::red);
     let mut out = Vec::new();
@@ -210,7 +210,7 @@ fn facts(g: &ReplayedGame, pao: &[u16]) -> Vec<String> {
 }
 
 /// Rounds of a replayed game where a win names a pao seat.
-fn pao_rounds(g: &ReplayedGame) -> Vec<u16> {
+fn pao_rounds(g: &ExtractedGame) -> Vec<u16> {
     g.rounds.iter().filter(|r| r.wins().iter().any(|w| w.pao_who.is_some())).map(|r| r.index).collect()
 }
 
@@ -231,7 +231,7 @@ struct Tripped {
 }
 
 /// Total of the first deal's scores and sticks, when it is not Tenhou's standard one.
-fn custom_total(a: &ReplayedGame) -> Option<i32> {
+fn custom_total(a: &ExtractedGame) -> Option<i32> {
     let init = &a.rounds.first()?.init;
     let total = init.scores.iter().sum::<i32>() + 1000 * i32::from(init.kyotaku);
     let standard = if a.info.n_players == 3 { 105_000 } else { 100_000 };
@@ -240,7 +240,7 @@ fn custom_total(a: &ReplayedGame) -> Option<i32> {
 
 /// Writes a record as mjai, reads it back, replays both and compares.
 fn round_trip(record: &GameRecord) -> Result<Tripped, Trip> {
-    let a = replay(record).map_err(|e| Trip::Failed(format!("the record does not replay: {e}")))?;
+    let a = extract(record).map_err(|e| Trip::Failed(format!("the record does not replay: {e}")))?;
     let text = to_mjai(record).map_err(|e| Trip::Failed(format!("to_mjai: {e}")))?;
     let mut games = match mjai::parse(text.as_bytes()) {
         Ok(g) => g,
@@ -257,7 +257,7 @@ fn round_trip(record: &GameRecord) -> Result<Tripped, Trip> {
         return Err(Trip::Failed(format!("the mjai text holds {} games", games.len())));
     }
     let back = games.remove(0);
-    let b = replay(&back).map_err(|e| Trip::Failed(format!("the mjai game does not replay: {e}")))?;
+    let b = extract(&back).map_err(|e| Trip::Failed(format!("the mjai game does not replay: {e}")))?;
     let pao = pao_rounds(&a);
     let (fa, fb) = (facts(&a, &pao), facts(&b, &pao));
     if let Some(k) = (0..fa.len().max(fb.len())).find(|&k| fa.get(k) != fb.get(k)) {
@@ -859,7 +859,7 @@ fn check_file(
         .iter()
         .map(|g| {
             let label = format!("{rel} game {}", g.index_in_file);
-            let a = match replay(g) {
+            let a = match extract(g) {
                 Ok(a) => a,
                 Err(e) => return (label, Checked::Skipped(format!("the record does not replay: {e}"))),
             };

@@ -7,13 +7,14 @@
 
 use std::collections::BTreeMap;
 
-use haifu_ingest::replay::RoundEnd;
-use haifu_ingest::source::expand_inputs;
-use haifu_record::source::decompress;
+use haifu_ingest::extract::RoundEnd;
+use haifu_ingest::ExtractedGame;
+use haifu_record::event::GameRecord;
 use haifu_record::tags::Agari;
 use haifu_record::Format;
 use haifu_rules::score::{score, win_deltas, RiichiKind, Ruleset, WinContext};
 use haifu_rules::{Kind, Meld};
+use haifu_testkit::corpus::{manifest, outcomes, Outcomes};
 
 /// One rescored win that differs from the tag.
 struct Mismatch {
@@ -115,37 +116,59 @@ fn rescore(
     })
 }
 
-#[test]
-fn every_corpus_win_scores_as_tenhou_scored_it() {
-    let Some(corpus) = haifu_testkit::corpus_dir() else { return };
-    let files = expand_inputs(&[corpus.join("mjlog"), corpus.join("tenhou6")], &[]).expect("corpus listing");
-    let (mut checked, mut games) = (0usize, 0usize);
-    let mut mismatches: Vec<Mismatch> = Vec::new();
-    for f in &files {
-        let Ok(raw) = std::fs::read(f) else { continue };
-        let Ok(text) = decompress(raw) else { continue };
-        let name = f.display().to_string();
-        // unreadable or unreplayable files are the ingest tests' business; a win needs a replayed round
-        let Ok(records) = haifu_record::read_games(&name, &text) else { continue };
+/// Every mjlog and tenhou.net/6 game of the corpus (MANIFEST.tsv), read and replayed, handed to `visit` with
+/// whether it is a full game. Returns what the full games' files hold, counted from their raw text, and the
+/// full games that did not read or replay (a fragment that does not is passed over: some are cut on purpose).
+fn each_replayed_game(
+    corpus: &std::path::Path,
+    mut visit: impl FnMut(bool, &str, &GameRecord, &ExtractedGame),
+) -> (Outcomes, Vec<String>) {
+    let (mut want, mut failed) = (Outcomes::default(), Vec::new());
+    for e in manifest(corpus).iter().filter(|e| e.format != "mjai") {
+        let text = e.text(corpus);
+        if e.full {
+            want += outcomes(&e.format, &text);
+        }
+        let records = match haifu_record::read_games(&e.path, &text) {
+            Ok(r) => r,
+            Err(err) => {
+                failed.extend(e.full.then(|| format!("{}: {err}", e.path)));
+                continue;
+            }
+        };
         for rec in records {
-            let Ok(g) = haifu_ingest::replay(&rec) else { continue };
-            games += 1;
-            let go = g.info.game_type.map_or(0x09, |t| t.0);
-            let rules = Ruleset::from_go_type(go);
-            for r in &g.rounds {
-                let RoundEnd::Agari(wins) = &r.end else { continue };
-                for (i, a) in wins.iter().enumerate() {
-                    checked += 1;
-                    let fu_known = rec.format != Format::Tenhou6 || a.limit == 0;
-                    if let Some(what) =
-                        rescore(a, rules, r.init.dealer, r.init.kyoku, i == 0, fu_known, rec.format == Format::Mjlog)
-                    {
-                        mismatches.push(Mismatch { file: name.clone(), round: r.index, what });
-                    }
-                }
+            match haifu_ingest::extract(&rec) {
+                Ok(g) => visit(e.full, &e.path, &rec, &g),
+                Err(err) => failed.extend(e.full.then(|| format!("{}: {err}", e.path))),
             }
         }
     }
+    (want, failed)
+}
+
+#[test]
+fn every_corpus_win_scores_as_tenhou_scored_it() {
+    let Some(corpus) = haifu_testkit::corpus_dir() else { return };
+    let (mut checked, mut checked_full, mut games) = (0usize, 0usize, 0usize);
+    let mut mismatches: Vec<Mismatch> = Vec::new();
+    let (want, failed) = each_replayed_game(&corpus, |full, name, rec, g| {
+        games += 1;
+        let go = g.info.game_type.map_or(0x09, |t| t.0);
+        let rules = Ruleset::from_go_type(go);
+        for r in &g.rounds {
+            let RoundEnd::Agari(wins) = &r.end else { continue };
+            for (i, a) in wins.iter().enumerate() {
+                checked += 1;
+                checked_full += usize::from(full);
+                let fu_known = rec.format != Format::Tenhou6 || a.limit == 0;
+                if let Some(what) =
+                    rescore(a, rules, r.init.dealer, r.init.kyoku, i == 0, fu_known, rec.format == Format::Mjlog)
+                {
+                    mismatches.push(Mismatch { file: name.to_string(), round: r.index, what });
+                }
+            }
+        }
+    });
     println!("{games} games, {checked} wins rescored, {} mismatches", mismatches.len());
     let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
     for m in &mismatches {
@@ -156,7 +179,11 @@ fn every_corpus_win_scores_as_tenhou_scored_it() {
     for m in mismatches.iter().take(40) {
         println!("  {} round {}: {}", m.file, m.round, m.what);
     }
-    assert!(checked > 30_000, "expected the corpus's wins, rescored {checked}");
+    assert!(failed.is_empty(), "full games that did not read or replay:\n{}", failed.join("\n"));
+    assert_eq!(
+        checked_full, want.wins,
+        "every win of the full games (AGARI tags and tenhou.net/6 results counted in the files)"
+    );
     assert!(mismatches.is_empty(), "{} of {checked} wins scored unlike Tenhou", mismatches.len());
 }
 
@@ -167,50 +194,46 @@ fn every_corpus_draw_pays_as_tenhou_paid() {
     use haifu_record::tags::DrawKind;
     use haifu_rules::score::{exhaustive_draw_deltas, nagashi_deltas};
     let Some(corpus) = haifu_testkit::corpus_dir() else { return };
-    let files = expand_inputs(&[corpus.join("mjlog"), corpus.join("tenhou6")], &[]).expect("corpus listing");
-    let (mut checked, mut nagashi) = (0usize, 0usize);
+    let (mut checked, mut checked_full, mut nagashi) = (0usize, 0usize, 0usize);
     let mut mismatches = Vec::new();
-    for f in &files {
-        let Ok(text) = std::fs::read(f).map_err(|e| e.to_string()).and_then(decompress) else { continue };
-        let name = f.display().to_string();
-        let Ok(records) = haifu_record::read_games(&name, &text) else { continue };
-        for rec in records {
-            let Ok(g) = haifu_ingest::replay(&rec) else { continue };
-            let rules = Ruleset::from_go_type(g.info.game_type.map_or(0x09, |t| t.0));
-            for r in &g.rounds {
-                let RoundEnd::Ryuukyoku(d) = &r.end else { continue };
-                let n = usize::from(rules.players);
-                let computed = match d.kind {
-                    DrawKind::Exhaustive | DrawKind::Nagashi => {
-                        let who: Vec<u8> = (0..n as u8)
-                            .filter(|&s| {
-                                let river = &r.rivers[usize::from(s)];
-                                !river.is_empty() && river.iter().all(|t| t.tile.kind().is_yaochuu() && !t.called_away)
-                            })
-                            .collect();
-                        if who.is_empty() {
-                            exhaustive_draw_deltas(std::array::from_fn(|s| d.shown[s].is_some()), rules.players)
-                        } else {
-                            nagashi += 1;
-                            nagashi_deltas(&who, r.init.dealer, rules)
-                        }
+    let (want, failed) = each_replayed_game(&corpus, |full, name, _, g| {
+        let rules = Ruleset::from_go_type(g.info.game_type.map_or(0x09, |t| t.0));
+        for r in &g.rounds {
+            let RoundEnd::Ryuukyoku(d) = &r.end else { continue };
+            let n = usize::from(rules.players);
+            let computed = match d.kind {
+                DrawKind::Exhaustive | DrawKind::Nagashi => {
+                    let who: Vec<u8> = (0..n as u8)
+                        .filter(|&s| {
+                            let river = &r.rivers[usize::from(s)];
+                            !river.is_empty() && river.iter().all(|t| t.tile.kind().is_yaochuu() && !t.called_away)
+                        })
+                        .collect();
+                    if who.is_empty() {
+                        exhaustive_draw_deltas(std::array::from_fn(|s| d.shown[s].is_some()), rules.players)
+                    } else {
+                        nagashi += 1;
+                        nagashi_deltas(&who, r.init.dealer, rules)
                     }
-                    _ => [0; 4],
-                };
-                checked += 1;
-                if computed != d.delta {
-                    mismatches.push(format!(
-                        "{name} round {}: {:?} computed {computed:?} tag {:?}",
-                        r.index, d.kind, d.delta
-                    ));
                 }
+                _ => [0; 4],
+            };
+            checked += 1;
+            checked_full += usize::from(full);
+            if computed != d.delta {
+                mismatches
+                    .push(format!("{name} round {}: {:?} computed {computed:?} tag {:?}", r.index, d.kind, d.delta));
             }
         }
-    }
+    });
     println!("{checked} draws checked ({nagashi} nagashi mangan), {} mismatches", mismatches.len());
     for m in mismatches.iter().take(30) {
         println!("  {m}");
     }
-    assert!(checked > 5_000, "expected the corpus's draws, checked {checked}");
+    assert!(failed.is_empty(), "full games that did not read or replay:\n{}", failed.join("\n"));
+    assert_eq!(
+        checked_full, want.draws,
+        "every draw of the full games (RYUUKYOKU tags and tenhou.net/6 results counted in the files)"
+    );
     assert!(mismatches.is_empty(), "{} draws paid unlike Tenhou", mismatches.len());
 }

@@ -8,8 +8,8 @@
 //! hanchan, the no-kuitan bit, unknown tags and attributes, a truncated game, and lossless re-writing.
 //! Skips: real corpus logs (their own tests), scoring exactness (points here are only consistent).
 
-use haifu_ingest::replay::{RoundEnd, RoundRecord};
-use haifu_ingest::{replay, Outcome, ReplayError, ReplayedGame, Source};
+use haifu_ingest::extract::{RoundEnd, RoundRecord};
+use haifu_ingest::{extract, ExtractError, ExtractedGame, Outcome, Source};
 use haifu_record::event::{Event, Tag};
 use haifu_record::tags::{DrawKind, GameType};
 use haifu_record::{mjlog, read_games, Format, GameRecord};
@@ -19,21 +19,21 @@ use haifu_testkit::{GameBuilder, Win};
 // ---- helpers ----
 
 /// Writes the game as XML, parses the text, and replays it.
-fn run(g: &GameBuilder) -> (Vec<Event>, ReplayedGame) {
+fn run(g: &GameBuilder) -> (Vec<Event>, ExtractedGame) {
     let xml = g.xml();
     let events = mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{xml}"));
     let record =
         GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: events.clone(), notes: Vec::new() };
-    let game = replay(&record).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+    let game = extract(&record).unwrap_or_else(|e| panic!("{e}\n{xml}"));
     (events, game)
 }
 
 /// The replay error of a log broken on purpose (after the XML text round).
-fn replay_error(g: &GameBuilder) -> ReplayError {
+fn replay_error(g: &GameBuilder) -> ExtractError {
     let xml = g.xml();
     let events = mjlog::parse(xml.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{xml}"));
     let record = GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events, notes: Vec::new() };
-    match replay(&record) {
+    match extract(&record) {
         Ok(_) => panic!("the broken log replayed without error:\n{xml}"),
         Err(e) => e,
     }
@@ -608,7 +608,7 @@ fn double_ron_with_a_bye_between_the_wins() {
     let first = record.events.iter().position(|e| e.as_tag("AGARI").is_some()).unwrap();
     record.events.insert(first + 1, Event::tag(Tag::new("BYE").with("who", "0")));
     let events = mjlog::parse(record.to_mjlog().as_bytes()).unwrap();
-    let game = replay(&GameRecord { events, ..record }).unwrap_or_else(|e| panic!("{e}"));
+    let game = extract(&GameRecord { events, ..record }).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(game.rounds[1].wins().len(), 2);
     assert_eq!(game.rounds[1].deltas, [0, -12200, 5200, 8000]);
     assert!(game.info.disconnected[0] && game.complete);
@@ -796,7 +796,7 @@ fn east_only_225_deals_four_rounds() {
     let g = case_east_only();
     let games = read_games("2019060813gm-00e1-0000-08bb0ec3.xml", g.xml().as_bytes()).unwrap();
     assert_eq!(games[0].log_id.as_deref(), Some("2019060813gm-00e1-0000-08bb0ec3"));
-    let game = replay(&games[0]).unwrap();
+    let game = extract(&games[0]).unwrap();
     let gt = game.info.game_type.unwrap();
     assert!(!gt.hanchan() && gt.red() && !gt.three_player());
     assert_eq!(gt.level(), "houou");
@@ -991,7 +991,9 @@ fn read_error_truncated_xml_mid_tag() {
     let keep: String = lines[..9].iter().map(|l| format!("{l}\n")).collect::<String>() + &lines[9][..3];
     let e = read_games("cut.xml", keep.as_bytes()).unwrap_err();
     assert_eq!(e.line, 10, "{e}");
-    assert!(e.column >= 1, "{e}");
+    // at the unfinished tag's `<`, the first byte of line 10
+    let start: usize = lines[..9].iter().map(|l| l.len() + 1).sum();
+    assert_eq!((e.column, e.offset), (1, start as u64), "{e}");
 }
 
 #[test]
@@ -1061,7 +1063,7 @@ fn error_fourteen_tiles_shown_at_an_exhaustive_draw_is_an_error_not_a_panic() {
     let Event::Tag(t) = &mut record.events[end - 1] else { unreachable!() };
     let hai1 = t.attrs.iter_mut().find(|(k, _)| k == "hai1").unwrap();
     hai1.1 = format!("{},{}", hai1.1, tile.id());
-    let e = replay(&record).unwrap_err();
+    let e = extract(&record).unwrap_err();
     assert!(e.message.contains("holds 14 tiles at the draw"), "{e}");
 }
 
@@ -1071,9 +1073,9 @@ fn error_fourteen_tiles_shown_at_an_exhaustive_draw_is_an_error_not_a_panic() {
 #[test]
 fn tenpai_at_the_draw_counts_the_concealed_hand_only() {
     for g in haifu_testkit::scenes::tenpai_on_own_meld_copies() {
-        replay(&g.record()).unwrap_or_else(|e| panic!("{e}"));
+        extract(&g.record()).unwrap_or_else(|e| panic!("{e}"));
     }
-    replay(&haifu_testkit::scenes::wait_held_four_times(false).record()).expect("noten, not shown");
-    let err = replay(&haifu_testkit::scenes::wait_held_four_times(true).record()).expect_err("shown as tenpai");
+    extract(&haifu_testkit::scenes::wait_held_four_times(false).record()).expect("noten, not shown");
+    let err = extract(&haifu_testkit::scenes::wait_held_four_times(true).record()).expect_err("shown as tenpai");
     assert!(err.to_string().contains("is shown as tenpai but is not"), "{err}");
 }

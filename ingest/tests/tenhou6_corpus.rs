@@ -11,10 +11,11 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use haifu_ingest::replay;
+use haifu_ingest::extract;
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::{read_games, tags};
 use haifu_rules::{Meld, Tile};
+use haifu_testkit::corpus::{full_games, manifest, outcomes};
 
 fn corpus_root() -> Option<PathBuf> {
     haifu_testkit::corpus_dir().filter(|root| root.join("tenhou6").is_dir())
@@ -31,21 +32,6 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-}
-
-/// `path -> kind` (`full` or `fragment`) from MANIFEST.tsv.
-fn manifest(root: &Path) -> HashMap<String, String> {
-    let text = std::fs::read_to_string(root.join("MANIFEST.tsv")).unwrap_or_default();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or("").split('\t').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name);
-    let (Some(path), Some(kind)) = (col("path"), col("kind")) else { return HashMap::new() };
-    lines
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            Some((f.get(path)?.to_string(), f.get(kind)?.to_string()))
-        })
-        .collect()
 }
 
 fn read(path: &Path) -> Result<Vec<GameRecord>, String> {
@@ -200,7 +186,8 @@ fn compare(t6: &GameRecord, ml: &GameRecord) -> Option<String> {
 #[test]
 fn tenhou6_corpus_replays_and_matches_mjlog() {
     let Some(root) = corpus_root() else { return };
-    let kinds = manifest(&root);
+    let kinds: HashMap<String, bool> = manifest(&root).into_iter().map(|e| (e.path, e.full)).collect();
+    let want_full = full_games(&root, "tenhou6");
     let mut paths = Vec::new();
     files(&root.join("tenhou6"), &mut paths);
     paths.retain(|p| p.extension().is_some_and(|e| e == "gz" || e == "json"));
@@ -219,12 +206,12 @@ fn tenhou6_corpus_replays_and_matches_mjlog() {
     for path in &paths {
         let rel = path.strip_prefix(&root).unwrap_or(path).to_string_lossy().replace('\\', "/");
         let full = match kinds.get(&rel) {
-            Some(k) => k == "full",
+            Some(&full) => full,
             None => !rel.contains("/fragments/"),
         };
         let outcome = read(path).and_then(|games| {
             let g = games.into_iter().next().ok_or("no game in the file")?;
-            let r = replay(&g).map_err(|e| format!("replay: {e}"))?;
+            let r = extract(&g).map_err(|e| format!("replay: {e}"))?;
             Ok((g, r))
         });
         match (outcome, full) {
@@ -234,6 +221,18 @@ fn tenhou6_corpus_replays_and_matches_mjlog() {
                     continue;
                 }
                 full_ok += 1;
+                // the rounds and discards the file holds, counted from its JSON without the reader
+                let text = haifu_record::source::decompress(std::fs::read(path).unwrap()).unwrap();
+                let want = outcomes("tenhou6", &text);
+                if (r.rounds.len(), r.decisions.len()) != (want.rounds, want.discards) {
+                    failures.push(format!(
+                        "{rel}: replayed {} rounds and {} discards, the file holds {} and {}",
+                        r.rounds.len(),
+                        r.decisions.len(),
+                        want.rounds,
+                        want.discards
+                    ));
+                }
                 let twin = g.log_id.as_ref().and_then(|id| mjlogs.get(id));
                 if let Some(twin) = twin {
                     let ml = read(twin).unwrap_or_else(|e| panic!("{}: {e}", twin.display()));
@@ -273,4 +272,5 @@ fn tenhou6_corpus_replays_and_matches_mjlog() {
         fragment_errors.len()
     );
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert_eq!(full_ok, want_full.len(), "every full game of the manifest replayed");
 }

@@ -1,15 +1,15 @@
 //! The tenhou.net/6 reader on small files written by hand (`tests/data/tenhou6/`): what each round becomes,
 //! that the game replays, and that bad input is refused clearly.
 
-use haifu_ingest::replay::{replay, ReplayedGame, RoundEnd};
+use haifu_ingest::extract::{extract, ExtractedGame, RoundEnd};
 use haifu_record::tags::{DrawKind, Yaku};
 use haifu_record::tenhou6::parse;
 use haifu_record::{Event, Format, GameRecord, Tag};
 use haifu_rules::{Meld, MeldKind};
 
-fn read(json: &str) -> (GameRecord, ReplayedGame) {
+fn read(json: &str) -> (GameRecord, ExtractedGame) {
     let game = parse(json.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
-    let replayed = replay(&game).unwrap_or_else(|e| panic!("{e}"));
+    let replayed = extract(&game).unwrap_or_else(|e| panic!("{e}"));
     (game, replayed)
 }
 
@@ -195,7 +195,7 @@ fn damaged_records_never_panic() {
                 let mut b = bytes.to_vec();
                 b[i] = d;
                 if let Ok(g) = parse(&b) {
-                    let _ = replay(&g);
+                    let _ = extract(&g);
                 }
             }
         }

@@ -26,8 +26,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use haifu_ingest::replay::RoundEnd;
-use haifu_ingest::{replay, ReplayedGame};
+use haifu_ingest::extract::RoundEnd;
+use haifu_ingest::{extract, ExtractedGame};
 use haifu_record::event::Event;
 use haifu_record::source::decompress;
 use haifu_record::tags::{DrawKind, GameType};
@@ -62,7 +62,7 @@ fn meld(m: &Meld, red: bool) -> String {
     )
 }
 
-fn header(g: &ReplayedGame, red: bool, out: &mut Vec<String>) {
+fn header(g: &ExtractedGame, red: bool, out: &mut Vec<String>) {
     let n = usize::from(g.info.n_players);
     let players: Vec<String> =
         g.info.players[..n].iter().map(|p| format!("{} {:?} {:?} {:?}", p.name, p.dan, p.rate, p.sex)).collect();
@@ -125,7 +125,7 @@ fn round_end(i: u16, end: &RoundEnd, n: usize, red: bool, out: &mut Vec<String>)
 }
 
 /// Everything tenhou.net/6 carries of a replayed game, one fact per line.
-fn facts(g: &ReplayedGame) -> Vec<String> {
+fn facts(g: &ExtractedGame) -> Vec<String> {
     let n = usize::from(g.info.n_players);
     let red = g.info.game_type.is_none_or(GameType::red);
     let mut out = Vec::new();
@@ -215,7 +215,7 @@ fn round_trip(record: &GameRecord) -> Result<String, Trip> {
 
 /// Writes a record as tenhou.net/6 JSON, reads it back, replays both and compares; the JSON when they agree.
 fn trip(record: &GameRecord) -> Result<String, Trip> {
-    let a = replay(record).map_err(|e| Trip::Failed(format!("the record does not replay: {e}")))?;
+    let a = extract(record).map_err(|e| Trip::Failed(format!("the record does not replay: {e}")))?;
     let text = to_tenhou6(record).map_err(|e| Trip::Failed(format!("to_tenhou6: {e}")))?;
     let name = record.log_id.clone().map(|id| format!("{id}.json")).unwrap_or_default();
     let mut games = match read_games(&name, text.as_bytes()) {
@@ -224,7 +224,7 @@ fn trip(record: &GameRecord) -> Result<String, Trip> {
         Err(e) => return Err(Trip::Failed(format!("read back: {e}"))),
     };
     let back = games.remove(0);
-    let b = replay(&back).map_err(|e| Trip::Failed(format!("the tenhou.net/6 game does not replay: {e}")))?;
+    let b = extract(&back).map_err(|e| Trip::Failed(format!("the tenhou.net/6 game does not replay: {e}")))?;
     let (fa, fb) = (facts(&a), facts(&b));
     if let Some(k) = (0..fa.len().max(fb.len())).find(|&k| fa.get(k) != fb.get(k)) {
         return Err(Trip::Failed(format!(
@@ -564,7 +564,7 @@ fn a_truncated_game_keeps_its_finished_rounds() {
     assert_eq!(game["log"].as_array().map(Vec::len), Some(1));
     assert_eq!(game["name"], json!(["あさひ", "B b", "C\"c", "D%d"]));
     let back = &read_games("", text.as_bytes()).expect("read back")[0];
-    assert_eq!(replay(back).expect("replays").rounds.len(), 1);
+    assert_eq!(extract(back).expect("replays").rounds.len(), 1);
 }
 
 #[test]
@@ -619,7 +619,7 @@ fn check_file(path: &Path, root: &Path) -> Vec<(String, Checked)> {
         .iter()
         .map(|g| {
             let label = format!("{rel} game {}", g.index_in_file);
-            let a = match replay(g) {
+            let a = match extract(g) {
                 Ok(a) => a,
                 Err(e) => return (label, Checked::Skipped(format!("the record does not replay: {e}"))),
             };

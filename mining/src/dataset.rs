@@ -29,7 +29,7 @@ pub fn part_year(path: &Path) -> Option<i32> {
 /// The part files of `table` for the chosen years (every year, unknown included, when `years` is empty).
 /// An empty selection is an error that names the years.
 pub fn part_files(dataset: &Path, table: &str, years: &[i32]) -> Result<Vec<PathBuf>> {
-    let files: Vec<PathBuf> = haifu_ingest::read::part_files(dataset, table)?
+    let files: Vec<PathBuf> = haifu_ingest::stored::part_files(dataset, table)?
         .into_iter()
         .filter(|p| years.is_empty() || part_year(p).is_some_and(|y| years.contains(&y)))
         .collect();

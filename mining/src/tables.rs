@@ -4,11 +4,12 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::{Context, Result};
-use arrow::array::{ArrayRef, RecordBatch, StringArray, UInt32Array, UInt64Array, UInt8Array};
-use arrow::datatypes::{DataType, Field, Schema};
+use arrow::array::RecordBatch;
+use arrow::datatypes::DataType;
+use haifu_ingest::columns;
+use haifu_ingest::columns::{Shown, Table, UInt32, UInt64, UInt8, Utf8};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
@@ -20,14 +21,6 @@ use crate::strategy::Strategy;
 pub const SEQUENCES: &str = "sequences.parquet";
 pub const PLAYERS: &str = "players.parquet";
 pub const META: &str = "meta.json";
-
-fn field(name: &str, t: DataType) -> Field {
-    Field::new(name, t, false)
-}
-
-fn strings<'a>(values: impl Iterator<Item = &'a str>) -> ArrayRef {
-    Arc::new(StringArray::from_iter_values(values))
-}
 
 /// Writes `path` through a hidden temporary file in the same directory, renamed at the end.
 fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Result<()> {
@@ -48,73 +41,51 @@ fn write_parquet(path: &Path, batch: &RecordBatch) -> Result<()> {
     })
 }
 
+columns! {
+    /// `sequences.parquet`: one row per (scope, strategy, source, before, after) with its count.
+    pub struct SequencesTable("sequences") for<'a> |m: Mined| {
+        for s in &m.counts;
+        let (before, after) = (Shape::from_key(s.before), Shape::from_key(s.after));
+    }
+    scope: Utf8 = m.scopes[s.scope as usize].as_str(),
+    strategy: Utf8 = Strategy::EVERY[usize::from(s.strategy)].name(),
+    source: Utf8 = SOURCES[usize::from(s.source)],
+    before: Utf8 = Shown(before),
+    after: Utf8 = Shown(after),
+    before_key: UInt32 = s.before,
+    after_key: UInt32 = s.after,
+    length: UInt8 = before.len() as u8,
+    count: UInt64 = s.count,
+}
+
+columns! {
+    /// `players.parquet`: one row per scope and strategy with what was counted.
+    pub struct PlayersTable("players") for<'a> |m: Mined| {
+        for (sc, st) in (0..m.scopes.len()).flat_map(|sc| (0..Strategy::EVERY.len()).map(move |st| (sc, st)));
+        let stats = &m.stats[sc][st];
+    }
+    scope: Utf8 = m.scopes[sc].as_str(),
+    strategy: Utf8 = Strategy::EVERY[st].name(),
+    games: UInt32 = m.games[sc],
+    rounds: UInt64 = stats.rounds,
+    decisions: UInt64 = stats.decisions,
+    sequences: UInt64 = stats.sequences,
+    distinct: UInt64 = stats.distinct,
+}
+
+/// The table of the whole run as one batch.
+fn batch<T: for<'a> Table<Input<'a> = Mined>>(mined: &Mined) -> RecordBatch {
+    let mut t = T::default();
+    t.push(mined);
+    t.finish()
+}
+
 /// Writes the three files of a mining run into `dir` (created if needed). `meta` is the JSON object
 /// recorded as `meta.json` (options, input, counts).
 pub fn write_tables(dir: &Path, mined: &Mined, meta: &serde_json::Value) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let c = &mined.counts;
-    let shapes: Vec<(String, String, u8)> = c
-        .iter()
-        .map(|s| {
-            let (b, a) = (Shape::from_key(s.before), Shape::from_key(s.after));
-            (b.to_string(), a.to_string(), b.len() as u8)
-        })
-        .collect();
-    let schema = Schema::new(vec![
-        field("scope", DataType::Utf8),
-        field("strategy", DataType::Utf8),
-        field("source", DataType::Utf8),
-        field("before", DataType::Utf8),
-        field("after", DataType::Utf8),
-        field("before_key", DataType::UInt32),
-        field("after_key", DataType::UInt32),
-        field("length", DataType::UInt8),
-        field("count", DataType::UInt64),
-    ]);
-    let batch = RecordBatch::try_new(
-        Arc::new(schema),
-        vec![
-            strings(c.iter().map(|s| mined.scopes[s.scope as usize].as_str())),
-            strings(c.iter().map(|s| Strategy::EVERY[usize::from(s.strategy)].name())),
-            strings(c.iter().map(|s| SOURCES[usize::from(s.source)])),
-            strings(shapes.iter().map(|s| s.0.as_str())),
-            strings(shapes.iter().map(|s| s.1.as_str())),
-            Arc::new(UInt32Array::from_iter_values(c.iter().map(|s| s.before))),
-            Arc::new(UInt32Array::from_iter_values(c.iter().map(|s| s.after))),
-            Arc::new(UInt8Array::from_iter_values(shapes.iter().map(|s| s.2))),
-            Arc::new(UInt64Array::from_iter_values(c.iter().map(|s| s.count))),
-        ],
-    )?;
-    write_parquet(&dir.join(SEQUENCES), &batch)?;
-
-    let rows: Vec<(usize, usize)> =
-        (0..mined.scopes.len()).flat_map(|sc| (0..Strategy::EVERY.len()).map(move |st| (sc, st))).collect();
-    let stat = |f: fn(&crate::mine::ScopeStats) -> u64| -> ArrayRef {
-        Arc::new(UInt64Array::from_iter_values(rows.iter().map(|&(sc, st)| f(&mined.stats[sc][st]))))
-    };
-    let schema = Schema::new(vec![
-        field("scope", DataType::Utf8),
-        field("strategy", DataType::Utf8),
-        field("games", DataType::UInt32),
-        field("rounds", DataType::UInt64),
-        field("decisions", DataType::UInt64),
-        field("sequences", DataType::UInt64),
-        field("distinct", DataType::UInt64),
-    ]);
-    let batch = RecordBatch::try_new(
-        Arc::new(schema),
-        vec![
-            strings(rows.iter().map(|&(sc, _)| mined.scopes[sc].as_str())),
-            strings(rows.iter().map(|&(_, st)| Strategy::EVERY[st].name())),
-            Arc::new(UInt32Array::from_iter_values(rows.iter().map(|&(sc, _)| mined.games[sc]))),
-            stat(|s| s.rounds),
-            stat(|s| s.decisions),
-            stat(|s| s.sequences),
-            stat(|s| s.distinct),
-        ],
-    )?;
-    write_parquet(&dir.join(PLAYERS), &batch)?;
-
+    write_parquet(&dir.join(SEQUENCES), &batch::<SequencesTable>(mined))?;
+    write_parquet(&dir.join(PLAYERS), &batch::<PlayersTable>(mined))?;
     atomic_write(&dir.join(META), |mut f| {
         use std::io::Write;
         serde_json::to_writer_pretty(&mut f, meta)?;
@@ -156,6 +127,17 @@ pub fn for_each_count(dir: &Path, mut f: impl FnMut(CountRow<'_>) -> Result<()>)
     let path = dir.join(SEQUENCES);
     if !path.is_file() {
         anyhow::bail!("no sequence table at {} (write it with `haifu mine --out {}`)", path.display(), dir.display());
+    }
+    // the three files are one result: counts without their statistics or options are not read as if whole
+    for other in [PLAYERS, META] {
+        if !dir.join(other).is_file() {
+            anyhow::bail!(
+                "the tables at {} are incomplete: {other} is missing ({SEQUENCES}, {PLAYERS} and {META} are written \
+                 together by `haifu mine --out {}`; mine again)",
+                dir.display(),
+                dir.display()
+            );
+        }
     }
     let columns = ["scope", "strategy", "source", "before_key", "after_key", "count"];
     crate::dataset::for_each_batch(&path, &columns, |b| {

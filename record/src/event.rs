@@ -144,6 +144,11 @@ pub struct GameRecord {
 pub const ROOT: &str = "mjloggm";
 
 impl GameRecord {
+    /// A game the project writes itself as mjlog events (the engine, the test kit): no log id, no notes.
+    pub fn written(events: Vec<Event>) -> GameRecord {
+        GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events, notes: Vec::new() }
+    }
+
     /// The record as mjlog XML. A leading `mjloggm` tag event becomes the root element.
     pub fn to_mjlog(&self) -> String {
         let mut out = String::with_capacity(self.events.len() * 12 + 64);

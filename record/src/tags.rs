@@ -428,6 +428,30 @@ impl Ryuukyoku {
     }
 }
 
+/// The tag that ends a round, held by a writer (the engine, the test kit) until it knows whether the game ends
+/// there, when `owari` goes on it.
+#[derive(Clone, Debug)]
+pub enum RoundEndTag {
+    Agari(Box<Agari>),
+    Ryuukyoku(Box<Ryuukyoku>),
+}
+
+impl RoundEndTag {
+    /// The tag as Tenhou writes it (four `sc` pairs in every game), carrying `owari` when the game ends with it.
+    pub fn with_owari(self, owari: Option<Owari>) -> Tag {
+        match self {
+            RoundEndTag::Agari(mut a) => {
+                a.owari = owari;
+                a.to_tag(4)
+            }
+            RoundEndTag::Ryuukyoku(mut d) => {
+                d.owari = owari;
+                d.to_tag(4)
+            }
+        }
+    }
+}
+
 impl Reach {
     pub fn to_tag(&self) -> Tag {
         let mut t = Tag::new("REACH").with("who", self.who.to_string());

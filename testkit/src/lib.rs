@@ -23,35 +23,16 @@
 
 use haifu_rules::{HandNotation, Kind, Meld, MeldKind, MjaiTile, Tile, TileSet};
 
+pub mod corpus;
 pub mod scenes;
+
+pub use corpus::corpus_dir;
 
 use haifu_record::event::{Event, GameRecord, Tag, ROOT};
 use haifu_record::state::{KanDora, Riichi, TableState, WinValue};
-use haifu_record::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
-use haifu_record::Format;
+use haifu_record::tags::{self, DrawKind, Init, Owari, Player, Reach, RoundEndTag, Yaku};
 use haifu_rules::score;
 use haifu_rules::table::{self, TableRules};
-
-/// The shared corpus of real logs for tests and benchmarks: `$HAIFU_CORPUS`, else `shared/corpus` beside the
-/// project checkout (`../shared/corpus` from its root). `None` when it holds no `MANIFEST.tsv`: tests that need
-/// it then pass without checking anything (`./scripts/test` says so before it runs them) — unless
-/// `HAIFU_REQUIRE_CORPUS` is set (CI sets it), when an absent corpus fails the test, so a run can never pass
-/// by skipping.
-pub fn corpus_dir() -> Option<std::path::PathBuf> {
-    use std::path::PathBuf;
-    let dir = match std::env::var_os("HAIFU_CORPUS") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")),
-    };
-    if dir.join("MANIFEST.tsv").is_file() {
-        return Some(dir);
-    }
-    if std::env::var_os("HAIFU_REQUIRE_CORPUS").is_some() {
-        panic!("HAIFU_REQUIRE_CORPUS is set but the corpus is absent at {} (set HAIFU_CORPUS)", dir.display());
-    }
-    println!("SKIPPED: the real corpus is absent (looked at {}; set HAIFU_CORPUS). Nothing checked.", dir.display());
-    None
-}
 
 /// A tile named in a script: an exact id, or a kind with its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,13 +154,6 @@ struct Round {
     next_seat: u8,
 }
 
-/// The typed end tag of the last round and its index in the events (`owari` is added to it).
-#[derive(Clone, Debug)]
-enum EndTag {
-    Agari(Box<Agari>),
-    Ryuukyoku(Box<Ryuukyoku>),
-}
-
 /// Writes one scripted game as mjlog events. See the module documentation.
 #[derive(Clone, Debug)]
 pub struct GameBuilder {
@@ -192,7 +166,7 @@ pub struct GameBuilder {
     next_kyoku: u8,
     next_honba: u8,
     round: Option<Round>,
-    last_end: Option<(usize, EndTag)>,
+    last_end: Option<(usize, RoundEndTag)>,
     finished: bool,
 }
 
@@ -307,13 +281,7 @@ impl GameBuilder {
     }
     /// The game as a record (format mjlog).
     pub fn record(&self) -> GameRecord {
-        GameRecord {
-            format: Format::Mjlog,
-            index_in_file: 0,
-            log_id: None,
-            events: self.events.clone(),
-            notes: Vec::new(),
-        }
+        GameRecord::written(self.events.clone())
     }
     /// The game as mjlog XML text.
     pub fn xml(&self) -> String {
@@ -631,7 +599,7 @@ impl GameBuilder {
             sticks,
         };
         let agari = self.table.win_end(who, from, tile, value);
-        self.last_end = Some((self.events.len(), EndTag::Agari(Box::new(agari.clone()))));
+        self.last_end = Some((self.events.len(), RoundEndTag::Agari(Box::new(agari.clone()))));
         self.events.push(Event::tag(agari.to_tag(4)));
     }
 
@@ -680,7 +648,7 @@ impl GameBuilder {
     fn draw_end(&mut self, kind: DrawKind, shown: &[u8], delta: [i32; 4]) -> &mut Self {
         self.round.take().expect("draw outside a round");
         let d = self.table.draw_end(kind, shown, delta);
-        self.last_end = Some((self.events.len(), EndTag::Ryuukyoku(Box::new(d.clone()))));
+        self.last_end = Some((self.events.len(), RoundEndTag::Ryuukyoku(Box::new(d.clone()))));
         self.events.push(Event::tag(d.to_tag(4)));
         // the dealer keeps the seat after an abortive draw or when tenpai at the end of the wall
         let renchan = kind.is_abortive() || shown.contains(&self.table.dealer);
@@ -702,16 +670,7 @@ impl GameBuilder {
         let (at, end) = self.last_end.take().expect("finish before any round ended");
         let (scores, points) = table::owari(&self.rules, &self.table.scores, self.table.kyotaku);
         let owari = Some(Owari { scores, points });
-        let tag = match end {
-            EndTag::Agari(mut a) => {
-                a.owari = owari;
-                a.to_tag(4)
-            }
-            EndTag::Ryuukyoku(mut d) => {
-                d.owari = owari;
-                d.to_tag(4)
-            }
-        };
+        let tag = end.with_owari(owari);
         self.events[at] = Event::tag(tag);
         (self.table.scores, self.table.kyotaku) = (scores, 0);
         self.finished = true;

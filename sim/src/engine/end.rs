@@ -40,7 +40,7 @@ impl<W: Wall> Engine<W> {
                 sticks,
             };
             let agari = self.table.win_end(w, from, tile, value);
-            self.last_end = Some((self.events.len(), EndTag::Agari(Box::new(agari.clone()))));
+            self.last_end = Some((self.events.len(), RoundEndTag::Agari(Box::new(agari.clone()))));
             self.events.push(Event::tag(agari.to_tag(4)));
             wins.push(agari);
         }
@@ -79,14 +79,14 @@ impl<W: Wall> Engine<W> {
 
     pub(super) fn last_draw_tag(&self) -> Ryuukyoku {
         match &self.last_end {
-            Some((_, EndTag::Ryuukyoku(d))) => (**d).clone(),
+            Some((_, RoundEndTag::Ryuukyoku(d))) => (**d).clone(),
             _ => unreachable!("a draw tag was just written"),
         }
     }
 
     pub(super) fn write_draw(&mut self, kind: DrawKind, shown: &[u8], delta: [i32; 4]) {
         let d = self.table.draw_end(kind, shown, delta);
-        self.last_end = Some((self.events.len(), EndTag::Ryuukyoku(Box::new(d.clone()))));
+        self.last_end = Some((self.events.len(), RoundEndTag::Ryuukyoku(Box::new(d.clone()))));
         self.events.push(Event::tag(d.to_tag(4)));
     }
 
@@ -125,16 +125,7 @@ impl<W: Wall> Engine<W> {
         self.table.kyotaku = 0;
         let owari = Some(Owari { scores: fin, points });
         if let Some((at, end)) = self.last_end.take() {
-            let tag = match end {
-                EndTag::Agari(mut a) => {
-                    a.owari = owari;
-                    a.to_tag(4)
-                }
-                EndTag::Ryuukyoku(mut d) => {
-                    d.owari = owari;
-                    d.to_tag(4)
-                }
-            };
+            let tag = end.with_owari(owari);
             self.events[at] = Event::tag(tag);
         }
         self.phase = Phase::Over;

@@ -30,8 +30,7 @@
 
 use arrayvec::ArrayVec;
 use haifu_record::event::{Event, GameRecord, Tag, ROOT};
-use haifu_record::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, Ryuukyoku, Yaku};
-use haifu_record::Format;
+use haifu_record::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, RoundEndTag, Ryuukyoku, Yaku};
 use haifu_rules::agari;
 use haifu_rules::score::{self, RiichiKind, Ruleset, Score, WinContext};
 use haifu_rules::shanten::{shanten, shanten_each};
@@ -98,12 +97,6 @@ pub enum RoundEnd {
     Ryuukyoku(Ryuukyoku),
 }
 
-#[derive(Clone, Debug)]
-enum EndTag {
-    Agari(Box<Agari>),
-    Ryuukyoku(Box<Ryuukyoku>),
-}
-
 /// One game under Tenhou's rules. See the module documentation.
 pub struct Engine<W: Wall> {
     rules: TableRules,
@@ -127,7 +120,7 @@ pub struct Engine<W: Wall> {
     kan4_armed: bool,
     phase: Phase,
     events: Vec<Event>,
-    last_end: Option<(usize, EndTag)>,
+    last_end: Option<(usize, RoundEndTag)>,
     last_round: Option<RoundEnd>,
     rounds_started: usize,
     rounds_finished: usize,
@@ -263,17 +256,11 @@ impl<W: Wall> Engine<W> {
     }
     /// The game as a record (format mjlog): `record().to_mjlog()` is Tenhou-like XML.
     pub fn record(&self) -> GameRecord {
-        GameRecord {
-            format: Format::Mjlog,
-            index_in_file: 0,
-            log_id: None,
-            events: self.events.clone(),
-            notes: Vec::new(),
-        }
+        GameRecord::written(self.events.clone())
     }
     /// Takes the events out (the engine is spent).
     pub fn into_record(self) -> GameRecord {
-        GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events: self.events, notes: Vec::new() }
+        GameRecord::written(self.events)
     }
     /// How the last finished round ended.
     pub fn last_round(&self) -> Option<&RoundEnd> {

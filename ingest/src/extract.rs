@@ -1,7 +1,7 @@
 //! Replay: follows a game event by event, tracking every seat's concealed hand, melds, river, riichi state,
 //! the scores, dora indicators and tiles left, and checks the record against itself as it goes.
 //!
-//! Checks (each violation is a [`ReplayError`] naming the event):
+//! Checks (each violation is a [`ExtractError`] naming the event):
 //! - a drawn tile was not dealt or drawn before in the round; a discarded or melded tile is in the hand;
 //! - a call takes the last discard, from the seat its code names; hand sizes stay 13/14 (melds count 3);
 //! - `AGARI hai` equals the tracked hand plus the winning tile, its melds equal the tracked melds;
@@ -17,7 +17,7 @@ use haifu_rules::agari;
 use haifu_rules::shanten::shanten;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
-use crate::error::ReplayError;
+use crate::error::ExtractError;
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::state::TableState;
 pub use haifu_record::state::{Melds, RiverTile};
@@ -163,7 +163,7 @@ pub struct GameInfo {
 
 /// The result of a successful replay.
 #[derive(Clone, Debug)]
-pub struct ReplayedGame {
+pub struct ExtractedGame {
     pub info: GameInfo,
     pub rounds: Vec<RoundRecord>,
     pub decisions: Vec<Decision>,
@@ -224,7 +224,7 @@ struct Replayer<'a> {
 }
 
 /// Replays a game record. Errors name the event; a record that stops early yields the complete rounds.
-pub fn replay(record: &GameRecord) -> Result<ReplayedGame, ReplayError> {
+pub fn extract(record: &GameRecord) -> Result<ExtractedGame, ExtractError> {
     let mut r = Replayer {
         events: &record.events,
         info: GameInfo { n_players: 4, ..GameInfo::default() },
@@ -249,11 +249,11 @@ pub fn replay(record: &GameRecord) -> Result<ReplayedGame, ReplayError> {
     } else if !r.complete {
         truncation = Some(if r.rounds.is_empty() { "no round in the record".into() } else { "no owari".into() });
     }
-    Ok(ReplayedGame { info: r.info, rounds: r.rounds, decisions: r.decisions, complete: r.complete, truncation })
+    Ok(ExtractedGame { info: r.info, rounds: r.rounds, decisions: r.decisions, complete: r.complete, truncation })
 }
 
 impl Replayer<'_> {
-    fn err(&self, i: usize, message: String) -> ReplayError {
+    fn err(&self, i: usize, message: String) -> ExtractError {
         let mut tag = String::new();
         self.events[i].write_xml(&mut tag);
         if tag.len() > 120 {
@@ -261,7 +261,7 @@ impl Replayer<'_> {
             tag.truncate(cut);
             tag.push_str("...");
         }
-        ReplayError { event: i, tag, message }
+        ExtractError { event: i, tag, message }
     }
 
     fn round_mut(&mut self) -> Result<&mut RoundState, String> {

@@ -169,9 +169,9 @@ const COLUMNS: [&str; 17] = [
     "scores",
     "outcome",
     "win_yaku",
-    "man_before",
-    "pin_before",
-    "sou_before",
+    "man_before_key",
+    "pin_before_key",
+    "sou_before_key",
 ];
 
 /// Decisions as they are read, players numbered in the order they first appear.
@@ -212,7 +212,8 @@ impl Reading<'_> {
             (prim("kyoku", &UInt8)?, prim("seat", &UInt8)?, prim("turn", &UInt8)?, prim("discard", &UInt8)?);
         let (in_riichi, player, outcome) =
             (prim("in_riichi", &Boolean)?, prim("player", &Utf8)?, prim("outcome", &Utf8)?);
-        let suits = [prim("man_before", &Utf8)?, prim("pin_before", &Utf8)?, prim("sou_before", &Utf8)?];
+        let suits =
+            [prim("man_before_key", &UInt32)?, prim("pin_before_key", &UInt32)?, prim("sou_before_key", &UInt32)?];
         let list = |name: &str| {
             b.column_by_name(name)
                 .and_then(|c| c.as_list_opt::<i32>())
@@ -232,7 +233,7 @@ impl Reading<'_> {
         let [kyoku, seat, turn, discard] = [&kyoku, &seat, &turn, &discard].map(|a| a.as_primitive::<UInt8Type>());
         let in_riichi = in_riichi.as_boolean();
         let (player, outcome) = (player.as_string::<i32>(), outcome.as_string::<i32>());
-        let suits = [suits[0].as_string::<i32>(), suits[1].as_string::<i32>(), suits[2].as_string::<i32>()];
+        let suits = [&suits[0], &suits[1], &suits[2]].map(|a| a.as_primitive::<UInt32Type>());
 
         for i in 0..b.num_rows() {
             let name = player.value(i);
@@ -246,10 +247,7 @@ impl Reading<'_> {
             }
             let mut concealed = [0u8; KINDS];
             concealed.copy_from_slice(&hand_values.values()[hand_range]);
-            let shapes = suits
-                .map(|s| Shape::parse(s.value(i)).map_err(|e| anyhow!("{}: row {i}: {e}", path.display())))
-                .into_iter()
-                .collect::<Result<Vec<Shape>>>()?;
+            let shapes = suits.map(|s| Shape::from_key(s.value(i)));
             let n_players = (scores.value_offsets()[i + 1] - scores.value_offsets()[i]) as u8;
             let winds = Winds::of_seat(kyoku.value(i), seat.value(i), n_players);
             // suits from `*_before` (after a call: the hand before it plus the called tile); honors from the hand:

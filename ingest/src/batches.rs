@@ -4,6 +4,7 @@
 
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::tags::Agari;
+use haifu_rules::hand::suit_key;
 use haifu_rules::{write_counts, write_suit_digits, Counts, Suit, Tile};
 
 use crate::columns;
@@ -283,6 +284,12 @@ columns! {
     pin_after: Utf8 = suit(text, &after, Suit::Pin),
     sou_before: Utf8 = suit(text, &d.before, Suit::Sou),
     sou_after: Utf8 = suit(text, &after, Suit::Sou),
+    man_before_key: UInt32 = suit_key(&d.before, Suit::Man),
+    man_after_key: UInt32 = suit_key(&after, Suit::Man),
+    pin_before_key: UInt32 = suit_key(&d.before, Suit::Pin),
+    pin_after_key: UInt32 = suit_key(&after, Suit::Pin),
+    sou_before_key: UInt32 = suit_key(&d.before, Suit::Sou),
+    sou_after_key: UInt32 = suit_key(&after, Suit::Sou),
 }
 
 #[cfg(test)]

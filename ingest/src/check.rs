@@ -196,6 +196,7 @@ fn adopt_parts(dataset: &Path, rep: &mut CheckReport) -> Result<Vec<String>> {
                     rows: n,
                     bytes,
                     xxh3,
+                    schema: parts::SCHEMA_VERSION,
                 });
             }
             if !legacy && rows != want {

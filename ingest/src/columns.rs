@@ -1,6 +1,6 @@
 //! Tables declared once: [`columns!`](crate::columns!) takes each column's name, type (which says its
 //! nullability) and the expression that takes its value from a row, and makes the Arrow schema, one builder
-//! per column and the record batch from that one list. The dataset's tables (`crate::tables`) and the mining
+//! per column and the record batch from that one list. The dataset's tables (`crate::batches`) and the mining
 //! tables are declared with it, and a test holds docs/SCHEMA.md against the declarations.
 //!
 //! Column types are marker types named as in docs/SCHEMA.md: [`Int64`], [`Utf8`], [`List<UInt8>`](List),

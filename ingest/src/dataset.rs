@@ -343,6 +343,7 @@ impl DatasetWriter {
             rows,
             bytes,
             xxh3,
+            schema: crate::parts::SCHEMA_VERSION,
         })
     }
 }

@@ -39,6 +39,33 @@ pub struct PartEntry {
     pub bytes: u64,
     /// xxh3-64 of the file's bytes, hex.
     pub xxh3: String,
+    /// The version of the tables' schema the part was written with ([`SCHEMA_VERSION`]); lines written before
+    /// the version was recorded are version 1.
+    #[serde(default = "schema_v1")]
+    pub schema: u32,
+}
+
+/// The version of the tables' schema this haifu writes and reads (docs/SCHEMA.md): version 2 added the
+/// decisions table's integer shape keys.
+pub const SCHEMA_VERSION: u32 = 2;
+
+fn schema_v1() -> u32 {
+    1
+}
+
+/// Refuses a dataset whose decisions parts are of an older schema than this haifu's, in one line that says
+/// what to do (its readers would not find the columns; an ingest into it would mix two schemas).
+pub fn require_current_schema(dataset: &Path, parts: &BTreeMap<String, PartEntry>) -> Result<()> {
+    if let Some(old) = parts.values().find(|e| e.table == "decisions" && e.schema < SCHEMA_VERSION) {
+        bail!(
+            "{}: its decisions table has schema version {} (written by an older haifu); this haifu reads version \
+             {SCHEMA_VERSION} (integer shape keys): ingest the logs again into a new folder (`haifu ingest LOGS \
+             --out NEW_DIR`)",
+            dataset.display(),
+            old.schema
+        );
+    }
+    Ok(())
 }
 
 /// A file's size and xxh3-64 checksum.
@@ -158,6 +185,7 @@ static REPORTED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 /// Files in the table's folders that no commit lists are left out, with one line on stderr each.
 pub fn listed_files(dataset: &Path, table: &str) -> Result<Vec<PathBuf>> {
     let parts = listed_parts(dataset)?;
+    require_current_schema(dataset, &parts)?;
     let listed: Vec<&PartEntry> = parts.values().filter(|e| e.table == table).collect();
     listed.par_iter().try_for_each(|e| check_part(dataset, e))?;
     let known: HashSet<&str> = listed.iter().map(|e| e.file.as_str()).collect();

@@ -316,6 +316,9 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     let started = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.jobs).build()?;
     std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
+    if crate::parts::has_part_list(&opts.out) {
+        crate::parts::require_current_schema(&opts.out, &crate::parts::listed_parts(&opts.out)?)?;
+    }
     let stale_removed = clean_uncommitted(&opts.out)?;
     let mut seen: HashSet<String> = read_manifest(&opts.out)?.into_iter().map(|e| e.hash).collect();
     let total_bytes: u64 = inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();

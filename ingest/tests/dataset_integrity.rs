@@ -132,3 +132,28 @@ fn a_part_rewritten_by_another_tool_reads_the_same_once_adopted() {
     let rep = check(&ds, true).unwrap();
     assert!(rep.adopted.is_empty() && rep.findings.iter().any(|f| f.kind == "adopt"), "{:#?}", rep);
 }
+
+/// A dataset whose decisions parts were written with schema version 1 (part list lines without `schema`, as
+/// haifu wrote them before the integer shape keys) is refused by readers and by an ingest into it, in one line
+/// that says to ingest again; its other tables still read.
+#[test]
+fn a_dataset_of_an_older_schema_is_refused_with_what_to_do() {
+    let s = Scratch::new("dataset-schema-v1");
+    let ds = dataset(&s);
+    let list = ds.join("_haifu/parts.jsonl");
+    let text = std::fs::read_to_string(&list).unwrap();
+    assert!(text.lines().all(|l| l.contains("\"schema\":2")), "every part records the schema: {text}");
+    std::fs::write(&list, text.replace(",\"schema\":2", "")).unwrap();
+
+    let e = part_files(&ds, "decisions").unwrap_err().to_string();
+    assert!(e.contains("schema version 1") && e.contains("ingest the logs again"), "{e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    let logs = [("2022010112gm-00a9-0000-0000cccc.xml", drawn("7m").xml())];
+    let opts = haifu_ingest::pipeline::IngestOptions { out: ds.clone(), ..Default::default() };
+    let dir = s.0.join("more-logs");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(logs[0].0), &logs[0].1).unwrap();
+    let inputs = haifu_ingest::source::expand_inputs(&[dir], &[]).unwrap();
+    let e = haifu_ingest::pipeline::ingest(&inputs, &opts, &haifu_ingest::pipeline::Silent).unwrap_err().to_string();
+    assert!(e.contains("schema version 1"), "{e}");
+}

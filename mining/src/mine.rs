@@ -19,13 +19,12 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use arrow::array::{AsArray, ListArray};
-use arrow::datatypes::{DataType, Int64Type, UInt16Type, UInt8Type};
+use arrow::datatypes::{DataType, Int64Type, UInt16Type, UInt32Type, UInt8Type};
 use hashbrown::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dataset::{cast_to, choose_players, for_each_batch, games_per_player, part_files};
-use crate::shape::Shape;
 use crate::strategy::Strategy;
 
 /// The scope of the tables over every player.
@@ -37,6 +36,10 @@ pub const SOURCES: [&str; 5] = ["draw", "chi", "pon", "kan", "nuki"];
 /// The suits' column pairs in the decisions table.
 pub const SUIT_COLUMNS: [(&str, &str); 3] =
     [("man_before", "man_after"), ("pin_before", "pin_after"), ("sou_before", "sou_after")];
+
+/// The same shapes as integer keys ([`haifu_rules::hand::shape_key`]), what the engines count.
+pub const SUIT_KEY_COLUMNS: [(&str, &str); 3] =
+    [("man_before_key", "man_after_key"), ("pin_before_key", "pin_after_key"), ("sou_before_key", "sou_after_key")];
 
 /// Which rounds feed the `all` table (SPEC 3 Decision).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -391,12 +394,12 @@ const DECISION_COLUMNS: [&str; 13] = [
     "source",
     "outcome",
     "win_yaku",
-    "man_before",
-    "man_after",
-    "pin_before",
-    "pin_after",
-    "sou_before",
-    "sou_after",
+    "man_before_key",
+    "man_after_key",
+    "pin_before_key",
+    "pin_after_key",
+    "sou_before_key",
+    "sou_after_key",
 ];
 
 /// Mines the decisions of `dataset` with the Rust engine.
@@ -470,12 +473,14 @@ fn count_batch(
     let (player, source, outcome) = (player.as_string::<i32>(), source.as_string::<i32>(), outcome.as_string::<i32>());
     let win_yaku = list(b, "win_yaku")?;
     let yaku_ids = u8_values(win_yaku)?;
-    let suits = SUIT_COLUMNS.map(|(bc, ac)| (text(bc), text(ac)));
+    // the shapes as integer keys (schema 2): nothing to decode or parse
+    let key = |name: &str| cast_to(b, name, &DataType::UInt32, path);
     let mut arrays = Vec::with_capacity(3);
-    for (bc, ac) in suits {
-        arrays.push((bc?, ac?));
+    for (bc, ac) in SUIT_KEY_COLUMNS {
+        arrays.push((key(bc)?, key(ac)?));
     }
-    let suits: Vec<_> = arrays.iter().map(|(bc, ac)| (bc.as_string::<i32>(), ac.as_string::<i32>())).collect();
+    let suits: Vec<_> =
+        arrays.iter().map(|(bc, ac)| (bc.as_primitive::<UInt32Type>(), ac.as_primitive::<UInt32Type>())).collect();
 
     let seat = cast_to(b, "seat", &DataType::UInt8, path)?;
     let seat = seat.as_primitive::<UInt8Type>();
@@ -522,12 +527,10 @@ fn count_batch(
             }
         }
         for (bs, as_) in &suits {
-            let (before, after) = (bs.value(i), as_.value(i));
-            if before == after {
+            let (bk, ak) = (bs.value(i), as_.value(i));
+            if bk == ak {
                 continue;
             }
-            let bk = Shape::parse(before).map_err(|e| anyhow!("row {i}: {e}"))?.key();
-            let ak = Shape::parse(after).map_err(|e| anyhow!("row {i}: {e}"))?.key();
             for scope in scopes.into_iter().flatten() {
                 for st in 0..4u8 {
                     if tables & (1 << st) != 0 {

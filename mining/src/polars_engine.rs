@@ -14,8 +14,9 @@ use anyhow::{anyhow, Result};
 use hashbrown::HashMap;
 use polars::prelude::*;
 
-use crate::mine::{plan, MineOptions, Mined, RoundsMode, ScopeStats, SeqCount, StrategyRounds, SOURCES, SUIT_COLUMNS};
-use crate::shape::Shape;
+use crate::mine::{
+    plan, MineOptions, Mined, RoundsMode, ScopeStats, SeqCount, StrategyRounds, SOURCES, SUIT_KEY_COLUMNS,
+};
 use crate::strategy::Strategy;
 
 fn scan(files: &[PathBuf]) -> Result<LazyFrame> {
@@ -72,7 +73,7 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
 
     let d = scan(&plan.decisions)?;
     let mut wanted = vec![col("game_id"), col("round"), col("seat"), col("player"), col("source")];
-    for (b, a) in SUIT_COLUMNS {
+    for (b, a) in SUIT_KEY_COLUMNS {
         wanted.push(col(b));
         wanted.push(col(a));
     }
@@ -103,7 +104,7 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
         .collect();
     let fed = concat(per_strategy, UnionArgs::default())?;
 
-    let suits: Vec<LazyFrame> = SUIT_COLUMNS
+    let suits: Vec<LazyFrame> = SUIT_KEY_COLUMNS
         .into_iter()
         .map(|(b, a)| {
             fed.clone().filter(col(b).neq(col(a))).select([
@@ -145,13 +146,12 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
 
     let df = run(sequences)?;
     let (player, strategy, source) = (strs(&df, "player")?, strs(&df, "strategy")?, strs(&df, "source")?);
-    let (before, after, count) = (strs(&df, "before")?, strs(&df, "after")?, u64s(&df, "count")?);
+    let (before, after, count) = (u64s(&df, "before")?, u64s(&df, "after")?, u64s(&df, "count")?);
     let mut counts: HashMap<(u32, u8, u8, u32, u32), u64> = HashMap::new();
-    let key = |t: &str| Shape::parse(t).map(|s| s.key()).map_err(|e| anyhow!("{e}"));
     for i in 0..df.height() {
         let st = strategy_index(&strategy[i])?;
         let src = SOURCES.iter().position(|s| *s == source[i]).ok_or_else(|| anyhow!("source {}", source[i]))? as u8;
-        let (b, a) = (key(&before[i])?, key(&after[i])?);
+        let (b, a) = (before[i] as u32, after[i] as u32);
         *counts.entry((0, st, src, b, a)).or_insert(0) += count[i];
         if let Some(&scope) = scope_of.get(player[i].as_str()).filter(|&&s| s != 0) {
             *counts.entry((scope, st, src, b, a)).or_insert(0) += count[i];

@@ -39,7 +39,7 @@ impl Shape {
     }
 
     pub fn key(&self) -> u32 {
-        self.0.iter().rev().fold(0u32, |k, &n| k * 5 + u32::from(n))
+        haifu_rules::hand::shape_key(&self.0)
     }
 
     pub fn from_key(mut key: u32) -> Shape {

@@ -193,6 +193,21 @@ pub fn write_suit_digits(counts: &Counts, suit: Suit, out: &mut String) {
     }
 }
 
+/// The integer key of a suit's shape: its nine digit counts (1 to 9, each 0..=4) read as a number in base 5,
+/// the digit 1's count lowest. `-` (no tile) is 0; every key is below 5^9 = 1,953,125. The decisions table
+/// stores these keys and the sequence tables count them (SPEC 2: the shape is the multiset of digits).
+pub fn shape_key(digits: &[u8; 9]) -> u32 {
+    digits.iter().rev().fold(0u32, |k, &n| k * 5 + u32::from(n))
+}
+
+/// [`shape_key`] of one suit of a hand's counts.
+pub fn suit_key(counts: &Counts, suit: Suit) -> u32 {
+    let base = usize::from(suit.kind(1).index());
+    let mut digits = [0u8; 9];
+    digits.copy_from_slice(&counts[base..base + 9]);
+    shape_key(&digits)
+}
+
 /// Tenhou-style hand notation: `123m456p789s11z` (honors 1z..7z = E S W N P F C).
 pub fn format_counts(counts: &Counts) -> String {
     let mut out = String::new();
@@ -281,6 +296,15 @@ impl FromStr for HandNotation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shape_keys_count_digits_in_base_five() {
+        // 3336678p: three 3s, two 6s, one 7, one 8 -> 3*5^2 + 2*5^5 + 5^6 + 5^7 (worked out by hand)
+        let counts = "3336678p".parse::<HandNotation>().unwrap().counts;
+        assert_eq!(suit_key(&counts, Suit::Pin), 75 + 6_250 + 15_625 + 78_125);
+        assert_eq!(suit_key(&counts, Suit::Man), 0);
+        assert_eq!(shape_key(&[4; 9]), 1_953_124, "the largest key is 5^9 - 1");
+    }
 
     #[test]
     fn tileset_tracks_copies() {

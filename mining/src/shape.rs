@@ -86,12 +86,16 @@ impl fmt::Display for Shape {
         if self.is_empty() {
             return f.write_str(EMPTY);
         }
-        for (i, &n) in self.0.iter().enumerate() {
+        // at most 14 digits, written at once (the sequence tables write millions of them)
+        let mut digits = [0u8; 36];
+        let mut len = 0;
+        for (d, &n) in (b'1'..).zip(&self.0) {
             for _ in 0..n {
-                write!(f, "{}", i + 1)?;
+                digits[len] = d;
+                len += 1;
             }
         }
-        Ok(())
+        f.write_str(std::str::from_utf8(&digits[..len]).map_err(|_| fmt::Error)?)
     }
 }
 

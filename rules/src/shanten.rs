@@ -37,7 +37,8 @@
 //! one-byte class, and the convolutions are tabulated over classes (see [`Tables`]): man × pin → a class,
 //! × sou → a class, × honors → the distance for each `n`. A call is then a vectorised pass over the counts
 //! (validity, and the counts seven pairs and thirteen orphans need), three ranks, four class loads and three
-//! loads from tables of a few kB (180 classes for two suits, 180 for three); the tables take about 530 kB (the 4 MB of vectors are dropped once built).
+//! loads from small tables (180 classes for two suits, 180 for three; 16, 23 and 11.5 kB per hand size). The
+//! tables take about 510 kB, 405 kB of it the suit classes; the 4 MB of vectors are dropped once built.
 //!
 //! # Building the suit table
 //!
@@ -196,19 +197,22 @@ struct Tables {
     suit: Box<[u8]>,
     /// The `(m, p)` vector of each suit class.
     suit_vecs: Box<[[u8; ENTRY]]>,
-    /// Number of suit classes (the stride of `two` and `three`).
-    suit_n: usize,
     /// Class of the honors, by [`honor_index`].
     honor: Box<[u8; 4096]>,
-    /// Number of honor classes (the stride of `dist`).
-    honor_n: usize,
-    /// `two[man * suit_n + pin]`: class of the convolution of two suits.
+    /// `two[man * SUIT_STRIDE + pin]`: class of the convolution of two suits.
     two: Box<[u8]>,
-    /// `three[two * suit_n + sou]`: class of the convolution of the three suits.
+    /// `three[two * SUIT_STRIDE + sou]`: class of the convolution of the three suits.
     three: Box<[u8]>,
-    /// `dist[three * honor_n + honors][n]`: the least tiles to draw for `n` melds and a pair.
-    dist: Box<[[u8; 8]]>,
+    /// `dist[(n * three_n + three) * HONOR_STRIDE + honors]`: the least tiles to draw for `n` melds and a
+    /// pair (`n` outermost: hands of one size, mostly 13 and 14 tiles, use one fifth of the table).
+    dist: Box<[u8]>,
+    /// Number of three-suit classes.
+    three_n: usize,
 }
+
+/// Strides of the class tables: powers of two at least the number of suit (126) and honor (55) classes.
+const SUIT_STRIDE: usize = 128;
+const HONOR_STRIDE: usize = 64;
 
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
@@ -234,33 +238,32 @@ fn classify(vecs: impl Iterator<Item = [u8; ENTRY]>) -> (Vec<u8>, Vec<[u8; ENTRY
 fn build_tables() -> Tables {
     let (suit, suit_vecs) = classify(build_suit_table().into_vec().into_iter());
     let (honor, honor_vecs) = classify(HONORS.iter().copied());
-    let suit_n = suit_vecs.len();
-    let honor_n = honor_vecs.len();
-    let pairs = |a: &[[u8; ENTRY]], b: &[[u8; ENTRY]]| {
-        let a = a.to_vec();
-        let b = b.to_vec();
-        (0..a.len() * b.len()).map(move |i| (a[i / b.len()], b[i % b.len()]))
+    assert!(suit_vecs.len() <= SUIT_STRIDE && honor_vecs.len() <= HONOR_STRIDE);
+    // a ⊕ b for every class a and every b < SUIT_STRIDE (the columns past the last suit class repeat it)
+    let by_suit = |a: &[[u8; ENTRY]]| {
+        let (a, b) = (a.to_vec(), suit_vecs.clone());
+        (0..a.len() * SUIT_STRIDE)
+            .map(move |i| combine::<4>(&a[i / SUIT_STRIDE], &b[(i % SUIT_STRIDE).min(b.len() - 1)]))
     };
-    let (two, two_vecs) = classify(pairs(&suit_vecs, &suit_vecs).map(|(a, b)| combine::<4>(&a, &b)));
-    let (three, three_vecs) = classify(pairs(&two_vecs, &suit_vecs).map(|(a, b)| combine::<4>(&a, &b)));
-    let dist = pairs(&three_vecs, &honor_vecs)
-        .map(|(suits, hon)| {
-            let mut d = [u8::MAX; 8];
-            for (n, e) in d.iter_mut().enumerate().take(5) {
-                *e = (finish_n(&suits, &hon, n) + 1) as u8;
+    let (two, two_vecs) = classify(by_suit(&suit_vecs));
+    let (three, three_vecs) = classify(by_suit(&two_vecs));
+    let three_n = three_vecs.len();
+    let mut dist = vec![u8::MAX; 5 * three_n * HONOR_STRIDE];
+    for n in 0..=4 {
+        for (t, suits) in three_vecs.iter().enumerate() {
+            for (h, hon) in honor_vecs.iter().enumerate() {
+                dist[(n * three_n + t) * HONOR_STRIDE + h] = (finish_n(suits, hon, n) + 1) as u8;
             }
-            d
-        })
-        .collect();
+        }
+    }
     Tables {
         suit: suit.into(),
         suit_vecs: suit_vecs.into(),
-        suit_n,
         honor: honor.into_boxed_slice().try_into().expect("4096 honor classes"),
-        honor_n,
         two: two.into(),
         three: three.into(),
-        dist,
+        dist: dist.into(),
+        three_n,
     }
 }
 
@@ -452,9 +455,9 @@ fn regular(counts: &Counts, n: usize) -> i8 {
     let pin = usize::from(t.suit[fast_rank(&counts[9..18])]);
     let sou = usize::from(t.suit[fast_rank(&counts[18..27])]);
     let hon = usize::from(t.honor[honor_index(&counts[27..34])]);
-    let two = usize::from(t.two[man * t.suit_n + pin]);
-    let three = usize::from(t.three[two * t.suit_n + sou]);
-    t.dist[three * t.honor_n + hon][n] as i8 - 1
+    let two = usize::from(t.two[man * SUIT_STRIDE + pin]);
+    let three = usize::from(t.three[two * SUIT_STRIDE + sou]);
+    t.dist[(n * t.three_n + three) * HONOR_STRIDE + hon] as i8 - 1
 }
 
 /// Number of tiles in the hand, after checking the hand is a valid concealed hand.
@@ -467,6 +470,13 @@ fn hand_size(counts: &Counts) -> usize {
         total = total.wrapping_add(c);
         max = max.max(c);
     }
+    checked_size(total, max)
+}
+
+/// The hand's size from the wrapping byte sum of its counts and their maximum, after checking the hand is
+/// valid (the sum is exact when every count is at most 4).
+#[inline(always)]
+fn checked_size(total: u8, max: u8) -> usize {
     let total = usize::from(total);
     assert!(
         max <= 4 && total <= MAX_TILES && !total.is_multiple_of(3),
@@ -530,10 +540,23 @@ fn kokushi(counts: &Counts) -> i8 {
 /// # Panics
 /// When the hand does not hold 3n+1 or 3n+2 tiles (at most 14) or holds more than four copies of a kind.
 pub fn shanten(counts: &Counts) -> i8 {
-    let size = hand_size(counts);
+    // one branch-free pass: validity, and the counts seven pairs and thirteen orphans need
+    let (mut total, mut max, mut pairs, mut kinds, mut orphan_kinds, mut orphan_pairs) = (0u8, 0u8, 0u8, 0u8, 0u8, 0u8);
+    for (&c, &orphan) in counts.iter().zip(&ORPHAN_MASK) {
+        let (one, two) = (u8::from(c >= 1), u8::from(c >= 2));
+        total = total.wrapping_add(c);
+        max = max.max(c);
+        kinds += one;
+        pairs += two;
+        orphan_kinds += one & orphan;
+        orphan_pairs |= two & orphan;
+    }
+    let size = checked_size(total, max);
     let r = regular(counts, size / 3);
-    if size >= 13 && r >= 0 {
-        r.min(special(counts))
+    if size >= 13 {
+        let chiitoi = 6 - pairs as i8 + (7 - kinds as i8).max(0);
+        let kokushi = 13 - orphan_kinds as i8 - orphan_pairs as i8;
+        r.min(chiitoi).min(kokushi)
     } else {
         r
     }
@@ -549,22 +572,6 @@ const ORPHAN_MASK: [u8; KINDS] = {
     }
     m
 };
-
-/// The lesser of seven pairs and thirteen orphans, in one branch-free pass over the counts.
-#[inline(always)]
-fn special(counts: &Counts) -> i8 {
-    let (mut pairs, mut kinds, mut orphan_kinds, mut orphan_pairs) = (0u8, 0u8, 0u8, 0u8);
-    for (&c, &orphan) in counts.iter().zip(&ORPHAN_MASK) {
-        let (one, two) = (u8::from(c >= 1), u8::from(c >= 2));
-        kinds += one;
-        pairs += two;
-        orphan_kinds += one & orphan;
-        orphan_pairs |= two & orphan;
-    }
-    let chiitoi = 6 - pairs as i8 + (7 - kinds as i8).max(0);
-    let kokushi = 13 - orphan_kinds as i8 - orphan_pairs as i8;
-    chiitoi.min(kokushi)
-}
 
 /// Regular-form shanten from the suits' combined vector and the honors' entry, for `n` melds.
 #[inline(always)]
@@ -690,13 +697,27 @@ mod tests {
         for (r, e) in table.iter().enumerate() {
             assert_eq!(&t.suit_vecs[usize::from(t.suit[r])], e);
         }
+        // the class chain against the convolution of the vectors, on random class combinations
+        let mut rng = StdRng::seed_from_u64(3);
+        let hon_classes: Vec<(usize, [u8; ENTRY])> =
+            (0..4096).filter(|&i| HONORS[i] != [0; ENTRY]).map(|i| (usize::from(t.honor[i]), HONORS[i])).collect();
+        for _ in 0..200_000 {
+            let [m, p, s] = [0; 3].map(|_| rng.random_range(0..t.suit_vecs.len()));
+            let (h, hv) = hon_classes[rng.random_range(0..hon_classes.len())];
+            let n = rng.random_range(0..=4);
+            let two = usize::from(t.two[m * SUIT_STRIDE + p]);
+            let three = usize::from(t.three[two * SUIT_STRIDE + s]);
+            let got = t.dist[(n * t.three_n + three) * HONOR_STRIDE + h];
+            let suits = combine::<4>(&combine::<4>(&t.suit_vecs[m], &t.suit_vecs[p]), &t.suit_vecs[s]);
+            assert_eq!(got as i8 - 1, finish_n(&suits, &hv, n), "classes {m} {p} {s} {h}, n = {n}");
+        }
         println!(
             "classes: {} suit, {} honor, {} two suits, {} three suits; bytes: {}",
-            t.suit_n,
-            t.honor_n,
+            t.suit_vecs.len(),
+            t.honor.iter().max().unwrap() + 1,
             t.two.iter().max().unwrap() + 1,
-            t.three.iter().max().unwrap() + 1,
-            t.suit.len() + t.two.len() + t.three.len() + 8 * t.dist.len() + 4096
+            t.three_n,
+            t.suit.len() + t.two.len() + t.three.len() + t.dist.len() + 4096
         );
     }
 

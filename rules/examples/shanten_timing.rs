@@ -2,7 +2,7 @@
 //!
 //! `cargo run --release -p haifu-rules --example shanten_timing`
 //!
-//! Prints how long the suit table takes to build on first use, then the mean cost per call of
+//! Prints how long the tables take to build on first use, then the mean cost per call of
 //! `shanten` and `shanten_regular` over random 13- and 14-tile hands drawn from a full wall, and over random
 //! hands of every size, and over the 13-tile hands left by each discard of a 14-tile hand.
 use haifu_rules::shanten::{shanten, shanten_regular, warm_up};
@@ -41,7 +41,7 @@ fn time(label: &str, hands: &[Counts], f: fn(&Counts) -> i8) {
 fn main() {
     let t = Instant::now();
     warm_up();
-    println!("suit table built in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    println!("tables built in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
 
     let mut rng = StdRng::seed_from_u64(1);
     let n = 1_000_000;

@@ -425,7 +425,7 @@ fn honor_index(h: &[u8]) -> usize {
 }
 
 /// The honors' entry, from their seven counts.
-#[inline(always)]
+#[cfg(test)]
 fn honor_entry(h: &[u8]) -> &'static [u8; ENTRY] {
     &HONORS[honor_index(h)]
 }
@@ -586,7 +586,8 @@ fn finish_n(suits: &[u8; ENTRY], hon: &[u8; ENTRY], n: usize) -> i8 {
 /// Shanten after one more or one fewer tile of each kind: `delta = -1` gives the shanten after discarding
 /// one tile of kind `k` (for a hand of 3n+2 tiles), `delta = +1` after drawing one (3n+1 tiles). Kinds that
 /// cannot change so (none held, or four held) get `i8::MAX`. Equal to calling [`shanten`] on each changed
-/// hand, but the unchanged groups' vectors are looked up and convolved once, not 34 times.
+/// hand, but the unchanged groups' classes and their convolutions are looked up once: a changed hand costs
+/// the rank of its changed group and two or three loads.
 ///
 /// # Panics
 /// As [`shanten`], and when the changed hands would not be valid (`delta` other than -1 or +1).
@@ -595,28 +596,18 @@ pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
     let size = hand_size(counts);
     let new_size = (size as isize + isize::from(delta)) as usize;
     assert!(new_size <= MAX_TILES && !new_size.is_multiple_of(3), "changed hands of {new_size} tiles");
-    // the meld count as a constant lets the convolutions unroll
-    match new_size / 3 {
-        4 => each_n::<4>(counts, delta, new_size),
-        3 => each_n::<3>(counts, delta, new_size),
-        2 => each_n::<2>(counts, delta, new_size),
-        1 => each_n::<1>(counts, delta, new_size),
-        _ => each_n::<0>(counts, delta, new_size),
-    }
-}
-
-/// [`shanten_each`] for changed hands of `N` melds and a pair (`new_size` tiles).
-fn each_n<const N: usize>(counts: &Counts, delta: i8, new_size: usize) -> [i8; KINDS] {
-    let n = N;
     let t = tables();
-    let suit = |g: usize, c: &[u8]| t.suit_vecs[usize::from(t.suit[fast_rank(&c[g * 9..g * 9 + 9])])];
-    let e = [suit(0, counts), suit(1, counts), suit(2, counts)];
-    // each suit's two partners convolved once
-    let others = [combine::<N>(&e[1], &e[2]), combine::<N>(&e[0], &e[2]), combine::<N>(&e[0], &e[1])];
-    let all_suits = combine::<N>(&others[2], &e[2]);
-    let hon = *honor_entry(&counts[27..34]);
-    // everything but one suit, honors included: a changed suit needs one last pairing with it
-    let rest = [combine::<N>(&others[0], &hon), combine::<N>(&others[1], &hon), combine::<N>(&others[2], &hon)];
+    // the distances for the changed hands' meld count, by [three-suit class][honor class]
+    let part = t.three_n * HONOR_STRIDE;
+    let dist = &t.dist[new_size / 3 * part..(new_size / 3 + 1) * part];
+    let distance = |three: u8, hon: u8| dist[usize::from(three) * HONOR_STRIDE + usize::from(hon)] as i8 - 1;
+    let two = |man: u8, pin: u8| t.two[usize::from(man) * SUIT_STRIDE + usize::from(pin)];
+    let three = |two: u8, sou: u8| t.three[usize::from(two) * SUIT_STRIDE + usize::from(sou)];
+    let class = |c: &[u8], g: usize| t.suit[fast_rank(&c[g * 9..g * 9 + 9])];
+    let [man, pin, sou] = [0, 1, 2].map(|g| class(counts, g));
+    let honor_idx = honor_index(&counts[27..34]);
+    let hon = t.honor[honor_idx];
+    let (man_pin, all_suits) = (two(man, pin), three(two(man, pin), sou));
     // seven pairs and thirteen orphans, adjusted per kind
     let (mut pairs, mut kinds) = (0i8, 0i8);
     for &c in counts.iter() {
@@ -628,6 +619,7 @@ fn each_n<const N: usize>(counts: &Counts, delta: i8, new_size: usize) -> [i8; K
         orphan_kinds += i8::from(counts[k] >= 1);
         orphan_pairs += i8::from(counts[k] >= 2);
     }
+    let weight = |c: u8| (1usize << (3 * u32::from(c))) >> 3;
     let mut out = [i8::MAX; KINDS];
     let mut c = *counts;
     for k in 0..KINDS {
@@ -637,11 +629,11 @@ fn each_n<const N: usize>(counts: &Counts, delta: i8, new_size: usize) -> [i8; K
         }
         let after = (before as i8 + delta) as u8;
         c[k] = after;
-        let regular = if k < 27 {
-            let g = k / 9;
-            finish_n(&suit(g, &c), &rest[g], n)
-        } else {
-            finish_n(&all_suits, honor_entry(&c[27..34]), n)
+        let regular = match k / 9 {
+            0 => distance(three(two(class(&c, 0), pin), sou), hon),
+            1 => distance(three(two(man, class(&c, 1)), sou), hon),
+            2 => distance(three(man_pin, class(&c, 2)), hon),
+            _ => distance(all_suits, t.honor[honor_idx - weight(before) + weight(after)]),
         };
         let mut best = regular;
         if new_size >= 13 {
@@ -649,7 +641,7 @@ fn each_n<const N: usize>(counts: &Counts, delta: i8, new_size: usize) -> [i8; K
             let kk = kinds - i8::from(before >= 1) + i8::from(after >= 1);
             best = best.min(6 - p + (7 - kk).max(0));
             let (mut ok, mut op) = (orphan_kinds, orphan_pairs);
-            if ORPHANS.contains(&k) {
+            if ORPHAN_MASK[k] == 1 {
                 ok += i8::from(after >= 1) - i8::from(before >= 1);
                 op += i8::from(after >= 2) - i8::from(before >= 2);
             }

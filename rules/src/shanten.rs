@@ -17,11 +17,12 @@
 //! `|H \ hand|` splits over the four groups man / pin / sou / honors, so
 //! `d = min over (m_g, p_g) with Σ m_g = n, Σ p_g = 1 of Σ_g D_g(m_g, p_g)`, where `D_g(m, p)` is the least
 //! number of tiles to add to the group's tiles so that they contain `m` melds and `p` pairs. This is a
-//! min-plus convolution of four 5×2 vectors (a few dozen byte additions).
+//! min-plus convolution of four 5×2 vectors.
 //!
-//! * Suits: `D(shape, m, p)` is read from a table indexed by the suit's shape, the nine counts 0..=4 whose
-//!   sum is at most 14: 405 350 shapes, each with 10 one-byte entries (`m = 0..=4`, `p = 0..=1`), about 4 MB.
-//!   The shape's index is its rank in lexicographic order, computed with a 9×15×5 table of offsets.
+//! * Suits: `D(shape, m, p)` is computed for every suit shape, the nine counts 0..=4 whose sum is at most 14:
+//!   405 350 shapes, each with 10 entries (`m = 0..=4`, `p = 0..=1`). The shape's index is its rank in
+//!   lexicographic order, computed with a 9×15×5 table of offsets, or at call time with two lookups (the
+//!   base-5 numbers of digits 1-5 and of digits 6-9, the latter with the tiles of the former).
 //! * Honors form only triplets and pairs of distinct kinds, so the best choice is closed-form: triplets from
 //!   the `m` most numerous kinds and the pair from the next one (an exchange argument shows this is optimal).
 //!   It depends only on how many kinds are held once, twice, three and four times, so it is read from a
@@ -30,9 +31,18 @@
 //! Seven pairs (`6 - pairs + max(0, 7 - kinds)`) and thirteen orphans (`13 - kinds - [some orphan paired]`)
 //! are closed formulas.
 //!
+//! # Classes
+//!
+//! The 405 350 suit vectors take only 126 distinct values and the honors' 55, so each group is reduced to a
+//! one-byte class, and the convolutions are tabulated over classes (see [`Tables`]): man × pin → a class,
+//! × sou → a class, × honors → the distance for each `n`. A call is then a vectorised pass over the counts
+//! (validity, and the counts seven pairs and thirteen orphans need), three ranks, four class loads and three
+//! loads from small tables (180 classes for two suits, 180 for three; 16, 23 and 11.5 kB per hand size). The
+//! tables take about 510 kB, 405 kB of it the suit classes; the 4 MB of vectors are dropped once built.
+//!
 //! # Building the suit table
 //!
-//! The table is computed at first use ([`std::sync::OnceLock`]; [`warm_up`] forces it), nothing is shipped
+//! The tables are computed at first use ([`std::sync::OnceLock`]; [`warm_up`] forces it), nothing is shipped
 //! or needs regenerating: writing `E(c)` for the
 //! largest overlap `max_{h ∈ T(m,p)} |min(c, h)|` of a shape `c` with a suit target `h` (m melds + p pairs,
 //! counts ≤ 4), `D = 3m + 2p - E`, and
@@ -42,7 +52,7 @@
 //! 2. then `E(c) = |c|` if `c` is such a sub-multiset, else `E(c) = max_i E(c - e_i)` (the best overlap misses
 //!    some tile of `c`): one pass in increasing rank order.
 //!
-//! This takes about 50 ms in a release build (about 1.3 s unoptimised); `cargo run --release -p haifu-rules
+//! This and the classes take about 90 ms in a release build (about 2 s unoptimised); `cargo run --release -p haifu-rules
 //! --example shanten_timing` prints the build time and the cost per call. The unit tests below check sampled
 //! entries against an independent per-shape search, and `rules/tests/shanten.rs` checks whole hands against a
 //! kind-by-kind dynamic programme, an enumeration of complete hands and an exhaustive exchange BFS.
@@ -119,10 +129,142 @@ fn rank(shape: &[u8]) -> usize {
     r as usize
 }
 
-/// The suit table: for each shape (by [`rank`]), the least tiles to add for `m` melds + `p` pairs.
-fn suit_table() -> &'static [[u8; ENTRY]] {
-    static TABLE: OnceLock<Box<[[u8; ENTRY]]>> = OnceLock::new();
-    TABLE.get_or_init(build_suit_table)
+/// [`rank`] in two lookups: `RANK_HEAD[key]` is the rank offset of digits 0..5 given as the base-5 number
+/// `key = Σ d_i 5^i`, and `RANK_TAIL[s][key]` that of digits 5..9 (`key = Σ d_{5+i} 5^i`) after a head of
+/// `s` tiles. The two keys are plain arithmetic, so the nine dependent loads of [`rank`] become two
+/// independent ones. Entries for heads or tails of more than 14 tiles are 0 and never read.
+static RANK_HEAD: [u32; 3125] = {
+    let mut t = [0u32; 3125];
+    let mut key = 0;
+    while key < 3125 {
+        let (mut x, mut s, mut r, mut i) = (key, 0usize, 0u32, 0);
+        while i < 5 && s <= MAX_TILES {
+            let d = x % 5;
+            r += OFFSET[i][s][d];
+            s += d;
+            x /= 5;
+            i += 1;
+        }
+        t[key] = if s <= MAX_TILES { r } else { 0 };
+        key += 1;
+    }
+    t
+};
+
+/// See [`RANK_HEAD`].
+static RANK_TAIL: [[u32; 625]; MAX_TILES + 1] = {
+    let mut t = [[0u32; 625]; MAX_TILES + 1];
+    let mut head = 0;
+    while head <= MAX_TILES {
+        let mut key = 0;
+        while key < 625 {
+            let (mut x, mut s, mut r, mut i) = (key, head, 0u32, 5);
+            while i < SUIT && s <= MAX_TILES {
+                let d = x % 5;
+                r += OFFSET[i][s][d];
+                s += d;
+                x /= 5;
+                i += 1;
+            }
+            t[head][key] = if s <= MAX_TILES { r } else { 0 };
+            key += 1;
+        }
+        head += 1;
+    }
+    t
+};
+
+/// [`rank`] by [`RANK_HEAD`] and [`RANK_TAIL`]; the shape must be valid (each count ≤ 4, sum ≤ 14).
+#[inline(always)]
+fn fast_rank(shape: &[u8]) -> usize {
+    let d = |i: usize| u32::from(shape[i]);
+    let head = d(0) + 5 * d(1) + 25 * d(2) + 125 * d(3) + 625 * d(4);
+    let head_tiles = d(0) + d(1) + d(2) + d(3) + d(4);
+    let tail = d(5) + 5 * d(6) + 25 * d(7) + 125 * d(8);
+    (RANK_HEAD[head as usize] + RANK_TAIL[head_tiles as usize][tail as usize]) as usize
+}
+
+/// The lookup tables, built on first use from the suit table.
+///
+/// Many shapes share one `(m, p)` vector, so each group's vector is replaced by a small *class* number, and
+/// the min-plus convolutions are tabulated over classes: man and pin give a class of their convolution, that
+/// and sou a class of the three suits' convolution, and that and the honors' class the distance for each
+/// `n`. A regular-form shanten is then four class loads and three small-table loads, no arithmetic on
+/// vectors. (The same reduction is the heart of Cryolite's Nyanten tables, which riichienv-core and
+/// xiangting ship precomputed; here the classes are found by deduplicating the vectors at build time.)
+struct Tables {
+    /// Class of each suit shape, by [`rank`].
+    suit: Box<[u8]>,
+    /// The `(m, p)` vector of each suit class.
+    suit_vecs: Box<[[u8; ENTRY]]>,
+    /// Class of the honors, by [`honor_index`].
+    honor: Box<[u8; 4096]>,
+    /// `two[man * SUIT_STRIDE + pin]`: class of the convolution of two suits.
+    two: Box<[u8]>,
+    /// `three[two * SUIT_STRIDE + sou]`: class of the convolution of the three suits.
+    three: Box<[u8]>,
+    /// `dist[(n * three_n + three) * HONOR_STRIDE + honors]`: the least tiles to draw for `n` melds and a
+    /// pair (`n` outermost: hands of one size, mostly 13 and 14 tiles, use one fifth of the table).
+    dist: Box<[u8]>,
+    /// Number of three-suit classes.
+    three_n: usize,
+}
+
+/// Strides of the class tables: powers of two at least the number of suit (126) and honor (55) classes.
+const SUIT_STRIDE: usize = 128;
+const HONOR_STRIDE: usize = 64;
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(build_tables)
+}
+
+/// Class numbers for a sequence of vectors (equal vectors, equal classes), and the vector of each class.
+fn classify(vecs: impl Iterator<Item = [u8; ENTRY]>) -> (Vec<u8>, Vec<[u8; ENTRY]>) {
+    let mut ids = std::collections::HashMap::new();
+    let mut list = Vec::new();
+    let classes = vecs
+        .map(|v| {
+            let id = *ids.entry(v).or_insert_with(|| {
+                list.push(v);
+                list.len() - 1
+            });
+            u8::try_from(id).expect("at most 256 classes")
+        })
+        .collect();
+    (classes, list)
+}
+
+fn build_tables() -> Tables {
+    let (suit, suit_vecs) = classify(build_suit_table().into_vec().into_iter());
+    let (honor, honor_vecs) = classify(HONORS.iter().copied());
+    assert!(suit_vecs.len() <= SUIT_STRIDE && honor_vecs.len() <= HONOR_STRIDE);
+    // a ⊕ b for every class a and every b < SUIT_STRIDE (the columns past the last suit class repeat it)
+    let by_suit = |a: &[[u8; ENTRY]]| {
+        let (a, b) = (a.to_vec(), suit_vecs.clone());
+        (0..a.len() * SUIT_STRIDE)
+            .map(move |i| combine::<4>(&a[i / SUIT_STRIDE], &b[(i % SUIT_STRIDE).min(b.len() - 1)]))
+    };
+    let (two, two_vecs) = classify(by_suit(&suit_vecs));
+    let (three, three_vecs) = classify(by_suit(&two_vecs));
+    let three_n = three_vecs.len();
+    let mut dist = vec![u8::MAX; 5 * three_n * HONOR_STRIDE];
+    for n in 0..=4 {
+        for (t, suits) in three_vecs.iter().enumerate() {
+            for (h, hon) in honor_vecs.iter().enumerate() {
+                dist[(n * three_n + t) * HONOR_STRIDE + h] = (finish_n(suits, hon, n) + 1) as u8;
+            }
+        }
+    }
+    Tables {
+        suit: suit.into(),
+        suit_vecs: suit_vecs.into(),
+        honor: honor.into_boxed_slice().try_into().expect("4096 honor classes"),
+        two: two.into(),
+        three: three.into(),
+        dist: dist.into(),
+        three_n,
+    }
 }
 
 /// Every shape in rank order.
@@ -225,16 +367,17 @@ fn build_suit_table() -> Box<[[u8; ENTRY]]> {
     overlap.into_iter().map(|e| std::array::from_fn(|k| (3 * (k / 2) + 2 * (k % 2)) as u8 - e[k])).collect()
 }
 
-/// Forces the suit table to be built now (it is otherwise built by the first shanten call).
+/// Forces the tables to be built now (they are otherwise built by the first shanten call).
 pub fn warm_up() {
-    suit_table();
+    tables();
 }
 
 /// Least tiles to add to one suit (nine counts) for each `(m, p)`, index `2m + p`; the suit must hold ≤ 14
 /// tiles and each count must be ≤ 4.
 pub fn suit_entry(suit: &[u8; SUIT]) -> [u8; ENTRY] {
     assert!(suit.iter().all(|&c| c <= 4) && suit.iter().map(|&c| usize::from(c)).sum::<usize>() <= MAX_TILES);
-    suit_table()[rank(suit)]
+    let t = tables();
+    t.suit_vecs[usize::from(t.suit[rank(suit)])]
 }
 
 /// Honors: `D(m, p)` depends only on how many kinds are held once, twice, three and four times
@@ -274,12 +417,17 @@ static HONORS: [[u8; ENTRY]; 4096] = {
     t
 };
 
-/// The honors' entry, from their seven counts.
+/// The honors' index into [`HONORS`], `Σ 8^(count-1)` over the seven counts (each ≤ 4): `(1 << 3c) >> 3`
+/// is 0 for c = 0 and `8^(c-1)` otherwise.
 #[inline(always)]
+fn honor_index(h: &[u8]) -> usize {
+    h[..7].iter().map(|&c| (1usize << (3 * u32::from(c))) >> 3).sum()
+}
+
+/// The honors' entry, from their seven counts.
+#[cfg(test)]
 fn honor_entry(h: &[u8]) -> &'static [u8; ENTRY] {
-    const WEIGHT: [u16; 5] = [0, 1, 8, 64, 512];
-    let idx: u16 = h.iter().map(|&c| WEIGHT[usize::from(c)]).sum();
-    &HONORS[usize::from(idx)]
+    &HONORS[honor_index(h)]
 }
 
 /// Min-plus convolution of two `(m, p)` vectors, for `m ≤ N`.
@@ -299,43 +447,37 @@ fn combine<const N: usize>(a: &[u8; ENTRY], b: &[u8; ENTRY]) -> [u8; ENTRY] {
     r
 }
 
-/// Regular-form distance for `N` concealed melds and a pair.
-#[inline(always)]
-fn regular_distance<const N: usize>(counts: &Counts) -> u8 {
-    let table = suit_table();
-    let man = &table[rank(&counts[0..9])];
-    let pin = &table[rank(&counts[9..18])];
-    let sou = &table[rank(&counts[18..27])];
-    let hon = honor_entry(&counts[27..34]);
-    let suits = combine::<N>(&combine::<N>(man, pin), sou);
-    let mut d = u8::MAX;
-    for m in 0..=N {
-        d = d.min(suits[2 * (N - m) + 1] + hon[2 * m]).min(suits[2 * (N - m)] + hon[2 * m + 1]);
-    }
-    d
-}
-
+/// Regular-form shanten for `n` concealed melds and a pair; the hand must be valid ([`hand_size`]).
 #[inline(always)]
 fn regular(counts: &Counts, n: usize) -> i8 {
-    let d = match n {
-        4 => regular_distance::<4>(counts),
-        3 => regular_distance::<3>(counts),
-        2 => regular_distance::<2>(counts),
-        1 => regular_distance::<1>(counts),
-        _ => regular_distance::<0>(counts),
-    };
-    d as i8 - 1
+    let t = tables();
+    let man = usize::from(t.suit[fast_rank(&counts[0..9])]);
+    let pin = usize::from(t.suit[fast_rank(&counts[9..18])]);
+    let sou = usize::from(t.suit[fast_rank(&counts[18..27])]);
+    let hon = usize::from(t.honor[honor_index(&counts[27..34])]);
+    let two = usize::from(t.two[man * SUIT_STRIDE + pin]);
+    let three = usize::from(t.three[two * SUIT_STRIDE + sou]);
+    t.dist[(n * t.three_n + three) * HONOR_STRIDE + hon] as i8 - 1
 }
 
 /// Number of tiles in the hand, after checking the hand is a valid concealed hand.
 #[inline(always)]
 fn hand_size(counts: &Counts) -> usize {
-    let mut total = 0usize;
+    // byte sums vectorise; with every count ≤ 4 the sum (≤ 136) cannot wrap
+    let mut total = 0u8;
     let mut max = 0u8;
     for &c in counts {
-        total += usize::from(c);
+        total = total.wrapping_add(c);
         max = max.max(c);
     }
+    checked_size(total, max)
+}
+
+/// The hand's size from the wrapping byte sum of its counts and their maximum, after checking the hand is
+/// valid (the sum is exact when every count is at most 4).
+#[inline(always)]
+fn checked_size(total: u8, max: u8) -> usize {
+    let total = usize::from(total);
     assert!(
         max <= 4 && total <= MAX_TILES && !total.is_multiple_of(3),
         "shanten of an invalid hand: {} tiles, a kind held {} times",
@@ -398,14 +540,38 @@ fn kokushi(counts: &Counts) -> i8 {
 /// # Panics
 /// When the hand does not hold 3n+1 or 3n+2 tiles (at most 14) or holds more than four copies of a kind.
 pub fn shanten(counts: &Counts) -> i8 {
-    let size = hand_size(counts);
+    // one branch-free pass: validity, and the counts seven pairs and thirteen orphans need
+    let (mut total, mut max, mut pairs, mut kinds, mut orphan_kinds, mut orphan_pairs) = (0u8, 0u8, 0u8, 0u8, 0u8, 0u8);
+    for (&c, &orphan) in counts.iter().zip(&ORPHAN_MASK) {
+        let (one, two) = (u8::from(c >= 1), u8::from(c >= 2));
+        total = total.wrapping_add(c);
+        max = max.max(c);
+        kinds += one;
+        pairs += two;
+        orphan_kinds += one & orphan;
+        orphan_pairs |= two & orphan;
+    }
+    let size = checked_size(total, max);
     let r = regular(counts, size / 3);
     if size >= 13 {
-        r.min(chiitoi(counts)).min(kokushi(counts))
+        let chiitoi = 6 - pairs as i8 + (7 - kinds as i8).max(0);
+        let kokushi = 13 - orphan_kinds as i8 - orphan_pairs as i8;
+        r.min(chiitoi).min(kokushi)
     } else {
         r
     }
 }
+
+/// 1 at the orphans (terminals and honors), 0 elsewhere.
+const ORPHAN_MASK: [u8; KINDS] = {
+    let mut m = [0u8; KINDS];
+    let mut i = 0;
+    while i < ORPHANS.len() {
+        m[ORPHANS[i]] = 1;
+        i += 1;
+    }
+    m
+};
 
 /// Regular-form shanten from the suits' combined vector and the honors' entry, for `n` melds.
 #[inline(always)]
@@ -420,7 +586,8 @@ fn finish_n(suits: &[u8; ENTRY], hon: &[u8; ENTRY], n: usize) -> i8 {
 /// Shanten after one more or one fewer tile of each kind: `delta = -1` gives the shanten after discarding
 /// one tile of kind `k` (for a hand of 3n+2 tiles), `delta = +1` after drawing one (3n+1 tiles). Kinds that
 /// cannot change so (none held, or four held) get `i8::MAX`. Equal to calling [`shanten`] on each changed
-/// hand, but the unchanged groups' vectors are looked up and convolved once, not 34 times.
+/// hand, but the unchanged groups' classes and their convolutions are looked up once: a changed hand costs
+/// the rank of its changed group and two or three loads.
 ///
 /// # Panics
 /// As [`shanten`], and when the changed hands would not be valid (`delta` other than -1 or +1).
@@ -429,28 +596,18 @@ pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
     let size = hand_size(counts);
     let new_size = (size as isize + isize::from(delta)) as usize;
     assert!(new_size <= MAX_TILES && !new_size.is_multiple_of(3), "changed hands of {new_size} tiles");
-    // the meld count as a constant lets the convolutions unroll
-    match new_size / 3 {
-        4 => each_n::<4>(counts, delta, new_size),
-        3 => each_n::<3>(counts, delta, new_size),
-        2 => each_n::<2>(counts, delta, new_size),
-        1 => each_n::<1>(counts, delta, new_size),
-        _ => each_n::<0>(counts, delta, new_size),
-    }
-}
-
-/// [`shanten_each`] for changed hands of `N` melds and a pair (`new_size` tiles).
-fn each_n<const N: usize>(counts: &Counts, delta: i8, new_size: usize) -> [i8; KINDS] {
-    let n = N;
-    let table = suit_table();
-    let suit = |g: usize, c: &[u8]| table[rank(&c[g * 9..g * 9 + 9])];
-    let e = [suit(0, counts), suit(1, counts), suit(2, counts)];
-    // each suit's two partners convolved once
-    let others = [combine::<N>(&e[1], &e[2]), combine::<N>(&e[0], &e[2]), combine::<N>(&e[0], &e[1])];
-    let all_suits = combine::<N>(&others[2], &e[2]);
-    let hon = *honor_entry(&counts[27..34]);
-    // everything but one suit, honors included: a changed suit needs one last pairing with it
-    let rest = [combine::<N>(&others[0], &hon), combine::<N>(&others[1], &hon), combine::<N>(&others[2], &hon)];
+    let t = tables();
+    // the distances for the changed hands' meld count, by [three-suit class][honor class]
+    let part = t.three_n * HONOR_STRIDE;
+    let dist = &t.dist[new_size / 3 * part..(new_size / 3 + 1) * part];
+    let distance = |three: u8, hon: u8| dist[usize::from(three) * HONOR_STRIDE + usize::from(hon)] as i8 - 1;
+    let two = |man: u8, pin: u8| t.two[usize::from(man) * SUIT_STRIDE + usize::from(pin)];
+    let three = |two: u8, sou: u8| t.three[usize::from(two) * SUIT_STRIDE + usize::from(sou)];
+    let class = |c: &[u8], g: usize| t.suit[fast_rank(&c[g * 9..g * 9 + 9])];
+    let [man, pin, sou] = [0, 1, 2].map(|g| class(counts, g));
+    let honor_idx = honor_index(&counts[27..34]);
+    let hon = t.honor[honor_idx];
+    let (man_pin, all_suits) = (two(man, pin), three(two(man, pin), sou));
     // seven pairs and thirteen orphans, adjusted per kind
     let (mut pairs, mut kinds) = (0i8, 0i8);
     for &c in counts.iter() {
@@ -462,6 +619,7 @@ fn each_n<const N: usize>(counts: &Counts, delta: i8, new_size: usize) -> [i8; K
         orphan_kinds += i8::from(counts[k] >= 1);
         orphan_pairs += i8::from(counts[k] >= 2);
     }
+    let weight = |c: u8| (1usize << (3 * u32::from(c))) >> 3;
     let mut out = [i8::MAX; KINDS];
     let mut c = *counts;
     for k in 0..KINDS {
@@ -471,11 +629,11 @@ fn each_n<const N: usize>(counts: &Counts, delta: i8, new_size: usize) -> [i8; K
         }
         let after = (before as i8 + delta) as u8;
         c[k] = after;
-        let regular = if k < 27 {
-            let g = k / 9;
-            finish_n(&suit(g, &c), &rest[g], n)
-        } else {
-            finish_n(&all_suits, honor_entry(&c[27..34]), n)
+        let regular = match k / 9 {
+            0 => distance(three(two(class(&c, 0), pin), sou), hon),
+            1 => distance(three(two(man, class(&c, 1)), sou), hon),
+            2 => distance(three(man_pin, class(&c, 2)), hon),
+            _ => distance(all_suits, t.honor[honor_idx - weight(before) + weight(after)]),
         };
         let mut best = regular;
         if new_size >= 13 {
@@ -483,7 +641,7 @@ fn each_n<const N: usize>(counts: &Counts, delta: i8, new_size: usize) -> [i8; K
             let kk = kinds - i8::from(before >= 1) + i8::from(after >= 1);
             best = best.min(6 - p + (7 - kk).max(0));
             let (mut ok, mut op) = (orphan_kinds, orphan_pairs);
-            if ORPHANS.contains(&k) {
+            if ORPHAN_MASK[k] == 1 {
                 ok += i8::from(after >= 1) - i8::from(before >= 1);
                 op += i8::from(after >= 2) - i8::from(before >= 2);
             }
@@ -513,6 +671,46 @@ mod tests {
             assert_eq!(rank(s), r, "{s:?}");
         }
         assert_eq!(rank(&[4, 4, 4, 2, 0, 0, 0, 0, 0]), SUIT_SHAPES - 1);
+    }
+
+    #[test]
+    fn fast_rank_equals_rank() {
+        for (r, s) in all_shapes().iter().enumerate() {
+            assert_eq!(fast_rank(s), r, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn class_tables_equal_the_convolution() {
+        // every suit shape's class holds its own vector, and the class tables give the convolution of the
+        // vectors for every combination of classes met in random hands
+        let t = tables();
+        let table = build_suit_table();
+        for (r, e) in table.iter().enumerate() {
+            assert_eq!(&t.suit_vecs[usize::from(t.suit[r])], e);
+        }
+        // the class chain against the convolution of the vectors, on random class combinations
+        let mut rng = StdRng::seed_from_u64(3);
+        let hon_classes: Vec<(usize, [u8; ENTRY])> =
+            (0..4096).filter(|&i| HONORS[i] != [0; ENTRY]).map(|i| (usize::from(t.honor[i]), HONORS[i])).collect();
+        for _ in 0..200_000 {
+            let [m, p, s] = [0; 3].map(|_| rng.random_range(0..t.suit_vecs.len()));
+            let (h, hv) = hon_classes[rng.random_range(0..hon_classes.len())];
+            let n = rng.random_range(0..=4);
+            let two = usize::from(t.two[m * SUIT_STRIDE + p]);
+            let three = usize::from(t.three[two * SUIT_STRIDE + s]);
+            let got = t.dist[(n * t.three_n + three) * HONOR_STRIDE + h];
+            let suits = combine::<4>(&combine::<4>(&t.suit_vecs[m], &t.suit_vecs[p]), &t.suit_vecs[s]);
+            assert_eq!(got as i8 - 1, finish_n(&suits, &hv, n), "classes {m} {p} {s} {h}, n = {n}");
+        }
+        println!(
+            "classes: {} suit, {} honor, {} two suits, {} three suits; bytes: {}",
+            t.suit_vecs.len(),
+            t.honor.iter().max().unwrap() + 1,
+            t.two.iter().max().unwrap() + 1,
+            t.three_n,
+            t.suit.len() + t.two.len() + t.three.len() + t.dist.len() + 4096
+        );
     }
 
     /// Independent per-shape reference: the least additions over all ways to pick `m` melds and `p` pairs,

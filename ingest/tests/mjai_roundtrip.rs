@@ -38,7 +38,7 @@ use haifu_record::source::decompress;
 use haifu_record::tags::{DrawKind, GameType};
 use haifu_record::{mjai, read_games, Format, GameRecord};
 use haifu_rules::{Meld, MeldKind, MjaiTile, Tile};
-use haifu_testkit::{corpus_dir, GameBuilder, Win};
+use haifu_testkit::{corpus_dir, scenes, GameBuilder, Win};
 use rayon::prelude::*;
 
 // ---- the comparison ----
@@ -303,59 +303,6 @@ fn of_type<'a>(lines: &'a [serde_json::Value], t: &str) -> Vec<&'a serde_json::V
 
 // ---- hand-made games ----
 
-/// Seats from `first` on, in turn, each draw a tile and discard it (tsumogiri).
-fn go_around(g: &mut GameBuilder, first: u8, draws: &[&str]) {
-    let n = g.n_players();
-    for (i, t) in draws.iter().enumerate() {
-        g.draw_tsumogiri((first + i as u8) % n, *t);
-    }
-}
-
-fn case_red_fives() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["1230m456p789s112z", "1230s456m789p334z", "111999m111999p1s", "8m222s444s666p577z"]);
-    g.draw(0, "0p").discard(0, "0m");
-    g.draw(1, "7z").discard(1, "0s");
-    go_around(&mut g, 2, &["1z", "4z"]);
-    g.draw_tsumogiri(0, "5m");
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
-fn case_no_red() -> GameBuilder {
-    let mut g = GameBuilder::new(0x0B);
-    g.deal(["5m123p456p789s123z", "55m123s456s789p12z", "111999m111999p1s", "222888m222888s3z"]);
-    g.draw(0, "9s").discard(0, "5m");
-    g.pon(1).discard(1, "1z");
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
-fn case_open_melds() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["2m456p456s112233z", "13m89p789s555677z", "99p111222333s44z", "111777999m111p6z"]);
-    g.draw(0, "7m").discard(0, "2m");
-    g.chi(1, "1m", "3m").discard(1, "9p");
-    g.pon(2).discard(2, "4z");
-    g.draw_tsumogiri(3, "8m");
-    g.draw_tsumogiri(0, "3s");
-    g.draw(1, "6m").discard(1, "6m");
-    g.draw(2, "9p").kakan(2, "9p").draw(2, "2p").discard(2, "2p");
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
-fn case_closed_and_open_kan() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["111m234p567889s1z", "456m555p123s1477z", "999m999p999s2233z", "222333m666777p5z"]);
-    g.draw(0, "1m").ankan(0, "1m").draw(0, "8m").discard(0, "1z");
-    go_around(&mut g, 1, &["6z", "7z", "5z"]);
-    g.draw(0, "0p").discard(0, "0p");
-    g.daiminkan(1).draw(1, "4s").tsumogiri(1);
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
 /// An open kan whose replacement draw is followed by a closed kan of a red five (the open kan's dora is turned
 /// before it), then a pon and an added kan with its replacement discard.
 fn case_kan_after_kan() -> GameBuilder {
@@ -373,40 +320,6 @@ fn case_kan_after_kan() -> GameBuilder {
     g
 }
 
-fn case_chankan() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["33s23m456p789p112z", "12s234m567m678s55z", "3s111999m111p244z", "666777m888p69s67z"]);
-    g.draw_tsumogiri(0, "9s");
-    g.draw_tsumogiri(1, "9m");
-    g.draw(2, "1z").discard(2, "3s");
-    g.pon(0).discard(0, "2z");
-    g.draw_tsumogiri(1, "8s");
-    g.draw_tsumogiri(2, "8s");
-    g.draw_tsumogiri(3, "8s");
-    g.draw(0, "3s").kakan(0, "3s");
-    g.ron(0, &[(1, Win::new(2000).yaku(&[(3, 1), (8, 1)]))]);
-    g.finish();
-    g
-}
-
-fn case_riichi() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["123m456p789s1122z", "456m123p345s3667z", "777m888p666s4555z", "111m999p11222s44z"]);
-    g.draw(0, "9m").riichi(0, "9m");
-    g.draw(1, "8m").discard(1, "8m");
-    g.draw(2, "8s").discard(2, "8s");
-    g.draw(3, "8p").discard(3, "8p");
-    g.draw_tsumogiri(0, "3z");
-    go_around(&mut g, 1, &["7m", "7p", "7s"]);
-    g.draw(0, "1z").tsumo(0, Win::new(12000).yaku(&[(1, 1), (0, 1), (53, 0)]));
-    g.deal(["147m258p369s1234z", "234m567m234p567p9s", "123456789s1155z", "8999m111999p667z"]);
-    g.draw(0, "2z").discard(0, "2z");
-    g.draw(1, "1z").riichi(1, "1z");
-    g.ron(1, &[(2, Win::new(2000).yaku(&[(18, 1)]))]);
-    g.finish();
-    g
-}
-
 /// A riichi discard called by a pon: the stick is paid (reach_accepted) before the call.
 fn case_riichi_discard_called() -> GameBuilder {
     let mut g = GameBuilder::new(169);
@@ -416,102 +329,6 @@ fn case_riichi_discard_called() -> GameBuilder {
     g.draw_tsumogiri(3, "9s");
     g.draw_tsumogiri(0, "9s");
     g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
-fn case_double_ron() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["19m19p19s1234567z", "222m333p444s5556z", "333m444p555s1777z", "444m555p666s2223z"]);
-    g.draw(0, "5m").abort(DrawKind::Yao9, &[0]);
-    g.deal(["147m258p369s1234z", "11122244488s22z", "123456789m5566z", "123456789p5777z"]);
-    g.draw_tsumogiri(0, "3m");
-    g.draw_tsumogiri(1, "9s");
-    g.draw_tsumogiri(2, "9p");
-    g.draw(3, "1s").riichi(3, "1s");
-    g.draw_tsumogiri(0, "6m");
-    g.draw(1, "5z").discard(1, "5z");
-    g.ron(1, &[(3, Win::new(8000).yaku(&[(1, 1), (34, 3)])), (2, Win::new(3900).yaku(&[(18, 1)]))]);
-    g.finish();
-    g
-}
-
-fn case_reach4() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["123m456p789s1122z", "456m789p123s3344z", "789m123p456s5566z", "234m567p345s7711z"]);
-    g.draw(0, "9m").riichi(0, "9m");
-    g.draw(1, "9m").riichi(1, "9m");
-    g.draw(2, "9m").riichi(2, "9m");
-    g.draw(3, "1p").riichi(3, "1p");
-    g.abort(DrawKind::Reach4, &[0, 1, 2, 3]);
-    g.finish();
-    g
-}
-
-fn case_ron3() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["1199p99s4455667z", "123456789m34s11z", "123456789p46s22z", "67s777888m111s33z"]);
-    g.draw(0, "5s").discard(0, "5s");
-    g.abort(DrawKind::Ron3, &[1, 2, 3]);
-    g.finish();
-    g
-}
-
-fn case_kan4() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["111m456p789s1234z", "222m567p789m1234z", "333m678p123s5567z", "444m123p456s5667z"]);
-    for (seat, k, rep) in [(0u8, "1m", "5m"), (1, "2m", "6m"), (2, "3m", "7m"), (3, "4m", "9p")] {
-        g.draw(seat, k).ankan(seat, k).draw(seat, rep).tsumogiri(seat);
-    }
-    g.abort(DrawKind::Kan4, &[]);
-    g.finish();
-    g
-}
-
-fn case_kaze4() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    let hands = ["147m258p369s2345z", "258m369p147s2356z", "369m147p258s2367z", "123m456p789s3456z"];
-    g.deal_with_dora(hands, "9m");
-    for seat in 0..4 {
-        g.draw_tsumogiri(seat, "1z");
-    }
-    g.abort(DrawKind::Kaze4, &[]);
-    g.finish();
-    g
-}
-
-fn case_nagashi() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["234m345p456s678m2p", "123m456p789s1112z", "234s345s567p678p4m", "345m456m678s789s3p"]);
-    g.exhaust_wall_where(|seat, t| (seat == 2) == t.kind().is_honor());
-    g.nagashi(2, &[1]);
-    g.finish();
-    g
-}
-
-fn case_exhaustive() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
-    g.exhaust_wall();
-    g.exhaustive(&[1]);
-    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
-    g.draw(1, "2z").tsumo(1, Win::new(1000).yaku(&[(0, 1)]));
-    g.finish();
-    g
-}
-
-fn case_pao() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["147m258p369s1234z", "123m44p89s556677z", "258m369p147s1239m", "369m147p258s1239p"]);
-    g.draw(0, "5z").discard(0, "5z");
-    g.pon(1).discard(1, "9s");
-    g.draw(2, "6z").discard(2, "6z");
-    g.pon(1).discard(1, "8s");
-    g.draw_tsumogiri(2, "1s");
-    g.draw(3, "7z").discard(3, "7z");
-    g.pon(1).discard(1, "4p");
-    go_around(&mut g, 2, &["2s", "3s", "4s"]);
-    g.draw(1, "4p").tsumo(1, Win::new(32000).yakuman(&[39]).pao(3));
-    g.finish();
     g
 }
 
@@ -529,19 +346,6 @@ fn case_bye() -> GameBuilder {
     g.ron(3, &[(1, Win::new(1300).yaku(&[(14, 1)]))]);
     g.finish();
     g.bye(2);
-    g
-}
-
-fn case_three_player() -> GameBuilder {
-    let mut g = GameBuilder::new(185);
-    g.deal(["199m11p234p9s4z556z", "19m22p678p1234s77z", "9m33p789p5678s666z", ""]);
-    g.draw(0, "4z").nuki(0).draw(0, "1s").discard(0, "1s");
-    g.draw(1, "3p").discard(1, "3p");
-    g.pon(2).discard(2, "9m"); // from the previous seat: 3 in Tenhou's 4-slot numbering
-    g.pon(0).discard(0, "2p"); // seat 2 is the previous seat of seat 0: 2 in the 4-slot numbering
-    g.exhaust_wall();
-    g.exhaustive(&[]);
-    g.finish();
     g
 }
 
@@ -563,91 +367,48 @@ fn case_three_player_wins() -> GameBuilder {
     g
 }
 
-fn quick_round(g: &mut GameBuilder, dealer: u8, winner: u8) {
-    let a = "147m258p369s1234z";
-    let b = "258m369p147s1236z";
-    let c = "999s999p888s777s4z";
-    let w = "123456789m111p5z";
-    let mut hands = [a, b, c, w];
-    let others: Vec<u8> = (0..4).filter(|&s| s != winner).collect();
-    hands[usize::from(winner)] = w;
-    for (i, &s) in others.iter().enumerate() {
-        hands[usize::from(s)] = [a, b, c][i];
-    }
-    g.deal(hands);
-    g.draw(dealer, "5z").discard(dealer, "5z");
-    g.ron(dealer, &[(winner, Win::new(1000).yaku(&[(20, 1)]))]);
-}
-
-fn case_east_only() -> GameBuilder {
-    let mut g = GameBuilder::new(225);
-    for k in 0..4u8 {
-        quick_round(&mut g, k, (k + 1) % 4);
-    }
-    g.finish();
-    g
-}
-
-fn case_hanchan() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    for k in 0..8u8 {
-        quick_round(&mut g, k % 4, (k + 2) % 4);
-    }
-    g.finish();
-    g
-}
-
 fn case_newer_log() -> GameBuilder {
     let go = Tag::new("GO").with("type", (0x200 | 169).to_string()).with("lobby", "0").with("rule", "x&y");
     let mut g = GameBuilder::with_go(go);
     g.tag(Tag::new("SHUFFLE").with("seed", "mt19937ar-sha512-n288-base64,AAAA").with("ref", ""));
-    quick_round(&mut g, 0, 2);
+    scenes::quick_round(&mut g, 0, 2);
     g.finish();
     g.tag(Tag::new("FUTURETAG").with("a", "1"));
     g
 }
 
-fn case_truncated() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    quick_round(&mut g, 0, 1);
-    g.deal(["147m258p369s1234z", "258m369p147s1236z", "999s999p888s777s4z", "123456789m111p5z"]);
-    g.draw_tsumogiri(1, "5z");
-    g.draw_tsumogiri(2, "6z");
-    g
-}
-
 fn named_game() -> GameBuilder {
     let mut g = GameBuilder::new(169).named(&["あさひ", "B b", "C\"c", "D%d"]);
-    quick_round(&mut g, 0, 3);
+    scenes::quick_round(&mut g, 0, 3);
     g.finish();
     g
 }
 
 fn all_cases() -> Vec<(&'static str, GameBuilder)> {
     vec![
-        ("red_fives", case_red_fives()),
-        ("no_red", case_no_red()),
-        ("open_melds", case_open_melds()),
-        ("closed_and_open_kan", case_closed_and_open_kan()),
+        ("red_fives", scenes::red_fives()),
+        ("no_red", scenes::no_red()),
+        ("open_melds", scenes::open_melds()),
+        ("closed_and_open_kan", scenes::closed_and_open_kan()),
         ("kan_after_kan", case_kan_after_kan()),
-        ("chankan", case_chankan()),
-        ("riichi", case_riichi()),
+        ("chankan", scenes::chankan()),
+        ("riichi", scenes::riichi()),
         ("riichi_discard_called", case_riichi_discard_called()),
-        ("double_ron", case_double_ron()),
-        ("reach4", case_reach4()),
-        ("ron3", case_ron3()),
-        ("kan4", case_kan4()),
-        ("kaze4", case_kaze4()),
-        ("nagashi", case_nagashi()),
-        ("exhaustive", case_exhaustive()),
-        ("pao", case_pao()),
+        ("double_ron", scenes::double_ron()),
+        ("reach4", scenes::reach4()),
+        ("ron3", scenes::ron3()),
+        ("kan4", scenes::kan4()),
+        ("kaze4", scenes::kaze4()),
+        ("nagashi", scenes::nagashi()),
+        ("exhaustive", scenes::exhaustive()),
+        ("pao", scenes::pao()),
         ("bye", case_bye()),
-        ("three_player", case_three_player()),
+        ("three_player", scenes::three_player()),
         ("three_player_wins", case_three_player_wins()),
-        ("east_only", case_east_only()),
-        ("hanchan", case_hanchan()),
+        ("east_only", scenes::east_only()),
+        ("hanchan", scenes::hanchan()),
         ("newer_log", case_newer_log()),
-        ("truncated", case_truncated()),
+        ("truncated", scenes::truncated()),
         ("named", named_game()),
     ]
 }
@@ -665,7 +426,7 @@ fn hand_made_games_round_trip() {
 
 #[test]
 fn lines_follow_the_bots_field_order() {
-    let text = check("riichi", &case_riichi());
+    let text = check("riichi", &scenes::riichi());
     let first: Vec<&str> = text.lines().take(3).collect();
     assert_eq!(first[0], r#"{"type":"start_game","names":["A","B","C","D"],"aka_flag":true,"kyoku_first":0}"#);
     assert!(
@@ -700,7 +461,7 @@ fn lines_follow_the_bots_field_order() {
 
 #[test]
 fn kan_dora_in_mjai_order() {
-    let l = lines(&check("closed_and_open_kan", &case_closed_and_open_kan()));
+    let l = lines(&check("closed_and_open_kan", &scenes::closed_and_open_kan()));
     let types: Vec<&str> = l.iter().map(|x| x["type"].as_str().unwrap()).collect();
     // closed kan: the dora before the replacement draw; open kan: after the discard that follows it
     assert!(types.windows(3).any(|w| w == ["ankan", "dora", "tsumo"]), "{types:?}");
@@ -711,13 +472,13 @@ fn kan_dora_in_mjai_order() {
     assert!(types.windows(5).any(|w| w == ["daiminkan", "tsumo", "dora", "ankan", "dora"]), "{types:?}");
     assert!(types.windows(4).any(|w| w == ["kakan", "tsumo", "dahai", "dora"]), "{types:?}");
     // chankan: no dora for the robbed kan
-    let l = lines(&check("chankan", &case_chankan()));
+    let l = lines(&check("chankan", &scenes::chankan()));
     assert!(of_type(&l, "dora").is_empty());
 }
 
 #[test]
 fn calls_name_their_target_and_consumed_tiles() {
-    let l = lines(&check("open_melds", &case_open_melds()));
+    let l = lines(&check("open_melds", &scenes::open_melds()));
     assert_eq!(
         of_type(&l, "chi")[0],
         &serde_json::json!({"type": "chi", "actor": 1, "target": 0, "pai": "2m", "consumed": ["1m", "3m"]})
@@ -725,13 +486,13 @@ fn calls_name_their_target_and_consumed_tiles() {
     let kakan = of_type(&l, "kakan")[0];
     assert_eq!(kakan["pai"], "9p");
     assert_eq!(kakan["consumed"], serde_json::json!(["9p", "9p", "9p"]));
-    let l = lines(&check("closed_and_open_kan", &case_closed_and_open_kan()));
+    let l = lines(&check("closed_and_open_kan", &scenes::closed_and_open_kan()));
     assert_eq!(of_type(&l, "ankan")[0]["consumed"], serde_json::json!(["1m", "1m", "1m", "1m"]));
     let kan = of_type(&l, "daiminkan")[0];
     assert_eq!((kan["actor"].as_u64(), kan["target"].as_u64()), (Some(1), Some(0)));
     assert_eq!(kan["pai"], "5pr", "the red five called");
     // 3 players: targets in 0..2, a pon from the previous seat, nukidora
-    let l = lines(&check("three_player", &case_three_player()));
+    let l = lines(&check("three_player", &scenes::three_player()));
     let pons: Vec<(u64, u64)> =
         of_type(&l, "pon").iter().map(|p| (p["actor"].as_u64().unwrap(), p["target"].as_u64().unwrap())).collect();
     assert_eq!(pons, [(2, 1), (0, 2)]);
@@ -749,14 +510,14 @@ fn draws_name_their_reason() {
             .map(|r| r["reason"].as_str().unwrap().to_string())
             .collect()
     };
-    assert_eq!(reasons(&case_exhaustive()), ["fanpai"]);
-    assert_eq!(reasons(&case_double_ron()), ["kyushukyuhai"]);
-    assert_eq!(reasons(&case_reach4()), ["suuchareach"]);
-    assert_eq!(reasons(&case_ron3()), ["sanchaho"]);
-    assert_eq!(reasons(&case_kan4()), ["suukaikan"]);
-    assert_eq!(reasons(&case_kaze4()), ["suufonrenta"]);
-    assert_eq!(reasons(&case_nagashi()), ["nagashimangan"]);
-    let l = lines(&check("exhaustive", &case_exhaustive()));
+    assert_eq!(reasons(&scenes::exhaustive()), ["fanpai"]);
+    assert_eq!(reasons(&scenes::double_ron()), ["kyushukyuhai"]);
+    assert_eq!(reasons(&scenes::reach4()), ["suuchareach"]);
+    assert_eq!(reasons(&scenes::ron3()), ["sanchaho"]);
+    assert_eq!(reasons(&scenes::kan4()), ["suukaikan"]);
+    assert_eq!(reasons(&scenes::kaze4()), ["suufonrenta"]);
+    assert_eq!(reasons(&scenes::nagashi()), ["nagashimangan"]);
+    let l = lines(&check("exhaustive", &scenes::exhaustive()));
     let d = of_type(&l, "ryukyoku")[0];
     assert_eq!(d["tenpais"], serde_json::json!([false, true, false, false]));
     assert_eq!(d["deltas"], serde_json::json!([-1000, 3000, -1000, -1000]));
@@ -767,12 +528,12 @@ fn draws_name_their_reason() {
 #[test]
 fn pao_and_truncation() {
     // pao: the payment is in the deltas; the read-back game has no pao seat
-    let l = lines(&check("pao", &case_pao()));
+    let l = lines(&check("pao", &scenes::pao()));
     let hora = of_type(&l, "hora")[0];
     assert_eq!(hora["deltas"], serde_json::json!([0, 32000, 0, -32000]));
     assert_eq!(hora["yakus"], serde_json::json!([["daisangen", 13]]));
     // a truncated game: no end_kyoku for the open round, no end_game
-    let l = lines(&check("truncated", &case_truncated()));
+    let l = lines(&check("truncated", &scenes::truncated()));
     assert_eq!(of_type(&l, "end_kyoku").len(), 1);
     assert!(of_type(&l, "end_game").is_empty());
     assert_eq!(l.last().unwrap()["type"], "dahai");

@@ -14,7 +14,7 @@ use haifu_record::event::{Event, Tag};
 use haifu_record::tags::{DrawKind, GameType};
 use haifu_record::{mjlog, read_games, Format, GameRecord};
 use haifu_rules::{Kind, MeldKind, Tile};
-use haifu_testkit::{GameBuilder, Win};
+use haifu_testkit::{scenes, GameBuilder, Win};
 
 // ---- helpers ----
 
@@ -67,209 +67,7 @@ fn ryuukyoku_kind(r: &RoundRecord) -> DrawKind {
     }
 }
 
-/// Seats from `first` on, in turn, each draw a tile and discard it (tsumogiri).
-fn go_around(g: &mut GameBuilder, first: u8, draws: &[&str]) {
-    for (i, t) in draws.iter().enumerate() {
-        g.draw_tsumogiri((first + i as u8) % 4, *t);
-    }
-}
-
 // ---- the cases: each builds one game ----
-
-/// Red fives 0m 0p 0s in a game with red (169).
-fn case_red_fives() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["1230m456p789s112z", "1230s456m789p334z", "111999m111999p1s", "8m222s444s666p577z"]);
-    g.draw(0, "0p").discard(0, "0m"); // red 5p in, red 5m out
-    g.draw(1, "7z").discard(1, "0s");
-    go_around(&mut g, 2, &["1z", "4z"]);
-    g.draw_tsumogiri(0, "5m"); // a plain 5m: ids 16 (red) and 17 (seat 1) are taken
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
-/// A lobby without red fives (GO type bit 0x02): id 16 is a plain five.
-fn case_no_red() -> GameBuilder {
-    let mut g = GameBuilder::new(0x0B); // vs humans, no red, hanchan
-    g.deal(["5m123p456p789s123z", "55m123s456s789p12z", "111999m111999p1s", "222888m222888s3z"]);
-    g.draw(0, "9s").discard(0, "5m"); // the only 5m seat 0 holds: id 16
-    g.pon(1).discard(1, "1z");
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
-/// Chi, pon and an added kan in one round (169).
-fn case_open_melds() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["2m456p456s112233z", "13m89p789s555677z", "99p111222333s44z", "111777999m111p6z"]);
-    g.draw(0, "7m").discard(0, "2m");
-    g.chi(1, "1m", "3m").discard(1, "9p");
-    g.pon(2).discard(2, "4z");
-    g.draw_tsumogiri(3, "8m");
-    g.draw_tsumogiri(0, "3s");
-    g.draw(1, "6m").discard(1, "6m");
-    g.draw(2, "9p").kakan(2, "9p").draw(2, "2p").discard(2, "2p");
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
-/// A closed kan (dora before the replacement draw) then an open kan on a red five (dora after it).
-fn case_closed_and_open_kan() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["111m234p567889s1z", "456m555p123s1477z", "999m999p999s2233z", "222333m666777p5z"]);
-    g.draw(0, "1m").ankan(0, "1m").draw(0, "8m").discard(0, "1z");
-    go_around(&mut g, 1, &["6z", "7z", "5z"]);
-    g.draw(0, "0p").discard(0, "0p");
-    g.daiminkan(1).draw(1, "4s").tsumogiri(1);
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
-/// A kakan robbed by a ron (chankan): no dora is turned for it.
-fn case_chankan() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["33s23m456p789p112z", "12s234m567m678s55z", "3s111999m111p244z", "666777m888p69s67z"]);
-    g.draw_tsumogiri(0, "9s");
-    g.draw_tsumogiri(1, "9m");
-    g.draw(2, "1z").discard(2, "3s");
-    g.pon(0).discard(0, "2z");
-    g.draw_tsumogiri(1, "8s");
-    g.draw_tsumogiri(2, "8s");
-    g.draw_tsumogiri(3, "8s");
-    g.draw(0, "3s").kakan(0, "3s");
-    // seat 1 waits on 3s with 1s-2s
-    g.ron(0, &[(1, Win::new(2000).yaku(&[(3, 1), (8, 1)]))]);
-    g.finish();
-    g
-}
-
-/// Riichi accepted (step 2 pays the stick) then a tsumo; next round a riichi discard that is ronned.
-fn case_riichi() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["123m456p789s1122z", "456m123p345s3667z", "777m888p666s4555z", "111m999p11222s44z"]);
-    g.draw(0, "9m").riichi(0, "9m");
-    g.draw(1, "8m").discard(1, "8m");
-    g.draw(2, "8s").discard(2, "8s");
-    g.draw(3, "8p").discard(3, "8p");
-    g.draw_tsumogiri(0, "3z"); // in riichi
-    go_around(&mut g, 1, &["7m", "7p", "7s"]);
-    g.draw(0, "1z").tsumo(0, Win::new(12000).yaku(&[(1, 1), (0, 1), (53, 0)]));
-    // the dealer won: kyoku 0, honba 1
-    g.deal(["147m258p369s1234z", "234m567m234p567p9s", "123456789s1155z", "8999m111999p667z"]);
-    g.draw(0, "2z").discard(0, "2z");
-    g.draw(1, "1z").riichi(1, "1z");
-    g.ron(1, &[(2, Win::new(2000).yaku(&[(18, 1)]))]);
-    g.finish();
-    g
-}
-
-/// Nine terminals (yao9) in East 1, then a double ron with a riichi stick and one honba on the table.
-fn case_double_ron() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["19m19p19s1234567z", "222m333p444s5556z", "333m444p555s1777z", "444m555p666s2223z"]);
-    g.draw(0, "5m").abort(DrawKind::Yao9, &[0]);
-    g.deal(["147m258p369s1234z", "11122244488s22z", "123456789m5566z", "123456789p5777z"]);
-    g.draw_tsumogiri(0, "3m");
-    g.draw_tsumogiri(1, "9s");
-    g.draw_tsumogiri(2, "9p");
-    g.draw(3, "1s").riichi(3, "1s");
-    g.draw_tsumogiri(0, "6m");
-    g.draw(1, "5z").discard(1, "5z");
-    // given in reverse: the builder writes seat 2 first (next after the discarder), as Tenhou does
-    g.ron(1, &[(3, Win::new(8000).yaku(&[(1, 1), (34, 3)])), (2, Win::new(3900).yaku(&[(18, 1)]))]);
-    g.finish();
-    g
-}
-
-/// Four riichi (reach4): the fourth stick is paid, all hands are shown; the sticks stay to the end.
-fn case_reach4() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["123m456p789s1122z", "456m789p123s3344z", "789m123p456s5566z", "234m567p345s7711z"]);
-    g.draw(0, "9m").riichi(0, "9m");
-    g.draw(1, "9m").riichi(1, "9m");
-    g.draw(2, "9m").riichi(2, "9m");
-    g.draw(3, "1p").riichi(3, "1p");
-    g.abort(DrawKind::Reach4, &[0, 1, 2, 3]);
-    g.finish();
-    g
-}
-
-/// Triple ron (ron3) on the dealer's first discard (5s): hands shown, nobody pays.
-fn case_ron3() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["1199p99s4455667z", "123456789m34s11z", "123456789p46s22z", "67s777888m111s33z"]);
-    // 5s: seat 1 waits 2s-5s, seat 2 on 4s-6s, seat 3 5s-8s
-    g.draw(0, "5s").discard(0, "5s");
-    g.abort(DrawKind::Ron3, &[1, 2, 3]);
-    g.finish();
-    g
-}
-
-/// Four kans by four players (kan4), each a closed kan with its dora before the replacement draw.
-fn case_kan4() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["111m456p789s1234z", "222m567p789m1234z", "333m678p123s5567z", "444m123p456s5667z"]);
-    for (seat, k, rep) in [(0u8, "1m", "5m"), (1, "2m", "6m"), (2, "3m", "7m"), (3, "4m", "9p")] {
-        g.draw(seat, k).ankan(seat, k).draw(seat, rep).tsumogiri(seat);
-    }
-    g.abort(DrawKind::Kan4, &[]);
-    g.finish();
-    g
-}
-
-/// Four same winds discarded in the first go-around (kaze4).
-fn case_kaze4() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    // every East is drawn: the indicator is named so that it is not one of them
-    let hands = ["147m258p369s2345z", "258m369p147s2356z", "369m147p258s2367z", "123m456p789s3456z"];
-    g.deal_with_dora(hands, "9m");
-    for seat in 0..4 {
-        g.draw_tsumogiri(seat, "1z");
-    }
-    g.abort(DrawKind::Kaze4, &[]);
-    g.finish();
-    g
-}
-
-/// Nagashi mangan by seat 2 (only terminals and honors discarded, none called); seat 1 tenpai.
-fn case_nagashi() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["234m345p456s678m2p", "123m456p789s1112z", "234s345s567p678p4m", "345m456m678s789s3p"]);
-    // seat 2 draws only honors (and lets them go), the others only numbered tiles
-    g.exhaust_wall_where(|seat, t| (seat == 2) == t.kind().is_honor());
-    g.nagashi(2, &[1]);
-    g.finish();
-    g
-}
-
-/// An exhaustive draw with seat 1 tenpai (noten payments), then a second round (kyoku 1, honba 1).
-fn case_exhaustive() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
-    g.exhaust_wall();
-    g.exhaustive(&[1]);
-    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
-    g.draw(1, "2z").tsumo(1, Win::new(1000).yaku(&[(0, 1)]));
-    g.finish();
-    g
-}
-
-/// Daisangen with the third dragon fed by seat 3: pao, seat 3 pays the whole tsumo.
-fn case_pao() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["147m258p369s1234z", "123m44p89s556677z", "258m369p147s1239m", "369m147p258s1239p"]);
-    g.draw(0, "5z").discard(0, "5z");
-    g.pon(1).discard(1, "9s");
-    g.draw(2, "6z").discard(2, "6z");
-    g.pon(1).discard(1, "8s");
-    g.draw_tsumogiri(2, "1s");
-    g.draw(3, "7z").discard(3, "7z");
-    g.pon(1).discard(1, "4p"); // tenpai on 4p alone
-    go_around(&mut g, 2, &["2s", "3s", "4s"]);
-    g.draw(1, "4p").tsumo(1, Win::new(32000).yakuman(&[39]).pao(3));
-    g.finish();
-    g
-}
 
 /// Disconnections: BYE before the first INIT, BYE and a reconnection UN mid-round, BYE after owari.
 fn case_bye() -> GameBuilder {
@@ -288,61 +86,10 @@ fn case_bye() -> GameBuilder {
     g
 }
 
-/// Three players (185): 35000 each, nuki with its replacement draw, pons in the 4-slot numbering, exhaustive draw.
-fn case_three_player() -> GameBuilder {
-    let mut g = GameBuilder::new(185);
-    g.deal(["199m11p234p9s4z556z", "19m22p678p1234s77z", "9m33p789p5678s666z", ""]);
-    g.draw(0, "4z").nuki(0).draw(0, "1s").discard(0, "1s"); // two norths: one set aside
-    g.draw(1, "3p").discard(1, "3p");
-    g.pon(2).discard(2, "9m"); // seat 1 is the previous seat of seat 2
-    g.pon(0).discard(0, "2p"); // seat 2 is the previous seat of seat 0 (from = 2 in the 4-slot numbering)
-    g.exhaust_wall();
-    g.exhaustive(&[]);
-    g.finish();
-    g
-}
-
-/// One quick round: the dealer of `kyoku` discards 5z and `winner` rons it.
-fn quick_round(g: &mut GameBuilder, dealer: u8, winner: u8) {
-    let a = "147m258p369s1234z";
-    let b = "258m369p147s1236z";
-    let c = "999s999p888s777s4z";
-    let w = "123456789m111p5z";
-    let mut hands = [a, b, c, w];
-    let others: Vec<u8> = (0..4).filter(|&s| s != winner).collect();
-    hands[usize::from(winner)] = w;
-    for (i, &s) in others.iter().enumerate() {
-        hands[usize::from(s)] = [a, b, c][i];
-    }
-    g.deal(hands);
-    g.draw(dealer, "5z").discard(dealer, "5z");
-    g.ron(dealer, &[(winner, Win::new(1000).yaku(&[(20, 1)]))]);
-}
-
-/// East-only (225): four rounds, each won by the seat after the dealer, so the deal passes every time.
-fn case_east_only() -> GameBuilder {
-    let mut g = GameBuilder::new(225);
-    for k in 0..4u8 {
-        quick_round(&mut g, k, (k + 1) % 4);
-    }
-    g.finish();
-    g
-}
-
-/// Hanchan (169): eight rounds, East 1 to South 4.
-fn case_hanchan() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    for k in 0..8u8 {
-        quick_round(&mut g, k % 4, (k + 2) % 4);
-    }
-    g.finish();
-    g
-}
-
 /// The no-kuitan lobby bit (0x04) on a houou hanchan: 169 | 4 = 173.
 fn case_no_kuitan() -> GameBuilder {
     let mut g = GameBuilder::new(173);
-    quick_round(&mut g, 0, 1);
+    scenes::quick_round(&mut g, 0, 1);
     g.finish();
     g
 }
@@ -352,46 +99,36 @@ fn case_newer_log() -> GameBuilder {
     let go = Tag::new("GO").with("type", (0x200 | 169).to_string()).with("lobby", "0").with("rule", "x&y");
     let mut g = GameBuilder::with_go(go);
     g.tag(Tag::new("SHUFFLE").with("seed", "mt19937ar-sha512-n288-base64,AAAA").with("ref", ""));
-    quick_round(&mut g, 0, 2);
+    scenes::quick_round(&mut g, 0, 2);
     g.tag_mut("INIT", 0).attrs.push(("future".into(), "1".into()));
     g.finish();
     g.tag(Tag::new("FUTURETAG").with("a", "1").with("b", "<2>"));
     g
 }
 
-/// One complete round, then a round that stops after a few turns (no end, no owari), closed as valid XML.
-fn case_truncated() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    quick_round(&mut g, 0, 1);
-    g.deal(["147m258p369s1234z", "258m369p147s1236z", "999s999p888s777s4z", "123456789m111p5z"]);
-    g.draw_tsumogiri(1, "5z");
-    g.draw_tsumogiri(2, "6z");
-    g
-}
-
 fn all_cases() -> Vec<(&'static str, GameBuilder)> {
     vec![
-        ("red_fives", case_red_fives()),
-        ("no_red", case_no_red()),
-        ("open_melds", case_open_melds()),
-        ("closed_and_open_kan", case_closed_and_open_kan()),
-        ("chankan", case_chankan()),
-        ("riichi", case_riichi()),
-        ("double_ron", case_double_ron()),
-        ("reach4", case_reach4()),
-        ("ron3", case_ron3()),
-        ("kan4", case_kan4()),
-        ("kaze4", case_kaze4()),
-        ("nagashi", case_nagashi()),
-        ("exhaustive", case_exhaustive()),
-        ("pao", case_pao()),
+        ("red_fives", scenes::red_fives()),
+        ("no_red", scenes::no_red()),
+        ("open_melds", scenes::open_melds()),
+        ("closed_and_open_kan", scenes::closed_and_open_kan()),
+        ("chankan", scenes::chankan()),
+        ("riichi", scenes::riichi()),
+        ("double_ron", scenes::double_ron()),
+        ("reach4", scenes::reach4()),
+        ("ron3", scenes::ron3()),
+        ("kan4", scenes::kan4()),
+        ("kaze4", scenes::kaze4()),
+        ("nagashi", scenes::nagashi()),
+        ("exhaustive", scenes::exhaustive()),
+        ("pao", scenes::pao()),
         ("bye", case_bye()),
-        ("three_player", case_three_player()),
-        ("east_only", case_east_only()),
-        ("hanchan", case_hanchan()),
+        ("three_player", scenes::three_player()),
+        ("east_only", scenes::east_only()),
+        ("hanchan", scenes::hanchan()),
         ("no_kuitan", case_no_kuitan()),
         ("newer_log", case_newer_log()),
-        ("truncated", case_truncated()),
+        ("truncated", scenes::truncated()),
     ]
 }
 
@@ -399,7 +136,7 @@ fn all_cases() -> Vec<(&'static str, GameBuilder)> {
 
 #[test]
 fn red_fives_are_ids_16_52_88() {
-    let (events, game) = run(&case_red_fives());
+    let (events, game) = run(&scenes::red_fives());
     assert!(game.info.game_type.unwrap().red());
     assert_eq!(game.decisions.len(), discards(&events));
     let d = &game.decisions;
@@ -419,7 +156,7 @@ fn red_fives_are_ids_16_52_88() {
 
 #[test]
 fn no_red_lobby_treats_id_16_as_a_plain_five() {
-    let (events, game) = run(&case_no_red());
+    let (events, game) = run(&scenes::no_red());
     let gt = game.info.game_type.unwrap();
     assert!(!gt.red() && gt.hanchan() && gt.vs_humans());
     assert_eq!(game.decisions.len(), discards(&events));
@@ -439,7 +176,7 @@ fn no_red_lobby_treats_id_16_as_a_plain_five() {
 
 #[test]
 fn chi_takes_the_previous_seats_discard() {
-    let (events, game) = run(&case_open_melds());
+    let (events, game) = run(&scenes::open_melds());
     assert_eq!(game.decisions.len(), discards(&events));
     let d = &game.decisions[1];
     assert_eq!((d.seat, d.source, d.turn), (1, Source::Chi, 1));
@@ -461,7 +198,7 @@ fn chi_takes_the_previous_seats_discard() {
 
 #[test]
 fn pon_takes_any_seats_discard() {
-    let (_, game) = run(&case_open_melds());
+    let (_, game) = run(&scenes::open_melds());
     let d = &game.decisions[2];
     assert_eq!((d.seat, d.source, d.turn), (2, Source::Pon, 1));
     assert_eq!(d.source_tile.kind(), kind("9p"));
@@ -478,7 +215,7 @@ fn pon_takes_any_seats_discard() {
 
 #[test]
 fn kakan_dora_comes_after_the_replacement_draw() {
-    let (events, game) = run(&case_open_melds());
+    let (events, game) = run(&scenes::open_melds());
     let kan = find(&events, |e| matches!(e, Event::Call { seat: 2, meld } if meld & 0x10 != 0));
     assert!(matches!(events[kan + 1], Event::Draw { seat: 2, .. }), "replacement draw right after the kakan");
     assert!(matches!(events[kan + 2], Event::Dora { .. }), "then the new indicator");
@@ -495,7 +232,7 @@ fn kakan_dora_comes_after_the_replacement_draw() {
 
 #[test]
 fn ankan_dora_comes_before_the_replacement_draw() {
-    let (events, game) = run(&case_closed_and_open_kan());
+    let (events, game) = run(&scenes::closed_and_open_kan());
     assert_eq!(game.decisions.len(), discards(&events));
     let kan = find(&events, |e| matches!(e, Event::Call { seat: 0, .. }));
     assert!(matches!(events[kan + 1], Event::Dora { .. }));
@@ -510,7 +247,7 @@ fn ankan_dora_comes_before_the_replacement_draw() {
 
 #[test]
 fn daiminkan_of_a_red_five_dora_after_the_replacement_draw() {
-    let (events, game) = run(&case_closed_and_open_kan());
+    let (events, game) = run(&scenes::closed_and_open_kan());
     let kan = find(&events, |e| matches!(e, Event::Call { seat: 1, .. }));
     assert!(matches!(events[kan + 1], Event::Draw { seat: 1, .. }));
     assert!(matches!(events[kan + 2], Event::Dora { .. }));
@@ -527,7 +264,7 @@ fn daiminkan_of_a_red_five_dora_after_the_replacement_draw() {
 
 #[test]
 fn chankan_robs_the_added_tile_and_turns_no_dora() {
-    let (events, game) = run(&case_chankan());
+    let (events, game) = run(&scenes::chankan());
     assert_eq!(events.iter().filter(|e| matches!(e, Event::Dora { .. })).count(), 0);
     let round = &game.rounds[0];
     let win = &round.wins()[0];
@@ -539,7 +276,7 @@ fn chankan_robs_the_added_tile_and_turns_no_dora() {
 
 #[test]
 fn riichi_steps_and_the_stick() {
-    let g = case_riichi();
+    let g = scenes::riichi();
     let (events, game) = run(&g);
     assert_eq!(game.decisions.len(), discards(&events));
     let reach: Vec<&Tag> = tags(&events, "REACH").collect();
@@ -582,7 +319,7 @@ fn riichi_steps_and_the_stick() {
 
 #[test]
 fn double_ron_first_winner_in_turn_order_takes_honba_and_sticks() {
-    let (events, game) = run(&case_double_ron());
+    let (events, game) = run(&scenes::double_ron());
     let agari: Vec<&Tag> = tags(&events, "AGARI").collect();
     assert_eq!(agari.len(), 2);
     // discarder seat 1: seat 2 is next in turn order, then seat 3
@@ -604,7 +341,7 @@ fn double_ron_first_winner_in_turn_order_takes_honba_and_sticks() {
 #[test]
 fn double_ron_with_a_bye_between_the_wins() {
     // SPEC 1.2: a double ron is several AGARI with no INIT between; a disconnection may sit between them
-    let mut record = case_double_ron().record();
+    let mut record = scenes::double_ron().record();
     let first = record.events.iter().position(|e| e.as_tag("AGARI").is_some()).unwrap();
     record.events.insert(first + 1, Event::tag(Tag::new("BYE").with("who", "0")));
     let events = mjlog::parse(record.to_mjlog().as_bytes()).unwrap();
@@ -616,7 +353,7 @@ fn double_ron_with_a_bye_between_the_wins() {
 
 #[test]
 fn yao9_shows_the_declarers_hand_and_keeps_the_deal() {
-    let (_, game) = run(&case_double_ron());
+    let (_, game) = run(&scenes::double_ron());
     let r = &game.rounds[0];
     assert_eq!(ryuukyoku_kind(r), DrawKind::Yao9);
     let RoundEnd::Ryuukyoku(d) = &r.end else { unreachable!() };
@@ -631,7 +368,7 @@ fn yao9_shows_the_declarers_hand_and_keeps_the_deal() {
 
 #[test]
 fn reach4_pays_four_sticks_that_go_to_the_first_place() {
-    let (events, game) = run(&case_reach4());
+    let (events, game) = run(&scenes::reach4());
     assert_eq!(tags(&events, "REACH").filter(|t| t.get("step") == Some("2")).count(), 4);
     let r = &game.rounds[0];
     assert_eq!(ryuukyoku_kind(r), DrawKind::Reach4);
@@ -648,7 +385,7 @@ fn reach4_pays_four_sticks_that_go_to_the_first_place() {
 
 #[test]
 fn ron3_is_an_abortive_draw() {
-    let (events, game) = run(&case_ron3());
+    let (events, game) = run(&scenes::ron3());
     assert_eq!(tags(&events, "AGARI").count(), 0);
     let r = &game.rounds[0];
     assert_eq!(ryuukyoku_kind(r), DrawKind::Ron3);
@@ -662,7 +399,7 @@ fn ron3_is_an_abortive_draw() {
 
 #[test]
 fn kan4_after_four_kans_by_four_players() {
-    let (events, game) = run(&case_kan4());
+    let (events, game) = run(&scenes::kan4());
     let r = &game.rounds[0];
     assert_eq!(ryuukyoku_kind(r), DrawKind::Kan4);
     assert_eq!(r.dora_indicators.len(), 5);
@@ -678,7 +415,7 @@ fn kan4_after_four_kans_by_four_players() {
 
 #[test]
 fn kaze4_four_same_winds_in_the_first_go_around() {
-    let (_, game) = run(&case_kaze4());
+    let (_, game) = run(&scenes::kaze4());
     let r = &game.rounds[0];
     assert_eq!(ryuukyoku_kind(r), DrawKind::Kaze4);
     for river in &r.rivers {
@@ -692,7 +429,7 @@ fn kaze4_four_same_winds_in_the_first_go_around() {
 
 #[test]
 fn nagashi_mangan_at_the_end_of_the_wall() {
-    let (events, game) = run(&case_nagashi());
+    let (events, game) = run(&scenes::nagashi());
     let r = &game.rounds[0];
     assert_eq!(ryuukyoku_kind(r), DrawKind::Nagashi);
     assert!(r.rivers[2].iter().all(|t| t.tile.kind().is_yaochuu() && !t.called_away));
@@ -710,7 +447,7 @@ fn nagashi_mangan_at_the_end_of_the_wall() {
 
 #[test]
 fn exhaustive_draw_pays_noten_and_passes_the_deal() {
-    let (events, game) = run(&case_exhaustive());
+    let (events, game) = run(&scenes::exhaustive());
     let r = &game.rounds[0];
     assert_eq!(ryuukyoku_kind(r), DrawKind::Exhaustive);
     assert_eq!(r.deltas, [-1000, 3000, -1000, -1000]);
@@ -727,7 +464,7 @@ fn exhaustive_draw_pays_noten_and_passes_the_deal() {
 
 #[test]
 fn pao_makes_the_feeder_pay_the_whole_tsumo() {
-    let (events, game) = run(&case_pao());
+    let (events, game) = run(&scenes::pao());
     let agari = tags(&events, "AGARI").next().unwrap();
     assert_eq!(agari.get("paoWho"), Some("3"));
     assert_eq!(agari.get("yakuman"), Some("39"));
@@ -765,7 +502,7 @@ fn bye_before_init_mid_round_and_after_owari_with_a_reconnection() {
 
 #[test]
 fn three_player_nuki_and_four_slot_numbering() {
-    let (events, game) = run(&case_three_player());
+    let (events, game) = run(&scenes::three_player());
     assert_eq!(game.info.n_players, 3);
     let init = &game.rounds[0].init;
     assert!(init.hands[3].is_empty());
@@ -793,7 +530,7 @@ fn three_player_nuki_and_four_slot_numbering() {
 
 #[test]
 fn east_only_225_deals_four_rounds() {
-    let g = case_east_only();
+    let g = scenes::east_only();
     let games = read_games("2019060813gm-00e1-0000-08bb0ec3.xml", g.xml().as_bytes()).unwrap();
     assert_eq!(games[0].log_id.as_deref(), Some("2019060813gm-00e1-0000-08bb0ec3"));
     let game = extract(&games[0]).unwrap();
@@ -809,7 +546,7 @@ fn east_only_225_deals_four_rounds() {
 
 #[test]
 fn hanchan_169_deals_east_and_south() {
-    let (_, game) = run(&case_hanchan());
+    let (_, game) = run(&scenes::hanchan());
     let gt = game.info.game_type.unwrap();
     assert!(gt.hanchan() && gt.red() && gt.kuitan());
     let kyoku: Vec<u8> = game.rounds.iter().map(|r| r.init.kyoku).collect();
@@ -847,7 +584,7 @@ fn newer_types_unknown_attributes_and_tags_are_kept() {
 
 #[test]
 fn truncated_game_keeps_the_complete_rounds() {
-    let (events, game) = run(&case_truncated());
+    let (events, game) = run(&scenes::truncated());
     assert!(!game.complete);
     assert_eq!(game.rounds.len(), 1);
     let why = game.truncation.as_deref().unwrap();
@@ -920,7 +657,7 @@ fn error_call_on_a_tile_that_was_not_the_last_discard() {
 #[test]
 fn error_agari_hand_differs_from_the_tracked_hand() {
     let mut g = GameBuilder::new(169);
-    quick_round(&mut g, 0, 1);
+    scenes::quick_round(&mut g, 0, 1);
     g.finish();
     let t = g.tag_mut("AGARI", 0);
     let hai = t.get("hai").unwrap().to_string();
@@ -945,7 +682,7 @@ fn error_ryuukyoku_tenpai_hand_that_is_not_tenpai() {
 #[test]
 fn error_sc_before_scores_disagree() {
     let mut g = GameBuilder::new(169);
-    quick_round(&mut g, 0, 1);
+    scenes::quick_round(&mut g, 0, 1);
     let t = g.tag_mut("AGARI", 0);
     t.attrs.iter_mut().find(|(k, _)| k == "sc").unwrap().1 = "251,-10,250,10,250,0,249,0".into();
     let e = replay_error(&g);
@@ -956,7 +693,7 @@ fn error_sc_before_scores_disagree() {
 #[test]
 fn error_init_breaks_the_score_invariant() {
     let mut g = GameBuilder::new(169);
-    quick_round(&mut g, 0, 1);
+    scenes::quick_round(&mut g, 0, 1);
     let t = g.tag_mut("INIT", 0);
     t.attrs.iter_mut().find(|(k, _)| k == "ten").unwrap().1 = "250,250,250,260".into();
     let e = replay_error(&g);
@@ -967,7 +704,7 @@ fn error_init_breaks_the_score_invariant() {
 #[test]
 fn error_owari_disagrees_with_the_scores() {
     let mut g = GameBuilder::new(169);
-    quick_round(&mut g, 0, 1);
+    scenes::quick_round(&mut g, 0, 1);
     g.finish();
     let t = g.tag_mut("AGARI", 0);
     // the dealer paid 1000 to seat 1: 240 260 250 250 is right, 230 270 is not
@@ -985,7 +722,7 @@ fn multiline(g: &GameBuilder) -> String {
 
 #[test]
 fn read_error_truncated_xml_mid_tag() {
-    let text = multiline(&case_riichi());
+    let text = multiline(&scenes::riichi());
     let lines: Vec<&str> = text.lines().collect();
     // cut inside the 10th line's tag
     let keep: String = lines[..9].iter().map(|l| format!("{l}\n")).collect::<String>() + &lines[9][..3];
@@ -998,7 +735,7 @@ fn read_error_truncated_xml_mid_tag() {
 
 #[test]
 fn read_error_truncated_xml_between_tags() {
-    let text = multiline(&case_riichi());
+    let text = multiline(&scenes::riichi());
     let lines: Vec<&str> = text.lines().collect();
     let keep: String = lines[..12].iter().map(|l| format!("{l}\n")).collect();
     let e = read_games("cut.xml", keep.as_bytes()).unwrap_err();

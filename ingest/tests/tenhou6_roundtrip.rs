@@ -34,7 +34,7 @@ use haifu_record::tags::{DrawKind, GameType};
 use haifu_record::tenhou6::to_tenhou6;
 use haifu_record::{read_games, tenhou6, GameRecord};
 use haifu_rules::{Meld, MeldKind, Tile};
-use haifu_testkit::{corpus_dir, thesis_round, GameBuilder, Win};
+use haifu_testkit::{corpus_dir, scenes, thesis_round, GameBuilder, Win};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
@@ -343,21 +343,6 @@ fn case_riichi() -> GameBuilder {
     g
 }
 
-/// Chi, pon and a kakan with its replacement draw.
-fn case_open_melds() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["2m456p456s112233z", "13m89p789s555677z", "99p111222333s44z", "111777999m111p6z"]);
-    g.draw(0, "7m").discard(0, "2m");
-    g.chi(1, "1m", "3m").discard(1, "9p");
-    g.pon(2).discard(2, "4z");
-    g.draw_tsumogiri(3, "8m");
-    g.draw_tsumogiri(0, "3s");
-    g.draw(1, "6m").discard(1, "6m");
-    g.draw(2, "9p").kakan(2, "9p").draw(2, "2p").discard(2, "2p");
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
 /// An ankan and a daiminkan of a red five, each with its dora.
 fn case_kans() -> GameBuilder {
     let mut g = GameBuilder::new(169);
@@ -502,7 +487,7 @@ fn scripted_games_round_trip() {
     let cases = [
         ("thesis", thesis_round()),
         ("riichi", case_riichi()),
-        ("open melds", case_open_melds()),
+        ("open melds", scenes::open_melds()),
         ("kans", case_kans()),
         ("chankan", case_chankan()),
         ("double ron", case_double_ron()),
@@ -531,7 +516,7 @@ fn takes_and_outs_are_spelled_as_tenhou_does() {
     assert_eq!(result(&game, 1)[2][4], "役牌 白(1飜)", "yakuhai with Tenhou's space");
     assert_eq!(game["sc"].as_array().map(Vec::len), Some(8), "final scores and points");
 
-    let game = check("open melds", &case_open_melds());
+    let game = check("open melds", &scenes::open_melds());
     assert_eq!(takes(&game, 0, 1)[0], "c121113", "chi: the called tile first");
     assert_eq!(takes(&game, 0, 2)[0], "p292929", "pon from kamicha: the letter first");
     assert_eq!(outs(&game, 0, 2)[1], "k29292929", "kakan: the added tile after the pon's letter");

@@ -40,16 +40,10 @@ fn flag(s: Strategy) -> String {
     format!("f_{}", s.name())
 }
 
-/// Mines the decisions of `dataset` with Polars.
-pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
-    let start = Instant::now();
-    if opts.sample.is_some() {
-        anyhow::bail!("sampling games is an option of the rust engine only");
-    }
-    let plan = plan(dataset, opts)?;
-
-    // wins of each round, one row per (win, yaku): strategy flags per winner and per round
-    let wins = scan(&plan.rounds)?
+/// The strategy flags of each round (`r_won`, `r_<strategy>`: some winner's yaku) and of each winner
+/// (`w_<strategy>`, by seat), from the rounds table's wins exploded to one row per (win, yaku).
+fn win_flags(rounds: &[PathBuf]) -> Result<(LazyFrame, LazyFrame)> {
+    let wins = scan(rounds)?
         .select([col("game_id"), col("round"), col("result"), col("wins")])
         .explode(cols(["wins"]), ExplodeOptions { empty_as_null: true, keep_nulls: true })
         .select([
@@ -70,6 +64,19 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
         .filter(col("who").is_not_null())
         .group_by([col("game_id"), col("round"), col("who").alias("seat")])
         .agg(yaku_any("w_"));
+
+    Ok((per_round, per_winner))
+}
+
+/// Mines the decisions of `dataset` with Polars.
+pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
+    let start = Instant::now();
+    if opts.sample.is_some() {
+        anyhow::bail!("sampling games is an option of the rust engine only");
+    }
+    let plan = plan(dataset, opts)?;
+
+    let (per_round, per_winner) = win_flags(&plan.rounds)?;
 
     let d = scan(&plan.decisions)?;
     let mut wanted = vec![col("game_id"), col("round"), col("seat"), col("player"), col("source")];

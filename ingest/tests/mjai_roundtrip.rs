@@ -385,32 +385,16 @@ fn named_game() -> GameBuilder {
 }
 
 fn all_cases() -> Vec<(&'static str, GameBuilder)> {
-    vec![
-        ("red_fives", scenes::red_fives()),
-        ("no_red", scenes::no_red()),
-        ("open_melds", scenes::open_melds()),
-        ("closed_and_open_kan", scenes::closed_and_open_kan()),
+    let mut cases = scenes::shared_cases();
+    cases.extend([
         ("kan_after_kan", case_kan_after_kan()),
-        ("chankan", scenes::chankan()),
-        ("riichi", scenes::riichi()),
         ("riichi_discard_called", case_riichi_discard_called()),
-        ("double_ron", scenes::double_ron()),
-        ("reach4", scenes::reach4()),
-        ("ron3", scenes::ron3()),
-        ("kan4", scenes::kan4()),
-        ("kaze4", scenes::kaze4()),
-        ("nagashi", scenes::nagashi()),
-        ("exhaustive", scenes::exhaustive()),
-        ("pao", scenes::pao()),
         ("bye", case_bye()),
-        ("three_player", scenes::three_player()),
         ("three_player_wins", case_three_player_wins()),
-        ("east_only", scenes::east_only()),
-        ("hanchan", scenes::hanchan()),
         ("newer_log", case_newer_log()),
-        ("truncated", scenes::truncated()),
         ("named", named_game()),
-    ]
+    ]);
+    cases
 }
 
 // ---- tests ----

@@ -107,29 +107,9 @@ fn case_newer_log() -> GameBuilder {
 }
 
 fn all_cases() -> Vec<(&'static str, GameBuilder)> {
-    vec![
-        ("red_fives", scenes::red_fives()),
-        ("no_red", scenes::no_red()),
-        ("open_melds", scenes::open_melds()),
-        ("closed_and_open_kan", scenes::closed_and_open_kan()),
-        ("chankan", scenes::chankan()),
-        ("riichi", scenes::riichi()),
-        ("double_ron", scenes::double_ron()),
-        ("reach4", scenes::reach4()),
-        ("ron3", scenes::ron3()),
-        ("kan4", scenes::kan4()),
-        ("kaze4", scenes::kaze4()),
-        ("nagashi", scenes::nagashi()),
-        ("exhaustive", scenes::exhaustive()),
-        ("pao", scenes::pao()),
-        ("bye", case_bye()),
-        ("three_player", scenes::three_player()),
-        ("east_only", scenes::east_only()),
-        ("hanchan", scenes::hanchan()),
-        ("no_kuitan", case_no_kuitan()),
-        ("newer_log", case_newer_log()),
-        ("truncated", scenes::truncated()),
-    ]
+    let mut cases = scenes::shared_cases();
+    cases.extend([("bye", case_bye()), ("no_kuitan", case_no_kuitan()), ("newer_log", case_newer_log())]);
+    cases
 }
 
 // ---- tests of the cases ----

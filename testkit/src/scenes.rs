@@ -41,6 +41,30 @@ pub fn wait_held_four_times(shown_tenpai: bool) -> GameBuilder {
     g
 }
 
+/// Every shared SPEC 1.2 case below, by name: what each reader and writer test plays, beside cases of its own.
+pub fn shared_cases() -> Vec<(&'static str, GameBuilder)> {
+    vec![
+        ("red_fives", red_fives()),
+        ("no_red", no_red()),
+        ("open_melds", open_melds()),
+        ("closed_and_open_kan", closed_and_open_kan()),
+        ("chankan", chankan()),
+        ("riichi", riichi()),
+        ("double_ron", double_ron()),
+        ("reach4", reach4()),
+        ("ron3", ron3()),
+        ("kan4", kan4()),
+        ("kaze4", kaze4()),
+        ("nagashi", nagashi()),
+        ("exhaustive", exhaustive()),
+        ("pao", pao()),
+        ("three_player", three_player()),
+        ("east_only", east_only()),
+        ("hanchan", hanchan()),
+        ("truncated", truncated()),
+    ]
+}
+
 // The SPEC 1.2 cases every reader and writer test plays (ingest's spec cases, the mjai and tenhou.net/6 round
 // trips): one script each, shared.
 

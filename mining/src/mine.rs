@@ -33,11 +33,8 @@ pub const ALL_SCOPE: &str = "ALL";
 /// Sources of the tile before a discard, as the decisions table writes them (docs/SCHEMA.md).
 pub const SOURCES: [&str; 5] = ["draw", "chi", "pon", "kan", "nuki"];
 
-/// The suits' column pairs in the decisions table.
-pub const SUIT_COLUMNS: [(&str, &str); 3] =
-    [("man_before", "man_after"), ("pin_before", "pin_after"), ("sou_before", "sou_after")];
-
-/// The same shapes as integer keys ([`haifu_rules::hand::shape_key`]), what the engines count.
+/// The suits' shape-key column pairs in the decisions table ([`haifu_rules::hand::shape_key`]): what the
+/// engines count.
 pub const SUIT_KEY_COLUMNS: [(&str, &str); 3] =
     [("man_before_key", "man_after_key"), ("pin_before_key", "pin_after_key"), ("sou_before_key", "sou_after_key")];
 

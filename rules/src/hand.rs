@@ -203,9 +203,7 @@ pub fn shape_key(digits: &[u8; 9]) -> u32 {
 /// [`shape_key`] of one suit of a hand's counts.
 pub fn suit_key(counts: &Counts, suit: Suit) -> u32 {
     let base = usize::from(suit.kind(1).index());
-    let mut digits = [0u8; 9];
-    digits.copy_from_slice(&counts[base..base + 9]);
-    shape_key(&digits)
+    shape_key(counts[base..base + 9].try_into().expect("a suit is nine kinds"))
 }
 
 /// Tenhou-style hand notation: `123m456p789s11z` (honors 1z..7z = E S W N P F C).

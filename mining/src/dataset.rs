@@ -3,12 +3,16 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context, Result};
 use arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
-use arrow::datatypes::{DataType, Int64Type};
-use hashbrown::{HashMap, HashSet};
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use arrow::buffer::ScalarBuffer;
+use arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema};
+use hashbrown::HashMap;
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
+};
 use parquet::arrow::ProjectionMask;
 use rayon::prelude::*;
 
@@ -41,9 +45,47 @@ pub fn part_files(dataset: &Path, table: &str, years: &[i32]) -> Result<Vec<Path
 
 /// A reader of the named columns of one part file, in batches.
 pub fn open(path: &Path, columns: &[&str]) -> Result<ParquetRecordBatchReader> {
-    let f = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(f).with_context(|| format!("reading {}", path.display()))?;
-    let fields = builder.parquet_schema().root_schema().get_fields();
+    open_as(path, columns, &[])
+}
+
+/// A reader of the named columns of one part file, in batches, with the text columns named in
+/// `dictionaries` read as `Dictionary<Int32, Utf8>` (see [`for_each_batch_as`]).
+pub fn open_as(path: &Path, columns: &[&str], dictionaries: &[&str]) -> Result<ParquetRecordBatchReader> {
+    let (file, meta, mask) = reader_parts(path, columns, dictionaries)?;
+    Ok(ParquetRecordBatchReaderBuilder::new_with_metadata(file, meta)
+        .with_projection(mask)
+        .with_batch_size(65_536)
+        .build()?)
+}
+
+/// The file, its metadata with the Arrow schema the reader should produce, and the projection of `columns`.
+fn reader_parts(
+    path: &Path,
+    columns: &[&str],
+    dictionaries: &[&str],
+) -> Result<(File, ArrowReaderMetadata, ProjectionMask)> {
+    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let reading = || format!("reading {}", path.display());
+    let mut meta = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).with_context(reading)?;
+    if !dictionaries.is_empty() {
+        let dict = DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
+        let fields: Vec<Field> = meta
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| match f.data_type() {
+                DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+                    if dictionaries.contains(&f.name().as_str()) =>
+                {
+                    f.as_ref().clone().with_data_type(dict.clone())
+                }
+                _ => f.as_ref().clone(),
+            })
+            .collect();
+        let options = ArrowReaderOptions::new().with_schema(Arc::new(Schema::new(fields)));
+        meta = ArrowReaderMetadata::try_new(meta.metadata().clone(), options).with_context(reading)?;
+    }
+    let fields = meta.parquet_schema().root_schema().get_fields();
     let roots: Vec<usize> = columns
         .iter()
         .map(|c| {
@@ -53,17 +95,60 @@ pub fn open(path: &Path, columns: &[&str]) -> Result<ParquetRecordBatchReader> {
                 .ok_or_else(|| anyhow!("{} has no column `{c}` (docs/SCHEMA.md)", path.display()))
         })
         .collect::<Result<_>>()?;
-    let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
-    Ok(builder.with_projection(mask).with_batch_size(65_536).build()?)
+    let mask = ProjectionMask::roots(meta.parquet_schema(), roots);
+    Ok((file, meta, mask))
 }
 
 /// Every batch of `columns` of one file, each handed to `f`; errors name the file.
-pub fn for_each_batch(path: &Path, columns: &[&str], mut f: impl FnMut(&RecordBatch) -> Result<()>) -> Result<()> {
-    for b in open(path, columns)? {
-        let b = b.with_context(|| format!("reading {}", path.display()))?;
-        f(&b).with_context(|| format!("in {}", path.display()))?;
+pub fn for_each_batch(path: &Path, columns: &[&str], f: impl FnMut(&RecordBatch) -> Result<()>) -> Result<()> {
+    for_each_batch_as(path, columns, &[], f)
+}
+
+/// [`for_each_batch`] with the text columns named in `dictionaries` read as `Dictionary<Int32, Utf8>`:
+/// their dictionary pages come through as stored, so a reader looks each distinct name up once per batch
+/// instead of copying and comparing the text of every row. A batch never spans two row groups (each has a
+/// dictionary of its own, and one that spans two makes the reader copy the values).
+pub fn for_each_batch_as(
+    path: &Path,
+    columns: &[&str],
+    dictionaries: &[&str],
+    mut f: impl FnMut(&RecordBatch) -> Result<()>,
+) -> Result<()> {
+    let (file, meta, mask) = reader_parts(path, columns, dictionaries)?;
+    for group in 0..meta.metadata().num_row_groups() {
+        let file = file.try_clone().with_context(|| format!("reading {}", path.display()))?;
+        let rows = (meta.metadata().row_group(group).num_rows().max(1) as usize).min(65_536);
+        let reader = ParquetRecordBatchReaderBuilder::new_with_metadata(file, meta.clone())
+            .with_projection(mask.clone())
+            .with_row_groups(vec![group])
+            .with_batch_size(rows)
+            .build()?;
+        for b in reader {
+            let b = b.with_context(|| format!("reading {}", path.display()))?;
+            f(&b).with_context(|| format!("in {}", path.display()))?;
+        }
     }
     Ok(())
+}
+
+/// A text column read as a dictionary (see [`open_as`]): its keys, and its distinct values mapped once by
+/// `map` (a key's value is `mapped[key]`).
+pub fn dictionary<T>(
+    b: &RecordBatch,
+    name: &str,
+    path: &Path,
+    map: impl FnMut(&str) -> T,
+) -> Result<(ScalarBuffer<i32>, Vec<T>)> {
+    let c = column(b, name, path)?;
+    let d = c
+        .as_dictionary_opt::<Int32Type>()
+        .ok_or_else(|| anyhow!("{}: column `{name}` is {}, not a dictionary", path.display(), c.data_type()))?;
+    if d.null_count() > 0 {
+        bail!("{}: column `{name}` has nulls", path.display());
+    }
+    let values =
+        d.values().as_string_opt::<i32>().ok_or_else(|| anyhow!("{}: `{name}` is not text", path.display()))?;
+    Ok((d.keys().values().clone(), values.iter().map(|v| v.unwrap_or_default()).map(map).collect()))
 }
 
 fn column<'a>(b: &'a RecordBatch, name: &str, path: &Path) -> Result<&'a ArrayRef> {
@@ -89,21 +174,29 @@ pub fn games_per_player(files: &[PathBuf], keep: impl Fn(i64) -> bool + Sync) ->
     let partial = files
         .par_iter()
         .map(|path| {
-            let mut games: HashMap<String, HashSet<i64>> = HashMap::new();
-            for_each_batch(path, &["game_id", "player"], |b| {
+            let mut games: HashMap<String, u32> = HashMap::new();
+            // a game's rows are consecutive in its file (the writer flushes whole games), so a player's
+            // game is new when the game id changes; the players seen in the current game, by name
+            let mut current: (i64, Vec<u32>) = (i64::MIN, Vec::new());
+            let mut names: Vec<String> = Vec::new();
+            let mut index: HashMap<String, u32> = HashMap::new();
+            for_each_batch_as(path, &["game_id", "player"], &["player"], |b| {
                 let ids = cast_to(b, "game_id", &DataType::Int64, path)?;
                 let ids = ids.as_primitive::<Int64Type>();
-                let players = cast_to(b, "player", &DataType::Utf8, path)?;
-                let players = players.as_string::<i32>();
+                let (keys, players) = dictionary(b, "player", path, |p| {
+                    *index.entry_ref(p).or_insert_with(|| {
+                        names.push(p.to_string());
+                        names.len() as u32 - 1
+                    })
+                })?;
                 for i in (0..b.num_rows()).filter(|&i| keep(ids.value(i))) {
-                    let p = players.value(i);
-                    match games.get_mut(p) {
-                        Some(s) => {
-                            s.insert(ids.value(i));
-                        }
-                        None => {
-                            games.insert(p.to_string(), HashSet::from_iter([ids.value(i)]));
-                        }
+                    let (g, p) = (ids.value(i), players[keys[i] as usize]);
+                    if current.0 != g {
+                        current = (g, Vec::new());
+                    }
+                    if !current.1.contains(&p) {
+                        current.1.push(p);
+                        *games.entry_ref(names[p as usize].as_str()).or_insert(0) += 1;
                     }
                 }
                 Ok(())
@@ -111,14 +204,14 @@ pub fn games_per_player(files: &[PathBuf], keep: impl Fn(i64) -> bool + Sync) ->
             Ok(games)
         })
         .collect::<Result<Vec<_>>>()?;
-    // a game lives in one part file, but a player's games spread over many: union the sets
-    let mut all: HashMap<String, HashSet<i64>> = HashMap::new();
+    // a game lives in one part file, but a player's games spread over many
+    let mut all: HashMap<String, u32> = HashMap::new();
     for part in partial {
         for (p, g) in part {
-            all.entry(p).or_default().extend(g);
+            *all.entry(p).or_default() += g;
         }
     }
-    Ok(all.into_iter().map(|(p, g)| (p, g.len() as u32)).collect())
+    Ok(all)
 }
 
 /// Which players a command is about: named ones, those with at least `min_games` games, or everyone.

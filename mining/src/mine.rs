@@ -24,7 +24,9 @@ use hashbrown::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::dataset::{cast_to, choose_players, for_each_batch, games_per_player, part_files};
+use crate::dataset::{
+    cast_to, choose_players, dictionary, for_each_batch, for_each_batch_as, games_per_player, part_files,
+};
 use crate::strategy::Strategy;
 
 /// The scope of the tables over every player.
@@ -192,21 +194,22 @@ impl Mined {
 
     /// Fills `distinct` and `sequences` of [`ScopeStats`] from the counts.
     pub(crate) fn finish_stats(&mut self) {
+        debug_assert!(self.counts.is_sorted_by_key(SeqCount::order));
         for s in self.stats.iter_mut().flatten() {
             s.distinct = 0;
             s.sequences = 0;
         }
-        // distinct pairs over sources: the same (scope, strategy, before, after) of several sources
-        let mut keys: Vec<u128> = Vec::with_capacity(self.counts.len());
-        for c in &self.counts {
-            self.stats[c.scope as usize][usize::from(c.strategy)].sequences += c.count;
-            keys.push(SeqCount { source: 0, count: 0, ..*c }.order());
-        }
-        keys.sort_unstable();
-        keys.dedup();
-        for k in keys {
-            let (scope, strategy) = ((k >> 64) as usize, ((k >> 56) & 0xff) as usize);
-            self.stats[scope][strategy].distinct += 1;
+        // distinct pairs over sources: the counts are sorted by (scope, strategy, source, ...), so each
+        // (scope, strategy) is one run, in which the same (before, after) may come from several sources
+        let mut pairs: Vec<u64> = Vec::new();
+        for run in self.counts.chunk_by(|a, b| (a.scope, a.strategy) == (b.scope, b.strategy)) {
+            pairs.clear();
+            pairs.extend(run.iter().map(|c| (u64::from(c.before) << 32) | u64::from(c.after)));
+            pairs.sort_unstable();
+            pairs.dedup();
+            let st = &mut self.stats[run[0].scope as usize][usize::from(run[0].strategy)];
+            st.sequences = run.iter().map(|c| c.count).sum();
+            st.distinct = pairs.len() as u64;
         }
     }
 }
@@ -334,18 +337,59 @@ pub(crate) fn tables_of(opts: &MineOptions, round: u8, won_by_me: bool, my_yaku_
     all | strategies
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-struct Key {
-    scope: u32,
-    strategy: u8,
-    source: u8,
-    before: u32,
-    after: u32,
+/// A count's (scope, strategy, source, before, after) packed into one integer: one hash and a 16-byte
+/// entry instead of a five-field key. `u64` holds up to 2^17 scopes (keys take 21 bits each, 5^9 < 2^21;
+/// source 3 bits, strategy 2); more scopes take `u128`.
+trait CountKey: Copy + Ord + std::hash::Hash + Send {
+    const MAX_SCOPES: usize;
+    fn pack(scope: u32, strategy: u8, source: u8, before: u32, after: u32) -> Self;
+    fn count(self, count: u64) -> SeqCount;
 }
 
-/// One worker's counts. Per-slot vectors are indexed by `scope * 4 + strategy`.
-struct Partial {
-    counts: HashMap<Key, u64>,
+impl CountKey for u64 {
+    const MAX_SCOPES: usize = 1 << 17;
+    #[inline]
+    fn pack(scope: u32, strategy: u8, source: u8, before: u32, after: u32) -> u64 {
+        (u64::from(scope) << 47)
+            | (u64::from(strategy) << 45)
+            | (u64::from(source) << 42)
+            | (u64::from(before) << 21)
+            | u64::from(after)
+    }
+    fn count(self, count: u64) -> SeqCount {
+        let bits = |shift: u32, width: u32| ((self >> shift) & ((1 << width) - 1)) as u32;
+        SeqCount {
+            scope: bits(47, 17),
+            strategy: bits(45, 2) as u8,
+            source: bits(42, 3) as u8,
+            before: bits(21, 21),
+            after: bits(0, 21),
+            count,
+        }
+    }
+}
+
+impl CountKey for u128 {
+    const MAX_SCOPES: usize = 1 << 32;
+    #[inline]
+    fn pack(scope: u32, strategy: u8, source: u8, before: u32, after: u32) -> u128 {
+        SeqCount { scope, strategy, source, before, after, count: 0 }.order()
+    }
+    fn count(self, count: u64) -> SeqCount {
+        let bits = |shift: u32, width: u32| ((self >> shift) & ((1 << width) - 1)) as u32;
+        SeqCount {
+            scope: (self >> 64) as u32,
+            strategy: bits(56, 8) as u8,
+            source: bits(48, 8) as u8,
+            before: bits(24, 24),
+            after: bits(0, 24),
+            count,
+        }
+    }
+}
+
+/// What one worker saw per slot (`scope * 4 + strategy`): decisions and rounds fed, and rows read.
+struct Slots {
     decisions: Vec<u64>,
     rounds: Vec<u64>,
     /// The last (game, round) each slot counted: a slot's decisions of one round are consecutive (a game's
@@ -354,10 +398,9 @@ struct Partial {
     read: u64,
 }
 
-impl Partial {
-    fn new(scopes: usize) -> Partial {
-        Partial {
-            counts: HashMap::new(),
+impl Slots {
+    fn new(scopes: usize) -> Slots {
+        Slots {
             decisions: vec![0; scopes * 4],
             rounds: vec![0; scopes * 4],
             last_round: vec![(i64::MIN, u16::MAX); scopes * 4],
@@ -365,13 +408,7 @@ impl Partial {
         }
     }
 
-    fn merge(mut self, o: Partial) -> Partial {
-        let (mut big, small) =
-            if self.counts.len() >= o.counts.len() { (self.counts, o.counts) } else { (o.counts, self.counts) };
-        for (k, n) in small {
-            *big.entry(k).or_insert(0) += n;
-        }
-        self.counts = big;
+    fn merge(mut self, o: Slots) -> Slots {
         for (a, b) in self.decisions.iter_mut().zip(&o.decisions) {
             *a += b;
         }
@@ -383,10 +420,30 @@ impl Partial {
     }
 }
 
-const DECISION_COLUMNS: [&str; 13] = [
+/// One worker's counts.
+struct Partial<K> {
+    counts: HashMap<K, u64>,
+    slots: Slots,
+}
+
+impl<K: CountKey> Partial<K> {
+    fn new(scopes: usize) -> Partial<K> {
+        Partial { counts: HashMap::new(), slots: Slots::new(scopes) }
+    }
+
+    fn merge(self, o: Partial<K>) -> Partial<K> {
+        let (mut big, small) =
+            if self.counts.len() >= o.counts.len() { (self.counts, o.counts) } else { (o.counts, self.counts) };
+        for (k, n) in small {
+            *big.entry(k).or_insert(0) += n;
+        }
+        Partial { counts: big, slots: self.slots.merge(o.slots) }
+    }
+}
+
+const DECISION_COLUMNS: [&str; 12] = [
     "game_id",
     "round",
-    "seat",
     "player",
     "source",
     "outcome",
@@ -399,6 +456,9 @@ const DECISION_COLUMNS: [&str; 13] = [
     "sou_after_key",
 ];
 
+/// The decision columns read as dictionaries.
+const TEXT_COLUMNS: [&str; 3] = ["player", "source", "outcome"];
+
 /// Mines the decisions of `dataset` with the Rust engine.
 pub fn mine_rust(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     let start = Instant::now();
@@ -409,6 +469,38 @@ pub fn mine_rust(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
         plan.scopes.iter().enumerate().skip(1).map(|(i, s)| (s.as_str(), i as u32)).collect();
 
     let n_scopes = plan.scopes.len();
+    let counts = if n_scopes <= u64::MAX_SCOPES {
+        count::<u64>(&plan, opts, &flags, &scope_of)?
+    } else {
+        count::<u128>(&plan, opts, &flags, &scope_of)?
+    };
+    let mut mined = Mined {
+        scopes: plan.scopes.clone(),
+        games: plan.games.clone(),
+        stats: vec![[ScopeStats::default(); 4]; n_scopes],
+        counts: counts.1,
+        decisions_read: counts.0.read,
+        elapsed_s: 0.0,
+    };
+    let part = counts.0;
+    for slot in 0..n_scopes * 4 {
+        let st = &mut mined.stats[slot / 4][slot % 4];
+        st.decisions = part.decisions[slot];
+        st.rounds = part.rounds[slot];
+    }
+    mined.finish_stats();
+    mined.elapsed_s = start.elapsed().as_secs_f64();
+    Ok(mined)
+}
+
+/// What the workers counted (the per-slot figures; the counts moved out) and the counts, unsorted.
+fn count<K: CountKey>(
+    plan: &Plan,
+    opts: &MineOptions,
+    flags: &HashMap<(i64, u16), u8>,
+    scope_of: &HashMap<&str, u32>,
+) -> Result<(Slots, Vec<SeqCount>)> {
+    let n_scopes = plan.scopes.len();
     let part = plan
         .decisions
         .par_iter()
@@ -417,57 +509,33 @@ pub fn mine_rust(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
             |mut part, path| {
                 // a game's rows are one row group of one file (the writer flushes whole games): a round's
                 // decisions are consecutive, which the per-slot round count relies on
-                for_each_batch(path, &DECISION_COLUMNS, |b| count_batch(b, path, opts, &flags, &scope_of, &mut part))?;
-                Ok::<Partial, anyhow::Error>(part)
+                for_each_batch_as(path, &DECISION_COLUMNS, &TEXT_COLUMNS, |b| {
+                    count_batch(b, path, opts, flags, scope_of, &mut part)
+                })?;
+                Ok::<Partial<K>, anyhow::Error>(part)
             },
         )
         .try_reduce(|| Partial::new(n_scopes), |a, b| Ok(a.merge(b)))?;
-
-    let mut mined = Mined {
-        scopes: plan.scopes.clone(),
-        games: plan.games.clone(),
-        stats: vec![[ScopeStats::default(); 4]; n_scopes],
-        counts: Vec::new(),
-        decisions_read: part.read,
-        elapsed_s: 0.0,
-    };
-    for slot in 0..n_scopes * 4 {
-        let st = &mut mined.stats[slot / 4][slot % 4];
-        st.decisions = part.decisions[slot];
-        st.rounds = part.rounds[slot];
-    }
-    let counts = part.counts;
-    mined.counts = counts
-        .into_iter()
-        .map(|(k, count)| SeqCount {
-            scope: k.scope,
-            strategy: k.strategy,
-            source: k.source,
-            before: k.before,
-            after: k.after,
-            count,
-        })
-        .collect();
-    mined.counts.sort_unstable_by_key(SeqCount::order);
-    mined.finish_stats();
-    mined.elapsed_s = start.elapsed().as_secs_f64();
-    Ok(mined)
+    // the packed keys sort in the table's order (scope, strategy, source, before, after)
+    let mut counts: Vec<(K, u64)> = part.counts.into_iter().collect();
+    counts.sort_unstable_by_key(|c| c.0);
+    Ok((part.slots, counts.into_iter().map(|(k, n)| k.count(n)).collect()))
 }
-
-fn count_batch(
+fn count_batch<K: CountKey>(
     b: &arrow::array::RecordBatch,
     path: &Path,
     opts: &MineOptions,
     flags: &HashMap<(i64, u16), u8>,
     scope_of: &HashMap<&str, u32>,
-    part: &mut Partial,
+    part: &mut Partial<K>,
 ) -> Result<()> {
     let g = cast_to(b, "game_id", &DataType::Int64, path)?;
     let r = cast_to(b, "round", &DataType::UInt16, path)?;
     let (g, r) = (g.as_primitive::<Int64Type>(), r.as_primitive::<UInt16Type>());
-    let text = |name: &str| cast_to(b, name, &DataType::Utf8, path);
-    let (player, source, outcome) = (text("player")?, text("source")?, text("outcome")?);
-    let (player, source, outcome) = (player.as_string::<i32>(), source.as_string::<i32>(), outcome.as_string::<i32>());
+    // the text columns come as dictionaries: each distinct name is looked up once per batch
+    let (player, player_scope) = dictionary(b, "player", path, |p| scope_of.get(p).copied())?;
+    let (source, source_index) = dictionary(b, "source", path, |s| SOURCES.iter().position(|x| *x == s))?;
+    let (outcome, is_win) = dictionary(b, "outcome", path, |o| o == "win")?;
     let win_yaku = list(b, "win_yaku")?;
     let yaku_ids = u8_values(win_yaku)?;
     // the shapes as integer keys (schema 2): nothing to decode or parse
@@ -479,19 +547,14 @@ fn count_batch(
     let suits: Vec<_> =
         arrays.iter().map(|(bc, ac)| (bc.as_primitive::<UInt32Type>(), ac.as_primitive::<UInt32Type>())).collect();
 
-    let seat = cast_to(b, "seat", &DataType::UInt8, path)?;
-    let seat = seat.as_primitive::<UInt8Type>();
-    // the player's scope per seat of the current game: four lookups a game instead of one a row
-    let mut seat_scopes: (i64, [Option<Option<u32>>; 4]) = (i64::MIN, [None; 4]);
-
     for i in 0..b.num_rows() {
         if !in_sample(g.value(i), opts.sample) {
             continue;
         }
-        part.read += 1;
+        part.slots.read += 1;
         let key = (g.value(i), r.value(i));
         let round = if flags.is_empty() { 0 } else { flags.get(&key).copied().unwrap_or(0) };
-        let won = outcome.value(i) == "win";
+        let won = is_win[outcome[i] as usize];
         let mine = if won {
             let (y0, y1) = (win_yaku.value_offsets()[i] as usize, win_yaku.value_offsets()[i + 1] as usize);
             strategy_bits(&yaku_ids[y0..y1])
@@ -502,23 +565,20 @@ fn count_batch(
         if tables == 0 {
             continue;
         }
-        let src = source.value(i);
-        let src =
-            SOURCES.iter().position(|s| *s == src).ok_or_else(|| anyhow!("row {i}: unknown source {src:?}"))? as u8;
-        if seat_scopes.0 != key.0 {
-            seat_scopes = (key.0, [None; 4]);
-        }
-        let slot = &mut seat_scopes.1[usize::from(seat.value(i) & 3)];
-        let player_scope = *slot.get_or_insert_with(|| scope_of.get(player.value(i)).copied());
-        let scopes = [Some(0u32), player_scope];
+        let Some(src) = source_index[source[i] as usize] else {
+            let text = cast_to(b, "source", &DataType::Utf8, path)?;
+            bail!("row {i}: unknown source {:?} (one of {})", text.as_string::<i32>().value(i), SOURCES.join(", "));
+        };
+        let src = src as u8;
+        let scopes = [Some(0u32), player_scope[player[i] as usize]];
         for scope in scopes.into_iter().flatten() {
             for st in 0..4u8 {
                 if tables & (1 << st) != 0 {
                     let slot = scope as usize * 4 + usize::from(st);
-                    part.decisions[slot] += 1;
-                    if part.last_round[slot] != key {
-                        part.last_round[slot] = key;
-                        part.rounds[slot] += 1;
+                    part.slots.decisions[slot] += 1;
+                    if part.slots.last_round[slot] != key {
+                        part.slots.last_round[slot] = key;
+                        part.slots.rounds[slot] += 1;
                     }
                 }
             }
@@ -531,8 +591,7 @@ fn count_batch(
             for scope in scopes.into_iter().flatten() {
                 for st in 0..4u8 {
                     if tables & (1 << st) != 0 {
-                        let k = Key { scope, strategy: st, source: src, before: bk, after: ak };
-                        *part.counts.entry(k).or_insert(0) += 1;
+                        *part.counts.entry(K::pack(scope, st, src, bk, ak)).or_insert(0) += 1;
                     }
                 }
             }

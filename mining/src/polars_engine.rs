@@ -2,9 +2,10 @@
 //! dataset, run by Polars's streaming engine, so that a dataset larger than memory can be mined and the same
 //! plan reads as a description any SQL engine could run (docs/SCHEMA.md shows the GROUP BY).
 //!
-//! The plan: round flags from `rounds` (exploded wins and their yaku), joined to the decisions; one copy of
-//! each decision per table it feeds (`strategy`); per suit, the rows whose digits changed; GROUP BY player,
-//! strategy, source, before, after. `ALL` is the sum over players. Only the small grouped results come back
+//! The plan: the tables a decision feeds from its own row (`outcome`, `win_yaku`), or from round flags of
+//! `rounds` (exploded wins and their yaku) joined to the decisions when the options look past the seat; one
+//! copy of each decision per table it feeds (`strategy`); per suit, the rows whose keys changed; GROUP BY
+//! player, strategy, source, before, after. `ALL` is the sum over players. Only the small grouped results come back
 //! to Rust, where the shapes get their integer keys.
 
 use std::path::{Path, PathBuf};
@@ -30,19 +31,20 @@ fn run(lf: LazyFrame) -> Result<DataFrame> {
     Ok(result.unwrap_single())
 }
 
-/// Boolean yaku-membership expression of a strategy over an exploded `yaku` column.
-fn has_yaku(s: Strategy) -> Expr {
+/// Boolean yaku-membership expression of a strategy over `e` (a yaku id).
+fn has_yaku(s: Strategy, e: Expr) -> Expr {
     let ids: Vec<u8> = (0..=54u8).filter(|&y| s.has_yaku(y)).collect();
-    ids.into_iter().map(|y| col("yaku").eq(lit(y))).reduce(|a, b| a.or(b)).expect("every strategy has a yaku")
+    ids.into_iter().map(|y| e.clone().eq(lit(y))).reduce(|a, b| a.or(b)).expect("every strategy has a yaku")
 }
 
 fn flag(s: Strategy) -> String {
     format!("f_{}", s.name())
 }
 
-/// The strategy flags of each round (`r_won`, `r_<strategy>`: some winner's yaku) and of each winner
-/// (`w_<strategy>`, by seat), from the rounds table's wins exploded to one row per (win, yaku).
-fn win_flags(rounds: &[PathBuf]) -> Result<(LazyFrame, LazyFrame)> {
+/// The flags of each round (`r_won`, and `r_<strategy>`: some winner's yaku realise it), from the rounds
+/// table's wins exploded to one row per (win, yaku). Only the options that look past a decision's own
+/// seat need them (`--rounds won`, `--strategy-rounds all`).
+fn round_flags(rounds: &[PathBuf]) -> Result<LazyFrame> {
     let wins = scan(rounds)?
         .select([col("game_id"), col("round"), col("result"), col("wins")])
         .explode(cols(["wins"]), ExplodeOptions { empty_as_null: true, keep_nulls: true })
@@ -50,22 +52,15 @@ fn win_flags(rounds: &[PathBuf]) -> Result<(LazyFrame, LazyFrame)> {
             col("game_id"),
             col("round"),
             col("result"),
-            col("wins").struct_().field_by_name("who").alias("who"),
             col("wins").struct_().field_by_name("yaku").alias("yaku"),
         ])
         .explode(cols(["yaku"]), ExplodeOptions { empty_as_null: true, keep_nulls: true });
-    let yaku_any = |prefix: &str| {
-        Strategy::YAKU.map(|s| has_yaku(s).fill_null(lit(false)).any(true).alias(format!("{prefix}{}", s.name())))
-    };
-    let mut round_aggs = vec![col("result").first().eq(lit("agari")).alias("r_won")];
-    round_aggs.extend(yaku_any("r_"));
-    let per_round = wins.clone().group_by([col("game_id"), col("round")]).agg(round_aggs);
-    let per_winner = wins
-        .filter(col("who").is_not_null())
-        .group_by([col("game_id"), col("round"), col("who").alias("seat")])
-        .agg(yaku_any("w_"));
-
-    Ok((per_round, per_winner))
+    let mut aggs = vec![col("result").first().eq(lit("agari")).alias("r_won")];
+    aggs.extend(
+        Strategy::YAKU
+            .map(|s| has_yaku(s, col("yaku")).fill_null(lit(false)).any(true).alias(format!("r_{}", s.name()))),
+    );
+    Ok(wins.group_by([col("game_id"), col("round")]).agg(aggs))
 }
 
 /// Mines the decisions of `dataset` with Polars.
@@ -76,32 +71,29 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     }
     let plan = plan(dataset, opts)?;
 
-    let (per_round, per_winner) = win_flags(&plan.rounds)?;
-
-    let d = scan(&plan.decisions)?;
-    let mut wanted = vec![col("game_id"), col("round"), col("seat"), col("player"), col("source")];
+    let mut wanted = vec![col("game_id"), col("round"), col("player"), col("source"), col("outcome"), col("win_yaku")];
     for (b, a) in SUIT_KEY_COLUMNS {
         wanted.push(col(b));
         wanted.push(col(a));
     }
-    let left = || JoinArgs::new(JoinType::Left);
-    let d =
-        d.select(wanted).join(per_round, [col("game_id"), col("round")], [col("game_id"), col("round")], left()).join(
-            per_winner,
-            [col("game_id"), col("round"), col("seat")],
-            [col("game_id"), col("round"), col("seat")],
-            left(),
-        );
+    let mut d = scan(&plan.decisions)?.select(wanted);
+    if opts.rounds == RoundsMode::Won || opts.strategy_rounds == StrategyRounds::All {
+        let on = [col("game_id"), col("round")];
+        d = d.join(round_flags(&plan.rounds)?, on.clone(), on, JoinArgs::new(JoinType::Left));
+    }
     let mut flags = vec![match opts.rounds {
         RoundsMode::All => lit(true).alias(flag(Strategy::All)),
         RoundsMode::Won => col("r_won").fill_null(lit(false)).alias(flag(Strategy::All)),
     }];
     for s in Strategy::YAKU {
-        let source = match opts.strategy_rounds {
-            StrategyRounds::Winner => format!("w_{}", s.name()),
-            StrategyRounds::All => format!("r_{}", s.name()),
+        let fed = match opts.strategy_rounds {
+            // the decision's own seat won with the strategy's yaku: its own row says so
+            StrategyRounds::Winner => col("outcome")
+                .eq(lit("win"))
+                .and(col("win_yaku").list().agg(has_yaku(s, element()).any(true)).fill_null(lit(false))),
+            StrategyRounds::All => col(format!("r_{}", s.name())).fill_null(lit(false)),
         };
-        flags.push(col(source).fill_null(lit(false)).alias(flag(s)));
+        flags.push(fed.alias(flag(s)));
     }
     let d = d.with_columns(flags);
     // one copy of a decision per table it feeds
@@ -126,18 +118,30 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     let sequences = concat(suits, UnionArgs::default())?
         .group_by([col("player"), col("strategy"), col("source"), col("before"), col("after")])
         .agg([len().alias("count")]);
-    let per_player_rounds = fed
+    // decisions per (player, strategy, round): the player figures from it, and ALL's (a round counts once
+    // however many players fed it)
+    let per_round =
+        fed.group_by([col("player"), col("strategy"), col("game_id"), col("round")]).agg([len().alias("n")]);
+    let per_player_rounds = per_round
         .clone()
-        .group_by([col("player"), col("strategy"), col("game_id"), col("round")])
-        .agg([len().alias("n")])
         .group_by([col("player"), col("strategy")])
         .agg([len().alias("rounds"), col("n").sum().alias("decisions")]);
-    let all_rounds = fed
+    let all_rounds = per_round
         .group_by([col("strategy"), col("game_id"), col("round")])
-        .agg([len().alias("n")])
+        .agg([col("n").sum().alias("n")])
         .group_by([col("strategy")])
         .agg([len().alias("rounds"), col("n").sum().alias("decisions")]);
-    let read = run(d.select([len().alias("n")]))?;
+    // one query for the three results, so that the scan and the flags are computed once
+    let mut results = LazyFrame::collect_all_with_engine(
+        vec![sequences.logical_plan, per_player_rounds.logical_plan, all_rounds.logical_plan],
+        Engine::Streaming,
+        OptFlags::default(),
+    )
+    .map_err(|e| anyhow!("polars query: {e}"))?
+    .into_iter();
+    let mut next = || results.next().ok_or_else(|| anyhow!("polars returned fewer results than queries"));
+    let (sequences, per_player_rounds, all_rounds) = (next()?, next()?, next()?);
+    let read = run(scan(&plan.decisions)?.select([len().alias("n")]))?;
 
     let scope_of: HashMap<&str, u32> = plan.scopes.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
     let strategy_index = |name: &str| -> Result<u8> {
@@ -151,7 +155,7 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
         ..Default::default()
     };
 
-    let df = run(sequences)?;
+    let df = sequences;
     let (player, strategy, source) = (strs(&df, "player")?, strs(&df, "strategy")?, strs(&df, "source")?);
     let (before, after, count) = (u64s(&df, "before")?, u64s(&df, "after")?, u64s(&df, "count")?);
     let mut counts: HashMap<(u32, u8, u8, u32, u32), u64> = HashMap::new();
@@ -177,7 +181,7 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
         .collect();
     mined.counts.sort_unstable_by_key(SeqCount::order);
 
-    let df = run(per_player_rounds)?;
+    let df = per_player_rounds;
     let (player, strategy) = (strs(&df, "player")?, strs(&df, "strategy")?);
     let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
     for i in 0..df.height() {
@@ -187,7 +191,7 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
             st.decisions = decisions[i];
         }
     }
-    let df = run(all_rounds)?;
+    let df = all_rounds;
     let strategy = strs(&df, "strategy")?;
     let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
     for i in 0..df.height() {

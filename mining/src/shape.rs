@@ -83,19 +83,41 @@ impl Shape {
 
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text().as_str())
+    }
+}
+
+/// A shape's digits on the stack (at most 36: nine digits, four each), written without `core::fmt`: the
+/// sequence tables write millions of them.
+#[derive(Clone, Copy)]
+pub struct ShapeText {
+    digits: [u8; 36],
+    len: u8,
+}
+
+impl ShapeText {
+    pub fn as_str(&self) -> &str {
+        // only ASCII digits and `-` are ever written
+        std::str::from_utf8(&self.digits[..usize::from(self.len)]).expect("ASCII")
+    }
+}
+
+impl Shape {
+    /// The digits, ascending (`-` for none), as SPEC 2 writes them.
+    pub fn text(&self) -> ShapeText {
+        let mut t = ShapeText { digits: [0; 36], len: 0 };
         if self.is_empty() {
-            return f.write_str(EMPTY);
+            t.digits[..EMPTY.len()].copy_from_slice(EMPTY.as_bytes());
+            t.len = EMPTY.len() as u8;
+            return t;
         }
-        // at most 14 digits, written at once (the sequence tables write millions of them)
-        let mut digits = [0u8; 36];
-        let mut len = 0;
         for (d, &n) in (b'1'..).zip(&self.0) {
             for _ in 0..n {
-                digits[len] = d;
-                len += 1;
+                t.digits[usize::from(t.len)] = d;
+                t.len += 1;
             }
         }
-        f.write_str(std::str::from_utf8(&digits[..len]).map_err(|_| fmt::Error)?)
+        t
     }
 }
 

@@ -7,14 +7,14 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use arrow::array::RecordBatch;
-use arrow::datatypes::DataType;
+use arrow::datatypes::{DataType, SchemaRef};
 use haifu_ingest::columns;
-use haifu_ingest::columns::{Shown, Table, UInt32, UInt64, UInt8, Utf8};
+use haifu_ingest::columns::{Table, UInt32, UInt64, UInt8, Utf8};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
-use crate::mine::{Mined, SOURCES};
+use crate::mine::{Mined, SeqCount, SOURCES};
 use crate::shape::Shape;
 use crate::strategy::Strategy;
 
@@ -31,27 +31,41 @@ fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Result<(
     std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
 }
 
-fn write_parquet(path: &Path, batch: &RecordBatch) -> Result<()> {
-    let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?)).build();
+/// Writes the record batches `next` hands out (until `None`) as one Parquet file.
+fn write_parquet(path: &Path, schema: SchemaRef, mut next: impl FnMut() -> Option<RecordBatch>) -> Result<()> {
+    let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?)).build();
     atomic_write(path, |f| {
-        let mut w = ArrowWriter::try_new(f, batch.schema(), Some(props))?;
-        w.write(batch)?;
+        let mut w = ArrowWriter::try_new(f, schema, Some(props))?;
+        while let Some(b) = next() {
+            w.write(&b)?;
+        }
         w.close()?;
         Ok(())
     })
 }
 
+/// Rows of the sequence table written per batch: the builders' buffers are reused from one to the next
+/// instead of a table-sized set of fresh pages (a mining run can count millions of rows).
+const SEQUENCE_ROWS_PER_BATCH: usize = 65_536;
+
+/// Some rows of a mining run's counts, with the run's scopes.
+pub struct CountRows<'a> {
+    pub scopes: &'a [String],
+    pub counts: &'a [SeqCount],
+}
+
 columns! {
     /// `sequences.parquet`: one row per (scope, strategy, source, before, after) with its count.
-    pub struct SequencesTable("sequences") for<'a> |m: Mined| {
-        for s in &m.counts;
+    pub struct SequencesTable("sequences") for<'a> |m: CountRows<'a>| {
+        for s in m.counts;
         let (before, after) = (Shape::from_key(s.before), Shape::from_key(s.after));
+        let (before_text, after_text) = (before.text(), after.text());
     }
     scope: Utf8 = m.scopes[s.scope as usize].as_str(),
     strategy: Utf8 = Strategy::EVERY[usize::from(s.strategy)].name(),
     source: Utf8 = SOURCES[usize::from(s.source)],
-    before: Utf8 = Shown(before),
-    after: Utf8 = Shown(after),
+    before: Utf8 = before_text.as_str(),
+    after: Utf8 = after_text.as_str(),
     before_key: UInt32 = s.before,
     after_key: UInt32 = s.after,
     length: UInt8 = before.len() as u8,
@@ -73,19 +87,22 @@ columns! {
     distinct: UInt64 = stats.distinct,
 }
 
-/// The table of the whole run as one batch.
-fn batch<T: for<'a> Table<Input<'a> = Mined>>(mined: &Mined) -> RecordBatch {
-    let mut t = T::default();
-    t.push(mined);
-    t.finish()
-}
-
 /// Writes the three files of a mining run into `dir` (created if needed). `meta` is the JSON object
 /// recorded as `meta.json` (options, input, counts).
 pub fn write_tables(dir: &Path, mined: &Mined, meta: &serde_json::Value) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    write_parquet(&dir.join(SEQUENCES), &batch::<SequencesTable>(mined))?;
-    write_parquet(&dir.join(PLAYERS), &batch::<PlayersTable>(mined))?;
+    let mut chunks = mined.counts.chunks(SEQUENCE_ROWS_PER_BATCH);
+    let mut sequences = SequencesTable::default();
+    write_parquet(&dir.join(SEQUENCES), SequencesTable::schema(), || {
+        sequences.push(&CountRows { scopes: &mined.scopes, counts: chunks.next()? });
+        Some(sequences.finish())
+    })?;
+    let mut players = Some(PlayersTable::default());
+    write_parquet(&dir.join(PLAYERS), PlayersTable::schema(), || {
+        let mut t = players.take()?;
+        t.push(mined);
+        Some(t.finish())
+    })?;
     atomic_write(&dir.join(META), |mut f| {
         use std::io::Write;
         serde_json::to_writer_pretty(&mut f, meta)?;

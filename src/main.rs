@@ -21,6 +21,7 @@ mod report;
 mod rules_args;
 mod sim;
 mod stats;
+mod train;
 mod verify;
 
 #[derive(Parser)]
@@ -64,6 +65,8 @@ enum Command {
         #[command(subcommand)]
         what: report::ReportCommand,
     },
+    /// Train a neural baseline (SPEC 5.1: MLP, DenseMLP) on a dataset's positions, on CPU or CUDA.
+    Train(train::TrainArgs),
     /// Self-play: bots play seeded games under Tenhou rules, written as mjlog or mjai logs.
     Sim(sim::SimArgs),
     /// Two bots against each other (two copies each, seated opposite): ranks, points and a Welch t-test.
@@ -115,6 +118,7 @@ fn main() {
         Command::Stats { what } => stats::run(&what),
         Command::Imitate { what } => imitate::run(&what),
         Command::Report { what } => report::run(&what),
+        Command::Train(a) => train::run(&a),
         Command::Sim(a) => sim::run_sim(&a),
         Command::Battle(a) => sim::run_battle(&a),
         Command::Verify(a) => verify::run(&a),

@@ -41,6 +41,18 @@ pub fn days_from_civil(y: i32, m: u32, d: u32) -> i32 {
     era * 146_097 + doe - 719_468
 }
 
+/// The civil year of a day counted from 1970-01-01 (the inverse of [`days_from_civil`] for the year).
+pub fn year_of_days(days: i32) -> i32 {
+    let z = days + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let month_from_march = mp + 3;
+    yoe + era * 400 + i32::from(month_from_march > 12)
+}
+
 /// Final ranks from final scores: ties go to the seat nearer the first dealer (seat 0), as on Tenhou.
 pub fn ranks(scores: &[i32]) -> Vec<u8> {
     let mut order: Vec<usize> = (0..scores.len()).collect();
@@ -301,6 +313,13 @@ mod tests {
         assert_eq!(days_from_civil(1970, 1, 1), 0);
         assert_eq!(days_from_civil(2000, 3, 1), 11_017);
         assert_eq!(days_from_civil(2019, 6, 8), 18_055);
+    }
+
+    #[test]
+    fn years_of_days_invert_civil_days() {
+        for (y, m, d) in [(1970, 1, 1), (2000, 2, 29), (2000, 3, 1), (2019, 12, 31), (2020, 1, 1), (1969, 12, 31)] {
+            assert_eq!(year_of_days(days_from_civil(y, m, d)), y, "{y}-{m}-{d}");
+        }
     }
 
     #[test]

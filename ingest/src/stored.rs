@@ -111,3 +111,13 @@ pub fn read_games(dataset: &Path) -> Result<Vec<(i64, GameRecord)>> {
     }
     Ok(games)
 }
+
+/// A game's place in a fixed pseudo-random order (splitmix64 of its id): what samples and held-out splits
+/// choose by, so that they pick the same games in every run. Game ids are hashes already, but mixing again
+/// keeps the order uniform whatever their origin.
+pub fn game_hash(game_id: i64) -> u64 {
+    let mut z = (game_id as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}

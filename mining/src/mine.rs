@@ -112,13 +112,7 @@ pub struct MineOptions {
 #[inline]
 pub fn in_sample(game_id: i64, fraction: Option<f64>) -> bool {
     let Some(f) = fraction else { return true };
-    // splitmix64 finaliser: game ids are already hashes, but mixing again keeps the sample uniform
-    // whatever their origin
-    let mut z = (game_id as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    (z as f64) < f * (u64::MAX as f64)
+    (haifu_ingest::stored::game_hash(game_id) as f64) < f * (u64::MAX as f64)
 }
 
 impl Default for MineOptions {

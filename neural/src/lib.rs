@@ -1,0 +1,86 @@
+//! Neural baselines (SPEC 5) with libtorch through `tch`: positions replayed from a dataset written by
+//! `haifu ingest` and encoded as seed 004's flat input ([`features`], [`positions`]), the MLP and DenseMLP
+//! ([`model`]), and their training and evaluation ([`train`]). Everything runs on CPU; CUDA is used when
+//! libtorch sees a GPU.
+
+pub mod features;
+pub mod model;
+pub mod positions;
+pub mod train;
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use arrow::array::{Array, AsArray};
+use arrow::datatypes::{Date32Type, Int64Type};
+use haifu_ingest::batches::year_of_days;
+use rayon::prelude::*;
+
+pub use positions::Positions;
+
+/// Which games feed training and which the test.
+#[derive(Clone, Debug, Default)]
+pub struct Split {
+    /// Years of the training games (empty: every year not tested).
+    pub years: Vec<i32>,
+    /// Years of the test games; empty: one game in ten of the training years, chosen by a hash of its id.
+    pub test_years: Vec<i32>,
+    /// Four- or three-player games (never mixed in one model, SPEC 5.3).
+    pub players: u8,
+}
+
+/// One game in ten, the same ones in every run ([`haifu_ingest::stored::game_hash`]).
+pub fn held_out(game_id: i64) -> bool {
+    haifu_ingest::stored::game_hash(game_id).is_multiple_of(10)
+}
+
+/// The year of each game of the dataset (games without a date have none).
+fn game_years(dataset: &Path) -> Result<hashbrown::HashMap<i64, i32>> {
+    let mut years = hashbrown::HashMap::new();
+    for b in haifu_ingest::stored::read_table(dataset, "games")? {
+        let id = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
+        let date = b.column_by_name("date").and_then(|c| c.as_primitive_opt::<Date32Type>());
+        let (Some(id), Some(date)) = (id, date) else {
+            bail!("{}: games table without game_id or date", dataset.display())
+        };
+        for i in 0..b.num_rows() {
+            if date.is_valid(i) {
+                years.insert(id.value(i), year_of_days(date.value(i)));
+            }
+        }
+    }
+    Ok(years)
+}
+
+/// The training and test positions of a dataset under `split`, replayed in parallel.
+pub fn load(dataset: &Path, split: &Split) -> Result<(Positions, Positions)> {
+    let years = game_years(dataset)?;
+    let games = haifu_ingest::stored::read_games(dataset).with_context(|| format!("reading {}", dataset.display()))?;
+    let year_of = |g: i64| years.get(&g).copied();
+    let in_years = |g: i64, ys: &[i32]| ys.is_empty() || year_of(g).is_some_and(|y| ys.contains(&y));
+    let side = |g: i64| -> Option<bool> {
+        // Some(true): test, Some(false): training
+        if split.test_years.is_empty() {
+            in_years(g, &split.years).then(|| held_out(g))
+        } else if year_of(g).is_some_and(|y| split.test_years.contains(&y)) {
+            Some(true)
+        } else {
+            in_years(g, &split.years).then_some(false)
+        }
+    };
+    let parts: Vec<(bool, Positions)> = games
+        .par_iter()
+        .filter_map(|(g, r)| side(*g).map(|s| (s, g, r)))
+        .map(|(s, g, r)| Ok((s, positions::of_game(*g, r)?)))
+        .collect::<Result<_>>()?;
+    let (mut train, mut test) = (Positions::default(), Positions::default());
+    for (is_test, p) in parts {
+        let p = p.select(|i| p.players[i] == split.players);
+        if is_test {
+            test.extend(p);
+        } else {
+            train.extend(p);
+        }
+    }
+    Ok((train, test))
+}

@@ -1,0 +1,97 @@
+//! Positions for training: every discard a seat chose (not the forced ones of a seat already in riichi),
+//! replayed from a game's events with the table state of the record crate, each with its flat features
+//! ([`crate::features`]), the kinds it could discard and the kind it did.
+
+use anyhow::{anyhow, Result};
+use haifu_record::event::{Event, GameRecord};
+use haifu_record::state::{Riichi, TableState};
+
+use crate::features::{encode, legal, Safety, FLAT};
+
+/// Positions of many games, stored flat: position `i`'s features are `features[i * FLAT..(i + 1) * FLAT]`.
+#[derive(Clone, Debug, Default)]
+pub struct Positions {
+    pub features: Vec<u8>,
+    /// Legal discards as a 34-bit mask per position.
+    pub legal: Vec<u64>,
+    /// The kind discarded (0..34).
+    pub label: Vec<u8>,
+    /// The game each position comes from.
+    pub game: Vec<i64>,
+    /// Three-player positions are never mixed with four-player ones (SPEC 5.3): the seats at the table.
+    pub players: Vec<u8>,
+}
+
+impl Positions {
+    pub fn len(&self) -> usize {
+        self.label.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.label.is_empty()
+    }
+
+    pub fn row(&self, i: usize) -> &[u8] {
+        &self.features[i * FLAT..(i + 1) * FLAT]
+    }
+
+    /// Appends another set's positions.
+    pub fn extend(&mut self, o: Positions) {
+        self.features.extend(o.features);
+        self.legal.extend(o.legal);
+        self.label.extend(o.label);
+        self.game.extend(o.game);
+        self.players.extend(o.players);
+    }
+
+    /// The positions `keep` accepts, by index.
+    pub fn select(&self, keep: impl Fn(usize) -> bool) -> Positions {
+        let mut p = Positions::default();
+        for i in (0..self.len()).filter(|&i| keep(i)) {
+            p.features.extend_from_slice(self.row(i));
+            p.legal.push(self.legal[i]);
+            p.label.push(self.label[i]);
+            p.game.push(self.game[i]);
+            p.players.push(self.players[i]);
+        }
+        p
+    }
+}
+
+/// Whether the seat's discard is its own choice: a seat whose riichi discard is out discards what it draws.
+fn chooses(table: &TableState, seat: u8) -> bool {
+    !matches!(table.seats[usize::from(seat)].riichi, Riichi::Discarded { .. } | Riichi::Accepted { .. })
+}
+
+/// Every chosen discard of one game, replayed from its events. A record the table state refuses is an error
+/// naming the event (the dataset's games were replayed at ingest, so this means a damaged dataset).
+pub fn of_game(game_id: i64, record: &GameRecord) -> Result<Positions> {
+    let mut table = TableState::default();
+    let mut safety = Safety::default();
+    let mut p = Positions::default();
+    let mut row = [0u8; FLAT];
+    for (i, e) in record.events.iter().enumerate() {
+        let at = |m: String| anyhow!("game {game_id}, event {i}: {m}");
+        match e {
+            Event::Tag(t) if t.name == "INIT" => {
+                table.apply(e).map_err(at)?;
+                safety.clear();
+            }
+            Event::Discard { seat, tile } => {
+                if chooses(&table, *seat) {
+                    encode(&table, *seat, &safety, &mut row);
+                    let mask = legal(&table, *seat).iter().enumerate().fold(0u64, |m, (k, &l)| m | (u64::from(l) << k));
+                    p.features.extend_from_slice(&row);
+                    p.legal.push(mask);
+                    p.label.push(tile.kind().index());
+                    p.game.push(game_id);
+                    p.players.push(table.players);
+                }
+                table.apply(e).map_err(at)?;
+                safety.discarded(&table, *seat, *tile);
+            }
+            _ => table.apply(e).map_err(at)?,
+        }
+    }
+    Ok(p)
+}

@@ -1,0 +1,224 @@
+//! Training a flat-input model (SPEC 5.1) on positions: a split by game (no game feeds both sides), Adam
+//! with a step learning-rate schedule, the illegal discards masked in the loss and in every ranking, a
+//! checkpoint and a metrics line per epoch. Deterministic on CPU for a seed.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+use tch::nn::{self, ModuleT, OptimizerConfig};
+use tch::{Device, Kind, Tensor};
+
+use crate::features::FLAT;
+use crate::model::{masked, Arch, Net};
+use crate::positions::Positions;
+
+/// `--device`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceChoice {
+    Auto,
+    Cpu,
+    Cuda,
+}
+
+impl std::str::FromStr for DeviceChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<DeviceChoice, String> {
+        match s {
+            "auto" => Ok(DeviceChoice::Auto),
+            "cpu" => Ok(DeviceChoice::Cpu),
+            "cuda" => Ok(DeviceChoice::Cuda),
+            _ => Err(format!("unknown device {s:?}: auto, cpu or cuda")),
+        }
+    }
+}
+
+impl DeviceChoice {
+    /// The device to train on; `cuda` without a usable GPU is an error that says why.
+    pub fn device(self) -> Result<Device> {
+        match self {
+            DeviceChoice::Cpu => Ok(Device::Cpu),
+            DeviceChoice::Auto => Ok(Device::cuda_if_available()),
+            DeviceChoice::Cuda if tch::Cuda::is_available() => Ok(Device::Cuda(0)),
+            DeviceChoice::Cuda => bail!(
+                "--device cuda: libtorch sees no CUDA device (no GPU, or the binary was linked without \
+                 libtorch_cuda: `readelf -d haifu | grep torch_cuda`)"
+            ),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    pub arch: Arch,
+    /// Hidden layers (seed 004: 4, 5 or 6).
+    pub layers: usize,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f64,
+    pub device: DeviceChoice,
+    pub seed: u64,
+    pub out: PathBuf,
+}
+
+/// One epoch's figures (a line of `metrics.csv`).
+#[derive(Clone, Debug, Serialize)]
+pub struct EpochMetrics {
+    pub epoch: usize,
+    pub lr: f64,
+    pub train_loss: f64,
+    pub test_loss: f64,
+    pub test_top1: f64,
+    pub test_top3: f64,
+    pub seconds: f64,
+}
+
+/// What a training run did (`haifu train --json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct TrainReport {
+    pub model: Arch,
+    pub layers: usize,
+    pub device: String,
+    pub positions: usize,
+    pub test_positions: usize,
+    pub epochs: Vec<EpochMetrics>,
+    pub test_top1: f64,
+    pub test_top3: f64,
+    /// Training positions per second of training time (forward, backward and step; evaluation excluded).
+    pub positions_per_s: f64,
+    pub out: String,
+}
+
+/// Positions as tensors on the device: features as bytes (floats only per batch), legal masks, labels.
+struct OnDevice {
+    x: Tensor,
+    legal: Tensor,
+    y: Tensor,
+}
+
+impl OnDevice {
+    fn new(p: &Positions, device: Device) -> OnDevice {
+        let n = p.len() as i64;
+        let x = Tensor::from_slice(&p.features).view([n, FLAT as i64]).to_device(device);
+        let bits: Vec<bool> = p.legal.iter().flat_map(|&m| (0..34).map(move |k| m >> k & 1 == 1)).collect();
+        let legal = Tensor::from_slice(&bits).view([n, 34]).to_device(device);
+        let y = Tensor::from_slice(&p.label).to_kind(Kind::Int64).to_device(device);
+        OnDevice { x, legal, y }
+    }
+
+    fn batch(&self, idx: &Tensor) -> (Tensor, Tensor, Tensor) {
+        (self.x.index_select(0, idx).to_kind(Kind::Float), self.legal.index_select(0, idx), self.y.index_select(0, idx))
+    }
+}
+
+/// Loss, top-1 and top-3 of a model over positions, in batches, without gradients.
+fn evaluate(net: &Net, data: &OnDevice, n: usize, batch: usize, device: Device) -> (f64, f64, f64) {
+    if n == 0 {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    }
+    let _guard = tch::no_grad_guard();
+    let (mut loss, mut top1, mut top3) = (0.0, 0.0, 0.0);
+    for start in (0..n).step_by(batch) {
+        let end = (start + batch).min(n);
+        let idx = Tensor::arange_start(start as i64, end as i64, (Kind::Int64, device));
+        let (x, legal, y) = data.batch(&idx);
+        let logits = masked(&net.forward_t(&x, false), &legal);
+        loss += logits.cross_entropy_for_logits(&y).double_value(&[]) * (end - start) as f64;
+        let (_, best) = logits.topk(3, -1, true, true);
+        let hit = best.eq_tensor(&y.unsqueeze(1));
+        top1 += hit.narrow(1, 0, 1).sum(Kind::Int64).int64_value(&[]) as f64;
+        top3 += hit.sum(Kind::Int64).int64_value(&[]) as f64;
+    }
+    (loss / n as f64, top1 / n as f64, top3 / n as f64)
+}
+
+/// Learning rate of an epoch: the base rate, divided by ten for the last third of the epochs.
+fn lr_at(base: f64, epoch: usize, epochs: usize) -> f64 {
+    if epochs >= 3 && epoch >= epochs - epochs / 3 {
+        base / 10.0
+    } else {
+        base
+    }
+}
+
+/// Trains on `train`, evaluates on `test` after every epoch, and writes `out/epoch-N.ot` and
+/// `out/metrics.csv`.
+pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result<TrainReport> {
+    if train.is_empty() {
+        bail!("no training positions: the selection holds no decision");
+    }
+    if opts.batch == 0 || opts.epochs == 0 || opts.layers == 0 {
+        bail!("--batch, --epochs and --layers must be at least 1");
+    }
+    let device = opts.device.device()?;
+    tch::manual_seed(opts.seed as i64);
+    if device == Device::Cpu {
+        // one intra-op thread order: the same seed gives the same weights
+        tch::set_num_threads(1);
+    }
+    std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
+    let vs = nn::VarStore::new(device);
+    let net = Net::new(&vs.root(), opts.arch, opts.layers);
+    let mut adam = nn::Adam::default().build(&vs, opts.lr)?;
+    let (tr, te) = (OnDevice::new(train, device), OnDevice::new(test, device));
+    let metrics_path = opts.out.join("metrics.csv");
+    let mut metrics =
+        std::fs::File::create(&metrics_path).with_context(|| format!("creating {}", metrics_path.display()))?;
+    writeln!(metrics, "epoch,lr,train_loss,test_loss,test_top1,test_top3,seconds")?;
+
+    let n = train.len();
+    let mut epochs = Vec::new();
+    let mut trained_s = 0.0;
+    for epoch in 0..opts.epochs {
+        let lr = lr_at(opts.lr, epoch, opts.epochs);
+        adam.set_lr(lr);
+        let t = Instant::now();
+        let order = Tensor::randperm(n as i64, (Kind::Int64, device));
+        let mut loss_sum = 0.0;
+        for start in (0..n).step_by(opts.batch) {
+            let end = (start + opts.batch).min(n);
+            // batch norm needs two rows to normalise over
+            if end - start < 2 {
+                continue;
+            }
+            let (x, legal, y) = tr.batch(&order.narrow(0, start as i64, (end - start) as i64));
+            let loss = masked(&net.forward_t(&x, true), &legal).cross_entropy_for_logits(&y);
+            adam.backward_step(&loss);
+            loss_sum += loss.double_value(&[]) * (end - start) as f64;
+        }
+        let seconds = t.elapsed().as_secs_f64();
+        trained_s += seconds;
+        let (test_loss, test_top1, test_top3) = evaluate(&net, &te, test.len(), opts.batch, device);
+        let m = EpochMetrics {
+            epoch: epoch + 1,
+            lr,
+            train_loss: loss_sum / n as f64,
+            test_loss,
+            test_top1,
+            test_top3,
+            seconds,
+        };
+        writeln!(
+            metrics,
+            "{},{},{:.6},{:.6},{:.6},{:.6},{:.3}",
+            m.epoch, m.lr, m.train_loss, m.test_loss, m.test_top1, m.test_top3, m.seconds
+        )?;
+        vs.save(opts.out.join(format!("epoch-{}.ot", epoch + 1)))?;
+        epochs.push(m);
+    }
+    let last = epochs.last().expect("at least one epoch").clone();
+    Ok(TrainReport {
+        model: opts.arch,
+        layers: opts.layers,
+        device: format!("{device:?}").to_lowercase(),
+        positions: n,
+        test_positions: test.len(),
+        test_top1: last.test_top1,
+        test_top3: last.test_top3,
+        positions_per_s: (n * opts.epochs) as f64 / trained_s.max(1e-9),
+        epochs,
+        out: opts.out.display().to_string(),
+    })
+}

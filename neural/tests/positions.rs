@@ -1,0 +1,89 @@
+//! Positions against the ingest stage's own replay (the decision extractor, an independent walk over the same
+//! events): on self-play games of 4 and 3 players, the positions are exactly the extractor's decisions of
+//! seats not already in riichi, in order, with the same discard and the same concealed hand.
+
+use haifu_neural::features::{encode, Safety, FLAT};
+use haifu_neural::positions::of_game;
+use haifu_record::event::GameRecord;
+use haifu_record::state::TableState;
+use haifu_sim::bot::{self_play, Bot};
+use haifu_sim::style::{Style, StyleBot};
+
+/// A greedy style-bot game: 4-player east-only (go 225) or 3-player east-only (go 177).
+fn game(seed: u64, go: u32) -> GameRecord {
+    let mut bots: Vec<StyleBot> =
+        (0..4).map(|i| StyleBot::new(Style::preset("greedy").unwrap(), seed * 4 + i)).collect();
+    let mut refs: Vec<&mut dyn Bot> = bots.iter_mut().map(|b| b as &mut dyn Bot).collect();
+    self_play(go, seed, &mut refs).unwrap()
+}
+
+#[test]
+fn positions_are_the_extractors_chosen_discards() {
+    for (seed, go) in (0..12).map(|s| (s, if s % 3 == 0 { 177 } else { 225 })) {
+        let rec = game(seed, go);
+        let p = of_game(seed as i64, &rec).unwrap();
+        let extracted = haifu_ingest::extract(&rec).unwrap();
+        let chosen: Vec<_> = extracted.decisions.iter().filter(|d| !d.in_riichi).collect();
+        assert_eq!(p.len(), chosen.len(), "seed {seed}");
+        assert!(p.players.iter().all(|&n| n == if go == 177 { 3 } else { 4 }));
+        for (i, d) in chosen.iter().enumerate() {
+            assert_eq!(p.label[i], d.discard.kind().index(), "seed {seed}, position {i}");
+            let row = p.row(i);
+            let counts = d.hand.counts();
+            for k in 0..34 {
+                // the hand's "at least j copies" bits and the legal mask both say what the hand holds
+                let held = (0..4).filter(|&j| row[4 * k + j] == 1).count();
+                assert_eq!(held, usize::from(counts[k]).min(4), "seed {seed}, position {i}, kind {k}");
+                assert_eq!(p.legal[i] >> k & 1 == 1, counts[k] > 0);
+            }
+            assert!(p.legal[i] >> p.label[i] & 1 == 1, "the discard is legal");
+            assert!(row.iter().all(|&b| b <= 1));
+        }
+    }
+}
+
+/// One hand-written round (South 2, two honba, one stick, dealer seat 1, dora indicator 5p): the dealer draws
+/// a 5p and declares riichi with it (double riichi: its first discard, no call before), seats 2 and 3 draw
+/// and discard a 5p each, seat 0 draws a 6p; then seat 0's view.
+#[test]
+fn a_written_view_sets_the_features_it_should() {
+    let xml = concat!(
+        r#"<mjloggm ver="2.3"><GO type="169" lobby="0"/>"#,
+        r#"<INIT seed="5,2,1,1,1,52" ten="250,250,250,250" oya="1" "#,
+        r#"hai0="0,4,8,12,16,20,24,28,32,36,40,44,48" hai1="1,5,9,13,17,21,25,29,33,37,41,45,49" "#,
+        r#"hai2="2,6,10,14,18,22,26,30,34,38,42,46,50" hai3="3,7,11,15,19,23,27,31,35,39,43,47,51"/>"#,
+        r#"<U53/><REACH who="1" step="1"/><E53/><REACH who="1" ten="250,240,250,250" step="2"/>"#,
+        r#"<V54/><F54/><W55/><G55/><T56/></mjloggm>"#
+    );
+    let events = haifu_record::mjlog::parse(xml.as_bytes()).unwrap();
+    let mut t = TableState::default();
+    let mut safety = Safety::default();
+    for e in &events {
+        t.apply(e).unwrap();
+        if let haifu_record::Event::Discard { seat, tile } = e {
+            safety.discarded(&t, *seat, *tile);
+        }
+    }
+    let mut row = [0u8; FLAT];
+    encode(&t, 0, &safety, &mut row);
+    let ones = |from: usize, to: usize| (from..to).filter(|&i| row[i] == 1).map(|i| i - from).collect::<Vec<_>>();
+    // the hand: one each of kinds 0..12 (1m..4p) and the drawn 6p (kind 14)
+    let mut hand: Vec<usize> = (0..13).map(|k| 4 * k).collect();
+    hand.push(4 * 14);
+    assert_eq!(ones(0, 136), hand);
+    assert_eq!(ones(136, 272), Vec::<usize>::new(), "no melds");
+    // visible 5p (kind 13): three discards and the dora indicator, all four copies
+    assert_eq!(&row[272 + 4 * 13..272 + 4 * 14], &[1, 1, 1, 1]);
+    // seat 1 (the next seat, slot 0): riichi, double, ippatsu; seats 2 and 3 none
+    assert_eq!(ones(408, 417), vec![0, 3, 6]);
+    // safe: 5p against each of the three (their own discards, and seat 1's riichi)
+    assert_eq!(ones(417, 519), vec![13, 34 + 13, 68 + 13]);
+    assert_eq!(ones(927, 931), vec![0], "seat 0");
+    assert_eq!(ones(931, 935), vec![3], "north: the dealer is seat 1");
+    assert_eq!(ones(935, 938), vec![1], "South");
+    assert_eq!(ones(938, 942), vec![1], "the second kyoku");
+    assert_eq!(ones(942, 952), vec![2], "two sticks after the riichi");
+    assert_eq!(ones(952, 962), vec![2], "two honba");
+    assert_eq!(ones(962, 996), vec![14], "6p is dora");
+    assert_eq!(ones(996, 999), vec![0], "the red 5m (id 16)");
+}

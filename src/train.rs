@@ -1,0 +1,97 @@
+//! `haifu train`: a neural baseline (SPEC 5.1) trained on the positions of a dataset.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use haifu_neural::model::Arch;
+use haifu_neural::train::{train, DeviceChoice, TrainOptions};
+use haifu_neural::{load, Split};
+
+#[derive(clap::Args)]
+pub struct TrainArgs {
+    /// Dataset written by `haifu ingest`.
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Model: mlp or densemlp (seed 004's flat input; cnn and transformer are not built yet).
+    #[arg(long, default_value = "mlp")]
+    pub model: Arch,
+    /// Hidden layers of 512 (seed 004 tried 4, 5 and 6).
+    #[arg(long, default_value_t = 5)]
+    pub layers: usize,
+    /// Output directory: a checkpoint per epoch (epoch-N.ot) and metrics.csv.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Years of the training games, comma-separated (default: every year not tested).
+    #[arg(long, value_delimiter = ',')]
+    pub years: Vec<i32>,
+    /// Years of the test games (default: one game in ten of the training years, by a hash of its id).
+    #[arg(long, value_delimiter = ',')]
+    pub test_years: Vec<i32>,
+    /// Four- or three-player games (a model never mixes them).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=4))]
+    pub players: u8,
+    #[arg(long, default_value_t = 3)]
+    pub epochs: usize,
+    /// Positions per step (seed 004: 5000).
+    #[arg(long, default_value_t = 5000)]
+    pub batch: usize,
+    /// Adam's learning rate (divided by ten for the last third of the epochs).
+    #[arg(long, default_value_t = 1e-3)]
+    pub lr: f64,
+    /// auto (CUDA when libtorch sees a GPU), cpu or cuda.
+    #[arg(long, default_value = "auto")]
+    pub device: DeviceChoice,
+    /// Seed of the initial weights and the order of the positions (deterministic on CPU).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print one JSON object with the run's figures on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: &TrainArgs) -> Result<()> {
+    let split = Split { years: a.years.clone(), test_years: a.test_years.clone(), players: a.players };
+    let (train_set, test_set) = load(&a.dataset, &split)?;
+    if !a.json {
+        eprintln!(
+            "{}: {} training positions, {} test positions ({}-player games)",
+            a.dataset.display(),
+            train_set.len(),
+            test_set.len(),
+            a.players
+        );
+    }
+    let opts = TrainOptions {
+        arch: a.model,
+        layers: a.layers,
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        device: a.device,
+        seed: a.seed,
+        out: a.out.clone(),
+    };
+    let report = train(&train_set, &test_set, &opts)?;
+    if a.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        for m in &report.epochs {
+            println!(
+                "epoch {}: lr {}, train loss {:.4}, test loss {:.4}, top-1 {:.2}%, top-3 {:.2}% ({:.1} s)",
+                m.epoch,
+                m.lr,
+                m.train_loss,
+                m.test_loss,
+                100.0 * m.test_top1,
+                100.0 * m.test_top3,
+                m.seconds
+            );
+        }
+        println!(
+            "{} on {}: {:.0} positions/s; checkpoints and metrics.csv in {}",
+            report.model, report.device, report.positions_per_s, report.out
+        );
+    }
+    Ok(())
+}

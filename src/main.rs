@@ -16,6 +16,7 @@ mod demo;
 mod export;
 mod imitate;
 mod mine;
+mod neural;
 mod progress;
 mod report;
 mod rules_args;
@@ -64,6 +65,11 @@ enum Command {
     Report {
         #[command(subcommand)]
         what: report::ReportCommand,
+    },
+    /// Neural baselines: evaluate a trained run beside the imitator.
+    Neural {
+        #[command(subcommand)]
+        what: neural::NeuralCommand,
     },
     /// Train a neural baseline (SPEC 5.1: MLP, DenseMLP) on a dataset's positions, on CPU or CUDA.
     Train(train::TrainArgs),
@@ -119,6 +125,7 @@ fn main() {
         Command::Imitate { what } => imitate::run(&what),
         Command::Report { what } => report::run(&what),
         Command::Train(a) => train::run(&a),
+        Command::Neural { what } => neural::run(&what),
         Command::Sim(a) => sim::run_sim(&a),
         Command::Battle(a) => sim::run_battle(&a),
         Command::Verify(a) => verify::run(&a),

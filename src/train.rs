@@ -45,6 +45,9 @@ pub struct TrainArgs {
     /// Seed of the initial weights and the order of the positions (deterministic on CPU).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Go on from the last checkpoint in --out up to --epochs in all (Adam's moments start again from zero).
+    #[arg(long)]
+    pub resume: bool,
     /// Print one JSON object with the run's figures on stdout.
     #[arg(long)]
     pub json: bool,
@@ -71,6 +74,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         device: a.device,
         seed: a.seed,
         out: a.out.clone(),
+        resume: a.resume,
     };
     let report = train(&train_set, &test_set, &opts)?;
     if a.json {

@@ -3,6 +3,7 @@
 //! ([`model`]), and their training and evaluation ([`train`]). Everything runs on CPU; CUDA is used when
 //! libtorch sees a GPU.
 
+pub mod eval;
 pub mod features;
 pub mod model;
 pub mod positions;
@@ -55,11 +56,10 @@ fn game_years(dataset: &Path) -> Result<hashbrown::HashMap<i64, i32>> {
 /// The training and test positions of a dataset under `split`, replayed in parallel.
 pub fn load(dataset: &Path, split: &Split) -> Result<(Positions, Positions)> {
     let years = game_years(dataset)?;
-    let games = haifu_ingest::stored::read_games(dataset).with_context(|| format!("reading {}", dataset.display()))?;
     let year_of = |g: i64| years.get(&g).copied();
     let in_years = |g: i64, ys: &[i32]| ys.is_empty() || year_of(g).is_some_and(|y| ys.contains(&y));
+    // Some(true): test, Some(false): training
     let side = |g: i64| -> Option<bool> {
-        // Some(true): test, Some(false): training
         if split.test_years.is_empty() {
             in_years(g, &split.years).then(|| held_out(g))
         } else if year_of(g).is_some_and(|y| split.test_years.contains(&y)) {
@@ -68,19 +68,53 @@ pub fn load(dataset: &Path, split: &Split) -> Result<(Positions, Positions)> {
             in_years(g, &split.years).then_some(false)
         }
     };
-    let parts: Vec<(bool, Positions)> = games
+    let mut sides = replay(dataset, split.players, side)?;
+    let test = sides.remove(&true).unwrap_or_default();
+    Ok((sides.remove(&false).unwrap_or_default(), test))
+}
+
+/// The positions of the games of `years` (every year when empty) at tables of `players` seats.
+pub fn load_years(dataset: &Path, years: &[i32], players: u8) -> Result<Positions> {
+    let year_of = game_years(dataset)?;
+    let keep = |g: i64| (years.is_empty() || year_of.get(&g).is_some_and(|y| years.contains(y))).then_some(());
+    Ok(replay(dataset, players, keep)?.remove(&()).unwrap_or_default())
+}
+
+/// Replays the games `side` gives a side to, in parallel, into one position set per side, in the order of
+/// the events table.
+fn replay<S: Copy + Eq + std::hash::Hash + Send + Sync>(
+    dataset: &Path,
+    players: u8,
+    side: impl Fn(i64) -> Option<S> + Sync,
+) -> Result<hashbrown::HashMap<S, Positions>> {
+    let games = haifu_ingest::stored::read_games(dataset).with_context(|| format!("reading {}", dataset.display()))?;
+    let parts: Vec<(S, Positions)> = games
         .par_iter()
         .filter_map(|(g, r)| side(*g).map(|s| (s, g, r)))
         .map(|(s, g, r)| Ok((s, positions::of_game(*g, r)?)))
         .collect::<Result<_>>()?;
-    let (mut train, mut test) = (Positions::default(), Positions::default());
-    for (is_test, p) in parts {
-        let p = p.select(|i| p.players[i] == split.players);
-        if is_test {
-            test.extend(p);
-        } else {
-            train.extend(p);
+    let mut sides: hashbrown::HashMap<S, Positions> = hashbrown::HashMap::new();
+    for (s, p) in parts {
+        let p = p.select(|i| p.players[i] == players);
+        sides.entry(s).or_default().extend(p);
+    }
+    Ok(sides)
+}
+
+/// The seats' names of each game (`games.names`).
+pub fn game_names(dataset: &Path) -> Result<hashbrown::HashMap<i64, Vec<String>>> {
+    let mut names = hashbrown::HashMap::new();
+    for b in haifu_ingest::stored::read_table(dataset, "games")? {
+        let id = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
+        let list = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
+        let (Some(id), Some(list)) = (id, list) else {
+            bail!("{}: games table without game_id or names", dataset.display())
+        };
+        for i in 0..b.num_rows() {
+            let seats = list.value(i);
+            let seats = seats.as_string_opt::<i32>().ok_or_else(|| anyhow::anyhow!("games.names is not text"))?;
+            names.insert(id.value(i), seats.iter().map(|n| n.unwrap_or_default().to_string()).collect());
         }
     }
-    Ok((train, test))
+    Ok(names)
 }

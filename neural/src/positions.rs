@@ -16,8 +16,9 @@ pub struct Positions {
     pub legal: Vec<u64>,
     /// The kind discarded (0..34).
     pub label: Vec<u8>,
-    /// The game each position comes from.
+    /// The game each position comes from, and the seat that discarded.
     pub game: Vec<i64>,
+    pub seat: Vec<u8>,
     /// Three-player positions are never mixed with four-player ones (SPEC 5.3): the seats at the table.
     pub players: Vec<u8>,
 }
@@ -41,6 +42,7 @@ impl Positions {
         self.legal.extend(o.legal);
         self.label.extend(o.label);
         self.game.extend(o.game);
+        self.seat.extend(o.seat);
         self.players.extend(o.players);
     }
 
@@ -52,6 +54,7 @@ impl Positions {
             p.legal.push(self.legal[i]);
             p.label.push(self.label[i]);
             p.game.push(self.game[i]);
+            p.seat.push(self.seat[i]);
             p.players.push(self.players[i]);
         }
         p
@@ -85,6 +88,7 @@ pub fn of_game(game_id: i64, record: &GameRecord) -> Result<Positions> {
                     p.legal.push(mask);
                     p.label.push(tile.kind().index());
                     p.game.push(game_id);
+                    p.seat.push(*seat);
                     p.players.push(table.players);
                 }
                 table.apply(e).map_err(at)?;

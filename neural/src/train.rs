@@ -61,6 +61,50 @@ pub struct TrainOptions {
     pub device: DeviceChoice,
     pub seed: u64,
     pub out: PathBuf,
+    /// Go on from the last checkpoint in `out` (its Adam moments start again from zero: tch keeps none).
+    pub resume: bool,
+}
+
+/// `out/model.json`: what a checkpoint of the run is, so that evaluation can rebuild the network.
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+pub struct RunInfo {
+    pub model: String,
+    pub layers: usize,
+    /// Seats at the table of the positions (4 or 3).
+    pub players: u8,
+    pub features: String,
+    /// Epochs whose checkpoints are written (`epoch-N.ot`, N = 1..=epochs).
+    pub epochs: usize,
+}
+
+pub const RUN_INFO: &str = "model.json";
+/// The features of the flat input, by name: a checkpoint of another encoding is refused.
+pub const FEATURES: &str = "flat-999-v1";
+
+impl RunInfo {
+    pub fn read(dir: &std::path::Path) -> Result<RunInfo> {
+        let path = dir.join(RUN_INFO);
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!("no {} (a run written by `haifu train --out {}`)", path.display(), dir.display())
+        })?;
+        let info: RunInfo =
+            serde_json::from_str(&text).with_context(|| format!("{} is not a run description", path.display()))?;
+        if info.features != FEATURES {
+            bail!("{}: features {:?}, this build encodes {FEATURES:?}: train again", path.display(), info.features);
+        }
+        Ok(info)
+    }
+
+    fn write(&self, dir: &std::path::Path) -> Result<()> {
+        let path = dir.join(RUN_INFO);
+        std::fs::write(&path, serde_json::to_string_pretty(self)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// The checkpoint of the last epoch.
+    pub fn checkpoint(&self, dir: &std::path::Path) -> PathBuf {
+        dir.join(format!("epoch-{}.ot", self.epochs))
+    }
 }
 
 /// One epoch's figures (a line of `metrics.csv`).
@@ -92,14 +136,14 @@ pub struct TrainReport {
 }
 
 /// Positions as tensors on the device: features as bytes (floats only per batch), legal masks, labels.
-struct OnDevice {
+pub(crate) struct OnDevice {
     x: Tensor,
     legal: Tensor,
     y: Tensor,
 }
 
 impl OnDevice {
-    fn new(p: &Positions, device: Device) -> OnDevice {
+    pub(crate) fn new(p: &Positions, device: Device) -> OnDevice {
         let n = p.len() as i64;
         let x = Tensor::from_slice(&p.features).view([n, FLAT as i64]).to_device(device);
         let bits: Vec<bool> = p.legal.iter().flat_map(|&m| (0..34).map(move |k| m >> k & 1 == 1)).collect();
@@ -108,7 +152,7 @@ impl OnDevice {
         OnDevice { x, legal, y }
     }
 
-    fn batch(&self, idx: &Tensor) -> (Tensor, Tensor, Tensor) {
+    pub(crate) fn batch(&self, idx: &Tensor) -> (Tensor, Tensor, Tensor) {
         (self.x.index_select(0, idx).to_kind(Kind::Float), self.legal.index_select(0, idx), self.y.index_select(0, idx))
     }
 }
@@ -159,19 +203,48 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         tch::set_num_threads(1);
     }
     std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
-    let vs = nn::VarStore::new(device);
+    let mut vs = nn::VarStore::new(device);
     let net = Net::new(&vs.root(), opts.arch, opts.layers);
+    let players = train.players.first().copied().unwrap_or(4);
+    let mut info =
+        RunInfo { model: opts.arch.to_string(), layers: opts.layers, players, features: FEATURES.into(), epochs: 0 };
+    let metrics_path = opts.out.join("metrics.csv");
+    let mut metrics = if opts.resume {
+        let done = RunInfo::read(&opts.out)?;
+        if (done.model.as_str(), done.layers, done.players) != (info.model.as_str(), info.layers, info.players) {
+            bail!(
+                "--resume: {} holds a {} of {} layers on {}-player positions, not a {} of {} on {}-player ones",
+                opts.out.display(),
+                done.model,
+                done.layers,
+                done.players,
+                info.model,
+                info.layers,
+                info.players
+            );
+        }
+        if done.epochs > 0 {
+            vs.load(done.checkpoint(&opts.out))?;
+        }
+        info.epochs = done.epochs;
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&metrics_path)
+            .with_context(|| format!("opening {}", metrics_path.display()))?
+    } else {
+        let mut f =
+            std::fs::File::create(&metrics_path).with_context(|| format!("creating {}", metrics_path.display()))?;
+        writeln!(f, "epoch,lr,train_loss,test_loss,test_top1,test_top3,seconds")?;
+        f
+    };
+    info.write(&opts.out)?;
     let mut adam = nn::Adam::default().build(&vs, opts.lr)?;
     let (tr, te) = (OnDevice::new(train, device), OnDevice::new(test, device));
-    let metrics_path = opts.out.join("metrics.csv");
-    let mut metrics =
-        std::fs::File::create(&metrics_path).with_context(|| format!("creating {}", metrics_path.display()))?;
-    writeln!(metrics, "epoch,lr,train_loss,test_loss,test_top1,test_top3,seconds")?;
 
     let n = train.len();
     let mut epochs = Vec::new();
     let mut trained_s = 0.0;
-    for epoch in 0..opts.epochs {
+    for epoch in info.epochs..opts.epochs {
         let lr = lr_at(opts.lr, epoch, opts.epochs);
         adam.set_lr(lr);
         let t = Instant::now();
@@ -206,9 +279,13 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
             m.epoch, m.lr, m.train_loss, m.test_loss, m.test_top1, m.test_top3, m.seconds
         )?;
         vs.save(opts.out.join(format!("epoch-{}.ot", epoch + 1)))?;
+        info.epochs = epoch + 1;
+        info.write(&opts.out)?;
         epochs.push(m);
     }
-    let last = epochs.last().expect("at least one epoch").clone();
+    let Some(last) = epochs.last().cloned() else {
+        bail!("{} has all {} epochs already (--epochs sets the total)", opts.out.display(), opts.epochs);
+    };
     Ok(TrainReport {
         model: opts.arch,
         layers: opts.layers,
@@ -217,7 +294,7 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         test_positions: test.len(),
         test_top1: last.test_top1,
         test_top3: last.test_top3,
-        positions_per_s: (n * opts.epochs) as f64 / trained_s.max(1e-9),
+        positions_per_s: (n * epochs.len()) as f64 / trained_s.max(1e-9),
         epochs,
         out: opts.out.display().to_string(),
     })

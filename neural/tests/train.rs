@@ -36,6 +36,7 @@ fn run(train_set: &Positions, test_set: &Positions, seed: u64, out: &std::path::
         device: DeviceChoice::Cpu,
         seed,
         out: out.to_path_buf(),
+        resume: false,
     };
     train(train_set, test_set, &opts).unwrap()
 }

@@ -1,0 +1,81 @@
+//! `haifu train` and `haifu neural eval` end to end on the demo's own games: the network is scored on
+//! exactly the decisions `haifu imitate eval` ranks (the same count per player), a run resumes from its last
+//! checkpoint, and a resume that does not fit the run is refused.
+
+mod common;
+
+use common::{error, haifu, json, Scratch};
+
+#[test]
+fn train_resume_and_eval_beside_the_imitator() {
+    let s = Scratch::new("cli-neural");
+    let out = s.0.join("demo");
+    let out = out.to_str().unwrap();
+    let demo = haifu(&["demo", "--out", out, "--games", "64", "--json"]);
+    assert!(demo.status.success(), "{}", String::from_utf8_lossy(&demo.stderr));
+    let (ds, tables, run) = (format!("{out}/dataset"), format!("{out}/tables"), format!("{out}/nn"));
+    let players = "Honors,Tanyao";
+
+    let train = |epochs: &str, layers: &str, resume: bool| {
+        let mut args = vec!["train", "--dataset", &ds, "--years", "2022", "--test-years", "2023", "--out", &run];
+        args.extend(["--epochs", epochs, "--layers", layers, "--batch", "256", "--device", "cpu", "--json"]);
+        if resume {
+            args.push("--resume");
+        }
+        haifu(&args)
+    };
+    let first = json(&train("1", "2", false));
+    assert_eq!(first["epochs"].as_array().unwrap().len(), 1);
+    assert_eq!(first["device"], "cpu");
+    for key in ["test_top1", "test_top3", "positions", "positions_per_s"] {
+        assert!(first[key].as_f64().is_some_and(|v| v > 0.0), "{key}: {}", first[key]);
+    }
+    // resumed up to two epochs in all: one more epoch, the checkpoint and metrics line of each
+    let second = json(&train("2", "2", true));
+    assert_eq!(second["epochs"][0]["epoch"], 2);
+    assert!(s.0.join("demo/nn/epoch-2.ot").is_file());
+    assert_eq!(std::fs::read_to_string(s.0.join("demo/nn/metrics.csv")).unwrap().lines().count(), 3);
+    assert!(error(&train("3", "4", true)).contains("--resume"), "another network is not resumed");
+
+    let nn = json(&haifu(&[
+        "neural",
+        "eval",
+        "--model",
+        &run,
+        "--dataset",
+        &ds,
+        "--years",
+        "2023",
+        "--players",
+        players,
+        "--json",
+    ]));
+    assert_eq!(nn["epochs"], 2);
+    let imitate = json(&haifu(&[
+        "imitate",
+        "eval",
+        "--dataset",
+        &ds,
+        "--tables",
+        &tables,
+        "--years",
+        "2023",
+        "--players",
+        players,
+        "--table",
+        "all",
+        "--json",
+    ]));
+    let (a, b) = (nn["players"].as_array().unwrap(), imitate["players"].as_array().unwrap());
+    assert_eq!(a.len(), 2);
+    for (n, i) in a.iter().zip(b) {
+        assert_eq!(n["player"], i["player"]);
+        // the same decisions: every discard of the player's 2023 games but those already in riichi
+        assert_eq!(n["n_all"], i["variants"]["all"]["n_all"], "{}", n["player"]);
+        assert!(n["c_first"].as_u64().unwrap() <= n["c_top3"].as_u64().unwrap());
+        assert_eq!(n["coverage"], 1.0);
+    }
+    let unknown =
+        haifu(&["neural", "eval", "--model", &run, "--dataset", &ds, "--years", "2023", "--players", "Nobody"]);
+    assert!(error(&unknown).contains("Nobody"));
+}

@@ -13,12 +13,15 @@ pub struct TrainArgs {
     /// Dataset written by `haifu ingest`.
     #[arg(long)]
     pub dataset: PathBuf,
-    /// Model: mlp or densemlp (seed 004's flat input; cnn and transformer are not built yet).
+    /// Model: mlp, densemlp or cnn (seed 004; the transformer is not built yet).
     #[arg(long, default_value = "mlp")]
     pub model: Arch,
-    /// Hidden layers of 512 (seed 004 tried 4, 5 and 6).
+    /// Hidden layers of 512 (seed 004 tried 4, 5 and 6); for the CNN, its convolution layers.
     #[arg(long, default_value_t = 5)]
     pub layers: usize,
+    /// The CNN's channels (seed 004: 100, 200, 300).
+    #[arg(long, default_value_t = 200)]
+    pub channels: i64,
     /// Output directory: a checkpoint per epoch (epoch-N.ot) and metrics.csv.
     #[arg(long, short)]
     pub out: PathBuf,
@@ -68,6 +71,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
     let opts = TrainOptions {
         arch: a.model,
         layers: a.layers,
+        channels: a.channels,
         epochs: a.epochs,
         batch: a.batch,
         lr: a.lr,

@@ -10,7 +10,7 @@ use serde::Serialize;
 use tch::nn::{self, ModuleT};
 use tch::{Device, Kind, Tensor};
 
-use crate::model::{masked, Arch, Net};
+use crate::model::{masked, Arch, Net, Shape};
 use crate::positions::Positions;
 use crate::train::{DeviceChoice, OnDevice, RunInfo};
 
@@ -48,7 +48,7 @@ pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
     let arch: Arch = info.model.parse().map_err(|e: String| anyhow!("{}: {e}", dir.display()))?;
     let device = device.device()?;
     let mut vs = nn::VarStore::new(device);
-    let net = Net::new(&vs.root(), arch, info.layers);
+    let net = Net::new(&vs.root(), Shape { arch, layers: info.layers, channels: info.channels.unwrap_or(0) });
     vs.load(info.checkpoint(dir))?;
     Ok(Loaded { info, net, _vs: vs, device })
 }

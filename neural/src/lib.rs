@@ -6,6 +6,7 @@
 pub mod eval;
 pub mod features;
 pub mod model;
+pub mod planes;
 pub mod positions;
 pub mod train;
 

@@ -1,6 +1,8 @@
-//! The models of SPEC 5.1 over the flat input: MLP (hidden layers of 512 with batch norm and ReLU) and
-//! DenseMLP (each layer takes the concatenation of the input and every earlier layer's output). Both end in
-//! 34 logits, one per kind; [`masked`] removes the kinds the hand does not hold before any softmax.
+//! The models of SPEC 5.1, all over the flat input: MLP (hidden layers of 512 with batch norm and ReLU),
+//! DenseMLP (each layer takes the concatenation of the input and every earlier layer's output), and the
+//! per-suit CNN (its planes gathered from the flat input on the device, [`crate::planes`]; the three suits
+//! share their convolution filters). Each ends in 34 logits, one per kind; [`masked`] removes the kinds the
+//! hand does not hold before any softmax.
 
 use std::str::FromStr;
 
@@ -8,6 +10,7 @@ use tch::nn::{self, ModuleT};
 use tch::Tensor;
 
 use crate::features::FLAT;
+use crate::planes::{honor_index, suit_index, HONOR_PLANES, SCALARS, SCALAR_START, SUIT_PLANES};
 
 /// Width of every hidden layer (seed 004).
 pub const HIDDEN: i64 = 512;
@@ -18,6 +21,7 @@ pub const HIDDEN: i64 = 512;
 pub enum Arch {
     Mlp,
     DenseMlp,
+    Cnn,
 }
 
 impl FromStr for Arch {
@@ -26,8 +30,9 @@ impl FromStr for Arch {
         match s {
             "mlp" => Ok(Arch::Mlp),
             "densemlp" => Ok(Arch::DenseMlp),
-            "cnn" | "transformer" => Err(format!("model {s:?} is not built yet (issue 11): mlp or densemlp")),
-            _ => Err(format!("unknown model {s:?}: mlp or densemlp")),
+            "cnn" => Ok(Arch::Cnn),
+            "transformer" => Err(format!("model {s:?} is not built yet (issue 11): mlp, densemlp or cnn")),
+            _ => Err(format!("unknown model {s:?}: mlp, densemlp or cnn")),
         }
     }
 }
@@ -37,6 +42,7 @@ impl std::fmt::Display for Arch {
         f.write_str(match self {
             Arch::Mlp => "mlp",
             Arch::DenseMlp => "densemlp",
+            Arch::Cnn => "cnn",
         })
     }
 }
@@ -61,40 +67,157 @@ impl Hidden {
     }
 }
 
-/// An MLP or DenseMLP of `layers` hidden layers.
+/// The shape of a network: its kind, hidden layers (MLP, DenseMLP; the CNN's convolutions) and the CNN's
+/// channels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub arch: Arch,
+    pub layers: usize,
+    pub channels: i64,
+}
+
+/// A network of any [`Arch`].
 #[derive(Debug)]
-pub struct Net {
-    arch: Arch,
-    hidden: Vec<Hidden>,
-    out: nn::Linear,
+pub enum Net {
+    Flat(FlatNet),
+    Cnn(CnnNet),
 }
 
 impl Net {
-    pub fn new(p: &nn::Path, arch: Arch, layers: usize) -> Net {
-        let mut hidden = Vec::with_capacity(layers);
-        let mut width = FLAT as i64;
-        for i in 0..layers {
-            hidden.push(Hidden::new(p / format!("hidden{i}"), width));
-            width = match arch {
-                Arch::Mlp => HIDDEN,
-                Arch::DenseMlp => width + HIDDEN,
-            };
+    pub fn new(p: &nn::Path, shape: Shape) -> Net {
+        match shape.arch {
+            Arch::Mlp | Arch::DenseMlp => Net::Flat(FlatNet::new(p, shape.arch, shape.layers)),
+            Arch::Cnn => Net::Cnn(CnnNet::new(p, shape.layers, shape.channels)),
         }
-        Net { arch, hidden, out: nn::linear(p / "out", width, 34, Default::default()) }
     }
 }
 
 impl ModuleT for Net {
     fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        match self {
+            Net::Flat(n) => n.forward_t(xs, train),
+            Net::Cnn(n) => n.forward_t(xs, train),
+        }
+    }
+}
+
+/// An MLP or DenseMLP of `layers` hidden layers.
+#[derive(Debug)]
+pub struct FlatNet {
+    arch: Arch,
+    hidden: Vec<Hidden>,
+    out: nn::Linear,
+}
+
+impl FlatNet {
+    fn new(p: &nn::Path, arch: Arch, layers: usize) -> FlatNet {
+        let mut hidden = Vec::with_capacity(layers);
+        let mut width = FLAT as i64;
+        for i in 0..layers {
+            hidden.push(Hidden::new(p / format!("hidden{i}"), width));
+            width = match arch {
+                Arch::DenseMlp => width + HIDDEN,
+                _ => HIDDEN,
+            };
+        }
+        FlatNet { arch, hidden, out: nn::linear(p / "out", width, 34, Default::default()) }
+    }
+}
+
+impl ModuleT for FlatNet {
+    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
         let mut x = xs.shallow_clone();
         for h in &self.hidden {
             let y = h.forward_t(&x, train);
             x = match self.arch {
-                Arch::Mlp => y,
                 Arch::DenseMlp => Tensor::cat(&[x, y], 1),
+                _ => y,
             };
         }
         x.apply(&self.out)
+    }
+}
+
+/// A convolution with batch norm and ReLU.
+#[derive(Debug)]
+struct ConvBlock {
+    conv: nn::Conv2D,
+    norm: nn::BatchNorm,
+}
+
+impl ConvBlock {
+    fn new(p: nn::Path, inputs: i64, channels: i64, kernel: [i64; 2], padding: [i64; 2]) -> ConvBlock {
+        let config = nn::ConvConfigND::<[i64; 2]> { padding, ..Default::default() };
+        ConvBlock {
+            conv: nn::conv(&p / "conv", inputs, channels, kernel, config),
+            norm: nn::batch_norm2d(&p / "norm", channels, Default::default()),
+        }
+    }
+
+    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        self.norm.forward_t(&xs.apply(&self.conv), train).relu()
+    }
+}
+
+/// Seed 004's per-suit CNN: the three suits' 20 x 9 x 4 planes through one stack of convolutions (filters
+/// shared by the suits: a run of tiles along the 9 digits, the 4 copy columns read at once by the first),
+/// the honors' 21 x 7 x 4 planes through their own (no runs: each honor on its own), then with the 35
+/// scalars through a hidden layer of 512 to the 34 logits.
+#[derive(Debug)]
+pub struct CnnNet {
+    suit: Vec<ConvBlock>,
+    honor: Vec<ConvBlock>,
+    hidden: Hidden,
+    out: nn::Linear,
+    suit_index: Tensor,
+    honor_index: Tensor,
+    channels: i64,
+}
+
+impl CnnNet {
+    fn new(p: &nn::Path, layers: usize, channels: i64) -> CnnNet {
+        let layers = layers.max(1);
+        let suit = (0..layers)
+            .map(|i| {
+                let (inputs, kernel) = if i == 0 { (SUIT_PLANES as i64, [3, 4]) } else { (channels, [3, 1]) };
+                ConvBlock::new(p / format!("suit{i}"), inputs, channels, kernel, [1, 0])
+            })
+            .collect();
+        let honor = (0..layers)
+            .map(|i| {
+                let (inputs, kernel) = if i == 0 { (HONOR_PLANES as i64, [1, 4]) } else { (channels, [1, 1]) };
+                ConvBlock::new(p / format!("honor{i}"), inputs, channels, kernel, [0, 0])
+            })
+            .collect();
+        let width = channels * (3 * 9 + 7) + SCALARS as i64;
+        let device = p.device();
+        CnnNet {
+            suit,
+            honor,
+            hidden: Hidden::new(p / "hidden", width),
+            out: nn::linear(p / "out", HIDDEN, 34, Default::default()),
+            suit_index: Tensor::from_slice(&suit_index()).to_device(device),
+            honor_index: Tensor::from_slice(&honor_index()).to_device(device),
+            channels,
+        }
+    }
+}
+
+impl ModuleT for CnnNet {
+    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        let b = xs.size()[0];
+        let ext = Tensor::cat(&[xs.shallow_clone(), xs.zeros_like().narrow(1, 0, 1)], 1);
+        let mut s = ext.index_select(1, &self.suit_index).view([b * 3, SUIT_PLANES as i64, 9, 4]);
+        for c in &self.suit {
+            s = c.forward_t(&s, train);
+        }
+        let mut h = ext.index_select(1, &self.honor_index).view([b, HONOR_PLANES as i64, 7, 4]);
+        for c in &self.honor {
+            h = c.forward_t(&h, train);
+        }
+        let scalars = xs.narrow(1, SCALAR_START as i64, SCALARS as i64);
+        let joined = Tensor::cat(&[s.view([b, 3 * 9 * self.channels]), h.view([b, 7 * self.channels]), scalars], 1);
+        self.hidden.forward_t(&joined, train).apply(&self.out)
     }
 }
 

@@ -7,12 +7,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
 use serde::Serialize;
 use tch::nn::{self, ModuleT, OptimizerConfig};
 use tch::{Device, Kind, Tensor};
 
 use crate::features::FLAT;
-use crate::model::{masked, Arch, Net};
+use crate::model::{masked, Arch, Net, Shape};
 use crate::positions::Positions;
 
 /// `--device`.
@@ -53,8 +56,10 @@ impl DeviceChoice {
 #[derive(Clone, Debug)]
 pub struct TrainOptions {
     pub arch: Arch,
-    /// Hidden layers (seed 004: 4, 5 or 6).
+    /// Hidden layers (seed 004: 4, 5 or 6); the CNN's convolution layers.
     pub layers: usize,
+    /// The CNN's channels (seed 004: 100, 200, 300).
+    pub channels: i64,
     pub epochs: usize,
     pub batch: usize,
     pub lr: f64,
@@ -70,6 +75,9 @@ pub struct TrainOptions {
 pub struct RunInfo {
     pub model: String,
     pub layers: usize,
+    /// The CNN's channels (none for the flat networks).
+    #[serde(default)]
+    pub channels: Option<i64>,
     /// Seats at the table of the positions (4 or 3).
     pub players: u8,
     pub features: String,
@@ -197,21 +205,36 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         bail!("--batch, --epochs and --layers must be at least 1");
     }
     let device = opts.device.device()?;
-    tch::manual_seed(opts.seed as i64);
     if device == Device::Cpu {
         // one intra-op thread order: the same seed gives the same weights
         tch::set_num_threads(1);
     }
     std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
     let mut vs = nn::VarStore::new(device);
-    let net = Net::new(&vs.root(), opts.arch, opts.layers);
+    let shape = Shape { arch: opts.arch, layers: opts.layers, channels: opts.channels };
+    let net = {
+        // libtorch's generator is global: the seed and the initial weights drawn from it, under one lock, so
+        // that runs in parallel (tests, a library user's threads) keep each its own seed's weights
+        static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = INIT.lock().unwrap_or_else(|e| e.into_inner());
+        tch::manual_seed(opts.seed as i64);
+        Net::new(&vs.root(), shape)
+    };
     let players = train.players.first().copied().unwrap_or(4);
-    let mut info =
-        RunInfo { model: opts.arch.to_string(), layers: opts.layers, players, features: FEATURES.into(), epochs: 0 };
+    let mut info = RunInfo {
+        model: opts.arch.to_string(),
+        layers: opts.layers,
+        channels: (opts.arch == Arch::Cnn).then_some(opts.channels),
+        players,
+        features: FEATURES.into(),
+        epochs: 0,
+    };
     let metrics_path = opts.out.join("metrics.csv");
     let mut metrics = if opts.resume {
         let done = RunInfo::read(&opts.out)?;
-        if (done.model.as_str(), done.layers, done.players) != (info.model.as_str(), info.layers, info.players) {
+        if (done.model.as_str(), done.layers, done.channels, done.players)
+            != (info.model.as_str(), info.layers, info.channels, info.players)
+        {
             bail!(
                 "--resume: {} holds a {} of {} layers on {}-player positions, not a {} of {} on {}-player ones",
                 opts.out.display(),
@@ -248,7 +271,10 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         let lr = lr_at(opts.lr, epoch, opts.epochs);
         adam.set_lr(lr);
         let t = Instant::now();
-        let order = Tensor::randperm(n as i64, (Kind::Int64, device));
+        // the order from a generator of the run's own (seed, epoch), not libtorch's global one
+        let mut order: Vec<i64> = (0..n as i64).collect();
+        order.shuffle(&mut StdRng::seed_from_u64(opts.seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)));
+        let order = Tensor::from_slice(&order).to_device(device);
         let mut loss_sum = 0.0;
         for start in (0..n).step_by(opts.batch) {
             let end = (start + opts.batch).min(n);

@@ -3,6 +3,7 @@
 //! seats not already in riichi, in order, with the same discard and the same concealed hand.
 
 use haifu_neural::features::{encode, Safety, FLAT};
+use haifu_neural::planes;
 use haifu_neural::positions::of_game;
 use haifu_record::event::GameRecord;
 use haifu_record::state::TableState;
@@ -45,8 +46,7 @@ fn positions_are_the_extractors_chosen_discards() {
 /// One hand-written round (South 2, two honba, one stick, dealer seat 1, dora indicator 5p): the dealer draws
 /// a 5p and declares riichi with it (double riichi: its first discard, no call before), seats 2 and 3 draw
 /// and discard a 5p each, seat 0 draws a 6p; then seat 0's view.
-#[test]
-fn a_written_view_sets_the_features_it_should() {
+fn written_view() -> [u8; FLAT] {
     let xml = concat!(
         r#"<mjloggm ver="2.3"><GO type="169" lobby="0"/>"#,
         r#"<INIT seed="5,2,1,1,1,52" ten="250,250,250,250" oya="1" "#,
@@ -66,6 +66,12 @@ fn a_written_view_sets_the_features_it_should() {
     }
     let mut row = [0u8; FLAT];
     encode(&t, 0, &safety, &mut row);
+    row
+}
+
+#[test]
+fn a_written_view_sets_the_features_it_should() {
+    let row = written_view();
     let ones = |from: usize, to: usize| (from..to).filter(|&i| row[i] == 1).map(|i| i - from).collect::<Vec<_>>();
     // the hand: one each of kinds 0..12 (1m..4p) and the drawn 6p (kind 14)
     let mut hand: Vec<usize> = (0..13).map(|k| 4 * k).collect();
@@ -86,4 +92,39 @@ fn a_written_view_sets_the_features_it_should() {
     assert_eq!(ones(952, 962), vec![2], "two honba");
     assert_eq!(ones(962, 996), vec![14], "6p is dora");
     assert_eq!(ones(996, 999), vec![0], "the red 5m (id 16)");
+}
+
+/// The CNN's planes of the same view, gathered by the constant index as the model gathers them on the device.
+#[test]
+fn the_cnn_planes_of_the_written_view() {
+    let row = written_view();
+    let cell = |i: i64| if i == planes::ZERO { 0 } else { row[i as usize] };
+    let suits: Vec<u8> = planes::suit_index().into_iter().map(cell).collect();
+    let honors: Vec<u8> = planes::honor_index().into_iter().map(cell).collect();
+    // suit s, plane p, digit d (0-based), the four columns
+    let suit = |s: usize, p: usize, d: usize| &suits[((s * 20 + p) * 9 + d) * 4..][..4];
+    let honor = |p: usize, h: usize| &honors[(p * 7 + h) * 4..][..4];
+    let all = [1u8; 4];
+    let none = [0u8; 4];
+    for d in 0..9 {
+        // dora 6p (pin, digit 6); the red 5m held (man, digit 5); 5p safe against the next seat (plane 6)
+        assert_eq!(suit(1, 9, d), if d == 5 { &all } else { &none }, "dora, digit {}", d + 1);
+        assert_eq!(suit(0, 10, d), if d == 4 { &all } else { &none }, "red, digit {}", d + 1);
+        assert_eq!(suit(1, 10, d), &none);
+        assert_eq!(suit(1, 6, d), if d == 4 { &all } else { &none }, "safe, digit {}", d + 1);
+        for s in 0..3 {
+            // the next seat's riichi and double riichi everywhere, the second seat's never
+            assert_eq!((suit(s, 11, d), suit(s, 14, d), suit(s, 12, d)), (&all[..], &all[..], &none[..]));
+        }
+    }
+    // the hand: one 1m (man plane 0, digit 1: the first column only), four visible 5p
+    assert_eq!(suit(0, 0, 0), &[1, 0, 0, 0]);
+    assert_eq!(suit(1, 5, 4), &all);
+    for h in 0..7 {
+        // South round (plane 19 marks S), the seat's wind North (plane 20 marks N)
+        assert_eq!(honor(19, h), if h == 1 { &all } else { &none });
+        assert_eq!(honor(20, h), if h == 3 { &all } else { &none });
+        assert_eq!(honor(10, h), &all, "the next seat's riichi");
+        assert_eq!(honor(0, h), &none, "no honor in hand");
+    }
 }

@@ -27,9 +27,14 @@ fn positions(games: u64) -> (Positions, Positions) {
 }
 
 fn run(train_set: &Positions, test_set: &Positions, seed: u64, out: &std::path::Path) -> TrainReport {
+    run_arch(Arch::Mlp, train_set, test_set, seed, out)
+}
+
+fn run_arch(arch: Arch, train_set: &Positions, test_set: &Positions, seed: u64, out: &std::path::Path) -> TrainReport {
     let opts = TrainOptions {
-        arch: Arch::Mlp,
+        arch,
         layers: 2,
+        channels: 16,
         epochs: 4,
         batch: 256,
         lr: 1e-3,
@@ -68,5 +73,19 @@ fn an_mlp_learns_greedy_discards_and_repeats_from_its_seed() {
     }
     let c = run(&train_set, &test_set, 8, &dir.join("c"));
     assert_ne!(a.epochs[0].train_loss, c.epochs[0].train_loss, "another seed, another run");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The CNN (planes gathered from the flat input) and the DenseMLP learn the same discards above chance too.
+#[test]
+fn the_cnn_and_the_densemlp_learn_too() {
+    let (train_set, test_set) = positions(60);
+    let chance: f64 =
+        test_set.legal.iter().map(|m| 1.0 / f64::from(m.count_ones())).sum::<f64>() / test_set.len() as f64;
+    let dir = std::env::temp_dir().join(format!("haifu-neural-archs-{}", std::process::id()));
+    for arch in [Arch::Cnn, Arch::DenseMlp] {
+        let r = run_arch(arch, &train_set, &test_set, 3, &dir.join(arch.to_string()));
+        assert!(r.test_top1 > 1.6 * chance, "{arch}: top-1 {:.3} against chance {:.3}", r.test_top1, chance);
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

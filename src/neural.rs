@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use serde_json::json;
 
+use haifu_ingest::stored::game_hash;
 use haifu_neural::eval::{hits, load_run, Counts};
 use haifu_neural::train::DeviceChoice;
-use haifu_neural::{game_names, load_years};
+use haifu_neural::{game_names, load_years, Positions};
 
 #[derive(clap::Subcommand)]
 pub enum NeuralCommand {
@@ -35,6 +36,10 @@ pub struct EvalArgs {
     /// Report every player with at least this many games in the test years.
     #[arg(long)]
     pub min_games: Option<u32>,
+    /// Seed 004's test protocol: one decision per game (chosen by a hash of the game id, the same every run)
+    /// instead of every decision.
+    #[arg(long)]
+    pub one_per_game: bool,
     /// auto, cpu or cuda.
     #[arg(long, default_value = "auto")]
     pub device: DeviceChoice,
@@ -48,7 +53,10 @@ pub struct EvalArgs {
 pub fn run(what: &NeuralCommand) -> Result<()> {
     let NeuralCommand::Eval(a) = what;
     let run = load_run(&a.model, a.device)?;
-    let positions = load_years(&a.dataset, &a.years, run.info.players)?;
+    let mut positions = load_years(&a.dataset, &a.years, run.info.players)?;
+    if a.one_per_game {
+        positions = one_per_game(&positions);
+    }
     if positions.is_empty() {
         bail!("{} has no {}-player decisions in years {:?}", a.dataset.display(), run.info.players, a.years);
     }
@@ -95,6 +103,7 @@ pub fn run(what: &NeuralCommand) -> Result<()> {
         let out = json!({
             "model": a.model.display().to_string(), "arch": run.info.model, "layers": run.info.layers,
             "epochs": run.info.epochs, "dataset": a.dataset.display().to_string(), "years": a.years,
+            "one_per_game": a.one_per_game,
             "overall": overall.to_json(), "players": players,
         });
         println!("{out}");
@@ -114,4 +123,16 @@ pub fn run(what: &NeuralCommand) -> Result<()> {
         pct(overall.c_top3, overall.n_all)
     );
     Ok(())
+}
+
+/// One position of each game: the `game_hash(game) % n`-th of its `n` (positions of a game are consecutive).
+fn one_per_game(p: &Positions) -> Positions {
+    let mut keep = vec![false; p.len()];
+    let mut start = 0;
+    while start < p.len() {
+        let end = start + p.game[start..].iter().take_while(|&&g| g == p.game[start]).count();
+        keep[start + (game_hash(p.game[start]) % (end - start) as u64) as usize] = true;
+        start = end;
+    }
+    p.select(|i| keep[i])
 }

@@ -75,7 +75,37 @@ fn train_resume_and_eval_beside_the_imitator() {
         assert!(n["c_first"].as_u64().unwrap() <= n["c_top3"].as_u64().unwrap());
         assert_eq!(n["coverage"], 1.0);
     }
+    // seed 004's protocol: one decision of each 2023 game (every one of the demo's is a four-player game with a
+    // discard of choice)
+    let one = json(&haifu(&[
+        "neural",
+        "eval",
+        "--model",
+        &run,
+        "--dataset",
+        &ds,
+        "--years",
+        "2023",
+        "--one-per-game",
+        "--json",
+    ]));
+    assert_eq!(one["one_per_game"], true);
+    assert_eq!(one["overall"]["n_all"].as_u64().unwrap(), demo_games_in(&ds, 2023));
     let unknown =
         haifu(&["neural", "eval", "--model", &run, "--dataset", &ds, "--years", "2023", "--players", "Nobody"]);
     assert!(error(&unknown).contains("Nobody"));
+}
+
+/// Games of a year in the dataset's games table.
+fn demo_games_in(ds: &str, year: i32) -> u64 {
+    let days = |y: i32| haifu_ingest::batches::days_from_civil(y, 1, 1);
+    haifu_ingest::stored::read_table(std::path::Path::new(ds), "games")
+        .unwrap()
+        .iter()
+        .map(|b| {
+            use arrow::array::AsArray;
+            let d = b.column_by_name("date").unwrap().as_primitive::<arrow::datatypes::Date32Type>();
+            d.iter().filter(|v| v.is_some_and(|v| v >= days(year) && v < days(year + 1))).count() as u64
+        })
+        .sum()
 }

@@ -37,6 +37,11 @@ fn train_resume_and_eval_beside_the_imitator() {
     assert_eq!(std::fs::read_to_string(s.0.join("demo/nn/metrics.csv")).unwrap().lines().count(), 3);
     assert!(error(&train("3", "4", true)).contains("--resume"), "another network is not resumed");
 
+    // the positions were encoded once into the cache beside the dataset, one file per year
+    let cache = s.0.join("demo/dataset/_haifu/cache/neural/flat-999-v1");
+    for y in [2022, 2023] {
+        assert!(cache.join(format!("4p-year={y}.bin")).is_file(), "{y} cached");
+    }
     let nn = json(&haifu(&[
         "neural",
         "eval",
@@ -51,6 +56,23 @@ fn train_resume_and_eval_beside_the_imitator() {
         "--json",
     ]));
     assert_eq!(nn["epochs"], 2);
+    // read from the cache or replayed again: the same figures
+    std::fs::remove_dir_all(&cache).unwrap();
+    let again = json(&haifu(&[
+        "neural",
+        "eval",
+        "--model",
+        &run,
+        "--dataset",
+        &ds,
+        "--years",
+        "2023",
+        "--players",
+        players,
+        "--json",
+    ]));
+    assert_eq!(nn["players"], again["players"]);
+    assert!(cache.join("4p-year=2023.bin").is_file());
     let imitate = json(&haifu(&[
         "imitate",
         "eval",

@@ -3,6 +3,7 @@
 //! ([`model`]), and their training and evaluation ([`train`]). Everything runs on CPU; CUDA is used when
 //! libtorch sees a GPU.
 
+pub mod cache;
 pub mod eval;
 pub mod features;
 pub mod model;
@@ -54,7 +55,7 @@ fn game_years(dataset: &Path) -> Result<hashbrown::HashMap<i64, i32>> {
     Ok(years)
 }
 
-/// The training and test positions of a dataset under `split`, replayed in parallel.
+/// The training and test positions of a dataset under `split`, from the cache or replayed in parallel.
 pub fn load(dataset: &Path, split: &Split) -> Result<(Positions, Positions)> {
     let years = game_years(dataset)?;
     let year_of = |g: i64| years.get(&g).copied();
@@ -69,16 +70,68 @@ pub fn load(dataset: &Path, split: &Split) -> Result<(Positions, Positions)> {
             in_years(g, &split.years).then_some(false)
         }
     };
-    let mut sides = replay(dataset, split.players, side)?;
-    let test = sides.remove(&true).unwrap_or_default();
-    Ok((sides.remove(&false).unwrap_or_default(), test))
+    let wanted = partitions(&years, |y| {
+        y.is_some_and(|y| split.test_years.contains(&y)) || {
+            split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y))
+        }
+    });
+    let all = cached(dataset, split.players, &years, &wanted)?;
+    let test = all.select(|i| side(all.game[i]) == Some(true));
+    Ok((all.select(|i| side(all.game[i]) == Some(false)), test))
 }
 
 /// The positions of the games of `years` (every year when empty) at tables of `players` seats.
 pub fn load_years(dataset: &Path, years: &[i32], players: u8) -> Result<Positions> {
     let year_of = game_years(dataset)?;
-    let keep = |g: i64| (years.is_empty() || year_of.get(&g).is_some_and(|y| years.contains(y))).then_some(());
-    Ok(replay(dataset, players, keep)?.remove(&()).unwrap_or_default())
+    let wanted = partitions(&year_of, |y| years.is_empty() || y.is_some_and(|y| years.contains(&y)));
+    cached(dataset, players, &year_of, &wanted)
+}
+
+/// The year partitions (a game without a date has none) that `keep` accepts, in order.
+fn partitions(years: &hashbrown::HashMap<i64, i32>, keep: impl Fn(Option<i32>) -> bool) -> Vec<Option<i32>> {
+    let mut all: Vec<Option<i32>> = years.values().copied().map(Some).collect();
+    all.push(None);
+    all.sort_unstable();
+    all.dedup();
+    all.into_iter().filter(|&y| keep(y)).collect()
+}
+
+/// The positions of the chosen partitions, each from its cache file when that is current; the others are
+/// replayed from the events (in parallel) and cached.
+fn cached(
+    dataset: &Path,
+    players: u8,
+    years: &hashbrown::HashMap<i64, i32>,
+    wanted: &[Option<i32>],
+) -> Result<Positions> {
+    let mut found: hashbrown::HashMap<Option<i32>, Positions> = hashbrown::HashMap::new();
+    let mut missing = Vec::new();
+    for &y in wanted {
+        let key = cache::key(dataset, y)?;
+        match cache::read(&cache::path(dataset, players, y), key) {
+            Some(p) => {
+                found.insert(y, p);
+            }
+            None => missing.push((y, key)),
+        }
+    }
+    if !missing.is_empty() {
+        let todo: Vec<Option<i32>> = missing.iter().map(|m| m.0).collect();
+        let mut fresh = replay(dataset, players, |g| {
+            let y = years.get(&g).copied();
+            todo.contains(&y).then_some(y)
+        })?;
+        for (y, key) in missing {
+            let p = fresh.remove(&y).unwrap_or_default();
+            cache::write(&cache::path(dataset, players, y), key, &p)?;
+            found.insert(y, p);
+        }
+    }
+    let mut all = Positions::default();
+    for y in wanted {
+        all.extend(found.remove(y).unwrap_or_default());
+    }
+    Ok(all)
 }
 
 /// Replays the games `side` gives a side to, in parallel, into one position set per side, in the order of

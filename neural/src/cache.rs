@@ -1,0 +1,162 @@
+//! Encoded positions kept beside the dataset, one file per year partition and table size
+//! (`DATASET/_haifu/cache/neural/<features>/<players>p-year=<Y>.bin`), so that every epoch, model and
+//! evaluation after the first reads them instead of replaying the events again. A file records a key: the
+//! feature encoding's name and the part-list lines of the partition's games and events (their checksums);
+//! when the dataset's parts or the encoder change, the key differs and the positions are encoded again.
+//!
+//! Layout (little-endian): `HAIFUPOS`, format version (u32), key (u64), positions n (u64), the features
+//! bit-packed (125 bytes a position: feature i is bit i % 8 of byte i / 8), then legal (u64 x n), label
+//! (u8 x n), game (i64 x n), seat (u8 x n), players (u8 x n).
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::features::FLAT;
+use crate::positions::Positions;
+use crate::train::FEATURES;
+
+const MAGIC: &[u8; 8] = b"HAIFUPOS";
+const VERSION: u32 = 1;
+const PACKED: usize = FLAT.div_ceil(8);
+
+/// The name of a year partition as the dataset's folders write it.
+pub fn partition(year: Option<i32>) -> String {
+    match year {
+        Some(y) => format!("year={y}"),
+        None => "year=__HIVE_DEFAULT_PARTITION__".into(),
+    }
+}
+
+/// The cache file of one partition.
+pub fn path(dataset: &Path, players: u8, year: Option<i32>) -> PathBuf {
+    dataset
+        .join(haifu_ingest::parts::META_DIR)
+        .join("cache/neural")
+        .join(FEATURES)
+        .join(format!("{players}p-{}.bin", partition(year)))
+}
+
+/// The key of a partition's positions: the encoding's name and the part-list lines of its games and events.
+pub fn key(dataset: &Path, year: Option<i32>) -> Result<u64> {
+    let list = dataset.join(haifu_ingest::parts::META_DIR).join("parts.jsonl");
+    let text = std::fs::read_to_string(&list).with_context(|| format!("reading {}", list.display()))?;
+    let want = partition(year);
+    let mut lines: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            serde_json::from_str::<serde_json::Value>(l)
+                .is_ok_and(|v| v["partition"] == want.as_str() && (v["table"] == "games" || v["table"] == "events"))
+        })
+        .collect();
+    lines.sort_unstable();
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(FEATURES.as_bytes());
+    for l in lines {
+        h.update(l.as_bytes());
+        h.update(b"\n");
+    }
+    Ok(h.digest())
+}
+
+/// The positions of a cache file, if it is there, whole, and of this key.
+pub fn read(path: &Path, key: u64) -> Option<Positions> {
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes).ok()?;
+    decode(&bytes, key)
+}
+
+fn decode(bytes: &[u8], key: u64) -> Option<Positions> {
+    let mut at = 0;
+    let mut take = |n: usize| -> Option<&[u8]> {
+        let s = bytes.get(at..at + n)?;
+        at += n;
+        Some(s)
+    };
+    if take(8)? != MAGIC {
+        return None;
+    }
+    let u32_at = |s: &[u8]| u32::from_le_bytes(s.try_into().expect("4 bytes"));
+    let u64_at = |s: &[u8]| u64::from_le_bytes(s.try_into().expect("8 bytes"));
+    if u32_at(take(4)?) != VERSION || u64_at(take(8)?) != key {
+        return None;
+    }
+    let n = usize::try_from(u64_at(take(8)?)).ok()?;
+    let packed = take(n.checked_mul(PACKED)?)?;
+    let mut features = vec![0u8; n * FLAT];
+    for (row, bits) in features.chunks_exact_mut(FLAT).zip(packed.chunks_exact(PACKED)) {
+        for (i, f) in row.iter_mut().enumerate() {
+            *f = (bits[i / 8] >> (i % 8)) & 1;
+        }
+    }
+    let legal = take(8 * n)?.chunks_exact(8).map(u64_at).collect();
+    let label = take(n)?.to_vec();
+    let game = take(8 * n)?.chunks_exact(8).map(|s| u64_at(s) as i64).collect();
+    let seat = take(n)?.to_vec();
+    let players = take(n)?.to_vec();
+    (at == bytes.len()).then_some(Positions { features, legal, label, game, seat, players })
+}
+
+/// Writes the positions under `key` (through a temporary file, renamed: a reader never sees half of one).
+pub fn write(path: &Path, key: u64, p: &Positions) -> Result<()> {
+    let n = p.len();
+    if p.features.len() != n * FLAT {
+        bail!("positions of {} features, not {FLAT}", p.features.len() / n.max(1));
+    }
+    let mut out = Vec::with_capacity(28 + n * (PACKED + 19));
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&key.to_le_bytes());
+    out.extend_from_slice(&(n as u64).to_le_bytes());
+    for row in p.features.chunks_exact(FLAT) {
+        let mut bits = [0u8; PACKED];
+        for (i, &f) in row.iter().enumerate() {
+            bits[i / 8] |= (f & 1) << (i % 8);
+        }
+        out.extend_from_slice(&bits);
+    }
+    p.legal.iter().for_each(|m| out.extend_from_slice(&m.to_le_bytes()));
+    out.extend_from_slice(&p.label);
+    p.game.iter().for_each(|g| out.extend_from_slice(&g.to_le_bytes()));
+    out.extend_from_slice(&p.seat);
+    out.extend_from_slice(&p.players);
+    let dir = path.parent().expect("a cache file has a folder");
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let tmp = path.with_extension("bin.tmp");
+    let mut f = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    f.write_all(&out).with_context(|| format!("writing {}", tmp.display()))?;
+    drop(f);
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming {}", tmp.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_come_back_as_written_and_only_under_their_key() {
+        let mut p = Positions::default();
+        for i in 0..3u8 {
+            p.features.extend((0..FLAT).map(|f| u8::from((f * 7 + usize::from(i)) % 3 == 0)));
+            p.legal.push(0x3_0000_0001 << i);
+            p.label.push(i);
+            p.game.push(-5 + i64::from(i));
+            p.seat.push(i);
+            p.players.push(4);
+        }
+        let path = std::env::temp_dir().join(format!("haifu-cache-{}", std::process::id())).join("x.bin");
+        write(&path, 42, &p).unwrap();
+        let q = read(&path, 42).expect("read back");
+        assert_eq!(
+            (q.features, q.legal, q.label, q.game, q.seat, q.players),
+            (p.features, p.legal, p.label, p.game, p.seat, p.players)
+        );
+        assert!(read(&path, 43).is_none(), "another key");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.pop();
+        assert!(decode(&bytes, 42).is_none(), "a cut file");
+        std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    }
+}

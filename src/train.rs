@@ -13,13 +13,14 @@ pub struct TrainArgs {
     /// Dataset written by `haifu ingest`.
     #[arg(long)]
     pub dataset: PathBuf,
-    /// Model: mlp, densemlp or cnn (seed 004; the transformer is not built yet).
+    /// Model: mlp, densemlp, cnn (seed 004) or transformer (seed 000, topology-masked attention).
     #[arg(long, default_value = "mlp")]
     pub model: Arch,
-    /// Hidden layers of 512 (seed 004 tried 4, 5 and 6); for the CNN, its convolution layers.
+    /// Hidden layers of 512 (seed 004 tried 4, 5 and 6); the CNN's convolution layers; the transformer's
+    /// encoder layers.
     #[arg(long, default_value_t = 5)]
     pub layers: usize,
-    /// The CNN's channels (seed 004: 100, 200, 300).
+    /// The CNN's channels (seed 004: 100, 200, 300); the transformer's width (a multiple of 8).
     #[arg(long, default_value_t = 200)]
     pub channels: i64,
     /// Output directory: a checkpoint per epoch (epoch-N.ot) and metrics.csv.
@@ -95,6 +96,10 @@ pub fn run(a: &TrainArgs) -> Result<()> {
                 100.0 * m.test_top3,
                 m.seconds
             );
+        }
+        for (i, scales) in report.topology_scales.iter().flatten().enumerate() {
+            let shown: Vec<String> = scales.iter().map(|s| format!("{s:.3}")).collect();
+            println!("layer {i} topology_scale (sequence, sequence, identity, identity, boundary, boundary, global, global): {}", shown.join(" "));
         }
         println!(
             "{} on {}: {:.0} positions/s; checkpoints and metrics.csv in {}",

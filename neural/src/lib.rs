@@ -10,6 +10,7 @@ pub mod model;
 pub mod planes;
 pub mod positions;
 pub mod train;
+pub mod transformer;
 
 use std::path::Path;
 

@@ -1,7 +1,8 @@
 //! The models of SPEC 5.1, all over the flat input: MLP (hidden layers of 512 with batch norm and ReLU),
 //! DenseMLP (each layer takes the concatenation of the input and every earlier layer's output), and the
 //! per-suit CNN (its planes gathered from the flat input on the device, [`crate::planes`]; the three suits
-//! share their convolution filters). Each ends in 34 logits, one per kind; [`masked`] removes the kinds the
+//! share their convolution filters), and seed 000's topology-masked Transformer ([`crate::transformer`]).
+//! Each ends in 34 logits, one per kind; [`masked`] removes the kinds the
 //! hand does not hold before any softmax.
 
 use std::str::FromStr;
@@ -11,6 +12,7 @@ use tch::Tensor;
 
 use crate::features::FLAT;
 use crate::planes::{honor_index, suit_index, HONOR_PLANES, SCALARS, SCALAR_START, SUIT_PLANES};
+use crate::transformer::TransformerNet;
 
 /// Width of every hidden layer (seed 004).
 pub const HIDDEN: i64 = 512;
@@ -22,6 +24,7 @@ pub enum Arch {
     Mlp,
     DenseMlp,
     Cnn,
+    Transformer,
 }
 
 impl FromStr for Arch {
@@ -31,8 +34,8 @@ impl FromStr for Arch {
             "mlp" => Ok(Arch::Mlp),
             "densemlp" => Ok(Arch::DenseMlp),
             "cnn" => Ok(Arch::Cnn),
-            "transformer" => Err(format!("model {s:?} is not built yet (issue 11): mlp, densemlp or cnn")),
-            _ => Err(format!("unknown model {s:?}: mlp, densemlp or cnn")),
+            "transformer" => Ok(Arch::Transformer),
+            _ => Err(format!("unknown model {s:?}: mlp, densemlp, cnn or transformer")),
         }
     }
 }
@@ -43,6 +46,7 @@ impl std::fmt::Display for Arch {
             Arch::Mlp => "mlp",
             Arch::DenseMlp => "densemlp",
             Arch::Cnn => "cnn",
+            Arch::Transformer => "transformer",
         })
     }
 }
@@ -67,8 +71,8 @@ impl Hidden {
     }
 }
 
-/// The shape of a network: its kind, hidden layers (MLP, DenseMLP; the CNN's convolutions) and the CNN's
-/// channels.
+/// The shape of a network: its kind, hidden layers (MLP, DenseMLP; the CNN's convolutions; the
+/// Transformer's encoder layers) and the CNN's channels (the Transformer's width, a multiple of 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub arch: Arch,
@@ -81,6 +85,7 @@ pub struct Shape {
 pub enum Net {
     Flat(FlatNet),
     Cnn(CnnNet),
+    Transformer(TransformerNet),
 }
 
 impl Net {
@@ -88,6 +93,7 @@ impl Net {
         match shape.arch {
             Arch::Mlp | Arch::DenseMlp => Net::Flat(FlatNet::new(p, shape.arch, shape.layers)),
             Arch::Cnn => Net::Cnn(CnnNet::new(p, shape.layers, shape.channels)),
+            Arch::Transformer => Net::Transformer(TransformerNet::new(p, shape.layers, shape.channels)),
         }
     }
 }
@@ -97,6 +103,7 @@ impl ModuleT for Net {
         match self {
             Net::Flat(n) => n.forward_t(xs, train),
             Net::Cnn(n) => n.forward_t(xs, train),
+            Net::Transformer(n) => n.forward_t(xs, train),
         }
     }
 }

@@ -140,6 +140,9 @@ pub struct TrainReport {
     pub test_top3: f64,
     /// Training positions per second of training time (forward, backward and step; evaluation excluded).
     pub positions_per_s: f64,
+    /// The Transformer's learnt `topology_scale` per layer and head (seed 000: which structure mattered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub topology_scales: Option<Vec<Vec<f64>>>,
     pub out: String,
 }
 
@@ -203,6 +206,9 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
     }
     if opts.batch == 0 || opts.epochs == 0 || opts.layers == 0 {
         bail!("--batch, --epochs and --layers must be at least 1");
+    }
+    if opts.arch == Arch::Transformer && (opts.channels <= 0 || opts.channels % 8 != 0) {
+        bail!("--channels (the transformer's width) must be a multiple of its 8 heads, not {}", opts.channels);
     }
     let device = opts.device.device()?;
     if device == Device::Cpu {
@@ -321,6 +327,10 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         test_top1: last.test_top1,
         test_top3: last.test_top3,
         positions_per_s: (n * epochs.len()) as f64 / trained_s.max(1e-9),
+        topology_scales: match &net {
+            Net::Transformer(t) => Some(t.topology_scales()),
+            _ => None,
+        },
         epochs,
         out: opts.out.display().to_string(),
     })

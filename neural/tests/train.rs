@@ -76,16 +76,23 @@ fn an_mlp_learns_greedy_discards_and_repeats_from_its_seed() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The CNN (planes gathered from the flat input) and the DenseMLP learn the same discards above chance too.
+/// The CNN (planes gathered from the flat input), the DenseMLP and the Transformer learn the same discards
+/// above chance too.
 #[test]
 fn the_cnn_and_the_densemlp_learn_too() {
     let (train_set, test_set) = positions(60);
     let chance: f64 =
         test_set.legal.iter().map(|m| 1.0 / f64::from(m.count_ones())).sum::<f64>() / test_set.len() as f64;
     let dir = std::env::temp_dir().join(format!("haifu-neural-archs-{}", std::process::id()));
-    for arch in [Arch::Cnn, Arch::DenseMlp] {
+    for arch in [Arch::Cnn, Arch::DenseMlp, Arch::Transformer] {
         let r = run_arch(arch, &train_set, &test_set, 3, &dir.join(arch.to_string()));
         assert!(r.test_top1 > 1.6 * chance, "{arch}: top-1 {:.3} against chance {:.3}", r.test_top1, chance);
+        // the Transformer reports its learnt topology scales: 8 heads per layer, moved from their start at 1
+        if let Some(scales) = &r.topology_scales {
+            assert_eq!(scales.iter().map(Vec::len).collect::<Vec<_>>(), vec![8, 8]);
+            assert!(scales.iter().flatten().any(|&s| (s - 1.0).abs() > 1e-4), "{scales:?}");
+        }
+        assert_eq!(r.topology_scales.is_some(), arch == Arch::Transformer);
     }
     std::fs::remove_dir_all(&dir).ok();
 }

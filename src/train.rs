@@ -49,6 +49,12 @@ pub struct TrainArgs {
     /// Seed of the initial weights and the order of the positions (deterministic on CPU).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// A personal model: only this player's decisions (with --init, fine-tuned from a global run).
+    #[arg(long)]
+    pub player: Option<String>,
+    /// Start from the last checkpoint of this run (same model, layers, channels and table size).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Go on from the last checkpoint in --out up to --epochs in all (Adam's moments start again from zero).
     #[arg(long)]
     pub resume: bool,
@@ -58,7 +64,12 @@ pub struct TrainArgs {
 }
 
 pub fn run(a: &TrainArgs) -> Result<()> {
-    let split = Split { years: a.years.clone(), test_years: a.test_years.clone(), players: a.players };
+    let split = Split {
+        years: a.years.clone(),
+        test_years: a.test_years.clone(),
+        players: a.players,
+        player: a.player.clone(),
+    };
     let (train_set, test_set) = load(&a.dataset, &split)?;
     if !a.json {
         eprintln!(
@@ -80,6 +91,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         seed: a.seed,
         out: a.out.clone(),
         resume: a.resume,
+        init: a.init.clone(),
     };
     let report = train(&train_set, &test_set, &opts)?;
     if a.json {

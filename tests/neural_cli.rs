@@ -113,6 +113,52 @@ fn train_resume_and_eval_beside_the_imitator() {
     ]));
     assert_eq!(one["one_per_game"], true);
     assert_eq!(one["overall"]["n_all"].as_u64().unwrap(), demo_games_in(&ds, 2023));
+    // a personal model: the global run fine-tuned on Honors's 2022 decisions, tested on Honors's 2023 ones
+    let personal = format!("{out}/honors");
+    let tuned = json(&haifu(&[
+        "train",
+        "--dataset",
+        &ds,
+        "--years",
+        "2022",
+        "--test-years",
+        "2023",
+        "--out",
+        &personal,
+        "--epochs",
+        "1",
+        "--layers",
+        "2",
+        "--batch",
+        "256",
+        "--device",
+        "cpu",
+        "--player",
+        "Honors",
+        "--init",
+        &run,
+        "--json",
+    ]));
+    let honors = a.iter().find(|p| p["player"] == "Honors").unwrap();
+    assert_eq!(tuned["test_positions"], honors["n_all"], "the personal test set is the player's decisions");
+    let wrong = haifu(&[
+        "train",
+        "--dataset",
+        &ds,
+        "--years",
+        "2022",
+        "--out",
+        &format!("{out}/x"),
+        "--layers",
+        "3",
+        "--device",
+        "cpu",
+        "--player",
+        "Honors",
+        "--init",
+        &run,
+    ]);
+    assert!(error(&wrong).contains("--init"));
     let unknown =
         haifu(&["neural", "eval", "--model", &run, "--dataset", &ds, "--years", "2023", "--players", "Nobody"]);
     assert!(error(&unknown).contains("Nobody"));

@@ -31,6 +31,8 @@ pub struct Split {
     pub test_years: Vec<i32>,
     /// Four- or three-player games (never mixed in one model, SPEC 5.3).
     pub players: u8,
+    /// Only this player's decisions (a personal model).
+    pub player: Option<String>,
 }
 
 /// One game in ten, the same ones in every run ([`haifu_ingest::stored::game_hash`]).
@@ -76,9 +78,23 @@ pub fn load(dataset: &Path, split: &Split) -> Result<(Positions, Positions)> {
             split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y))
         }
     });
-    let all = cached(dataset, split.players, &years, &wanted)?;
+    let mut all = cached(dataset, split.players, &years, &wanted)?;
+    if let Some(p) = &split.player {
+        all = of_player(dataset, &all, p)?;
+    }
     let test = all.select(|i| side(all.game[i]) == Some(true));
     Ok((all.select(|i| side(all.game[i]) == Some(false)), test))
+}
+
+/// The positions where `player` discarded; an error when there is none.
+pub fn of_player(dataset: &Path, p: &Positions, player: &str) -> Result<Positions> {
+    let names = game_names(dataset)?;
+    let mine =
+        p.select(|i| names.get(&p.game[i]).and_then(|n| n.get(usize::from(p.seat[i]))).is_some_and(|n| n == player));
+    if mine.is_empty() {
+        bail!("{player:?} has no decisions in the chosen years of {}", dataset.display());
+    }
+    Ok(mine)
 }
 
 /// The positions of the games of `years` (every year when empty) at tables of `players` seats.

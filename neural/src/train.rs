@@ -68,6 +68,9 @@ pub struct TrainOptions {
     pub out: PathBuf,
     /// Go on from the last checkpoint in `out` (its Adam moments start again from zero: tch keeps none).
     pub resume: bool,
+    /// Start from another run's last checkpoint (a personal model fine-tuned from the global one); the
+    /// network must be of the same shape.
+    pub init: Option<PathBuf>,
 }
 
 /// `out/model.json`: what a checkpoint of the run is, so that evaluation can rebuild the network.
@@ -266,6 +269,22 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         writeln!(f, "epoch,lr,train_loss,test_loss,test_top1,test_top3,seconds")?;
         f
     };
+    if let (Some(init), false) = (&opts.init, opts.resume) {
+        let from = RunInfo::read(init)?;
+        if (from.model.as_str(), from.layers, from.channels, from.players)
+            != (info.model.as_str(), info.layers, info.channels, info.players)
+        {
+            bail!(
+                "--init {}: a {} of {} layers ({:?} channels) on {}-player positions; this run asks a {} of {} ({:?}) on {}",
+                init.display(), from.model, from.layers, from.channels, from.players,
+                info.model, info.layers, info.channels, info.players
+            );
+        }
+        if from.epochs == 0 {
+            bail!("--init {}: no checkpoint yet", init.display());
+        }
+        vs.load(from.checkpoint(init))?;
+    }
     info.write(&opts.out)?;
     let mut adam = nn::Adam::default().build(&vs, opts.lr)?;
     let (tr, te) = (OnDevice::new(train, device), OnDevice::new(test, device));

@@ -42,6 +42,7 @@ fn run_arch(arch: Arch, train_set: &Positions, test_set: &Positions, seed: u64, 
         seed,
         out: out.to_path_buf(),
         resume: false,
+        init: None,
     };
     train(train_set, test_set, &opts).unwrap()
 }

@@ -49,6 +49,10 @@ pub struct TrainArgs {
     /// Seed of the initial weights and the order of the positions (deterministic on CPU).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Move each batch by one of twelve augmentations chosen at random (seed 003: pin and sou swapped, digits
+    /// mirrored, dragons rotated), the discard moved with it.
+    #[arg(long)]
+    pub augment: bool,
     /// A personal model: only this player's decisions (with --init, fine-tuned from a global run).
     #[arg(long)]
     pub player: Option<String>,
@@ -92,6 +96,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         out: a.out.clone(),
         resume: a.resume,
         init: a.init.clone(),
+        augment: a.augment,
     };
     let report = train(&train_set, &test_set, &opts)?;
     if a.json {

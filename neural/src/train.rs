@@ -9,11 +9,12 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use tch::nn::{self, ModuleT, OptimizerConfig};
 use tch::{Device, Kind, Tensor};
 
+use crate::augment::Transform;
 use crate::features::FLAT;
 use crate::model::{masked, Arch, Net, Shape};
 use crate::positions::Positions;
@@ -68,6 +69,8 @@ pub struct TrainOptions {
     pub out: PathBuf,
     /// Go on from the last checkpoint in `out` (its Adam moments start again from zero: tch keeps none).
     pub resume: bool,
+    /// Each batch moved by one of the twelve augmentations, chosen at random ([`crate::augment`]).
+    pub augment: bool,
     /// Start from another run's last checkpoint (a personal model fine-tuned from the global one); the
     /// network must be of the same shape.
     pub init: Option<PathBuf>,
@@ -168,6 +171,29 @@ impl OnDevice {
 
     pub(crate) fn batch(&self, idx: &Tensor) -> (Tensor, Tensor, Tensor) {
         (self.x.index_select(0, idx).to_kind(Kind::Float), self.legal.index_select(0, idx), self.y.index_select(0, idx))
+    }
+}
+
+/// The twelve augmentations as index tensors on the device: features, legal kinds, and the kinds' new places.
+struct Augments {
+    features: Vec<Tensor>,
+    legal: Vec<Tensor>,
+    kinds: Vec<Tensor>,
+}
+
+impl Augments {
+    fn new(device: Device) -> Augments {
+        let on = |v: Vec<i64>| Tensor::from_slice(&v).to_device(device);
+        let all: Vec<Transform> = (0..Transform::COUNT).map(Transform::nth).collect();
+        Augments {
+            features: all.iter().map(|t| on(t.feature_source())).collect(),
+            legal: all.iter().map(|t| on(t.kind_source())).collect(),
+            kinds: all.iter().map(|t| on(t.kinds().iter().map(|&k| k as i64).collect())).collect(),
+        }
+    }
+
+    fn apply(&self, i: usize, x: Tensor, legal: Tensor, y: Tensor) -> (Tensor, Tensor, Tensor) {
+        (x.index_select(1, &self.features[i]), legal.index_select(1, &self.legal[i]), self.kinds[i].index_select(0, &y))
     }
 }
 
@@ -289,6 +315,7 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
     let mut adam = nn::Adam::default().build(&vs, opts.lr)?;
     let (tr, te) = (OnDevice::new(train, device), OnDevice::new(test, device));
 
+    let augments = opts.augment.then(|| Augments::new(device));
     let n = train.len();
     let mut epochs = Vec::new();
     let mut trained_s = 0.0;
@@ -298,7 +325,8 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         let t = Instant::now();
         // the order from a generator of the run's own (seed, epoch), not libtorch's global one
         let mut order: Vec<i64> = (0..n as i64).collect();
-        order.shuffle(&mut StdRng::seed_from_u64(opts.seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)));
+        let mut rng = StdRng::seed_from_u64(opts.seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        order.shuffle(&mut rng);
         let order = Tensor::from_slice(&order).to_device(device);
         let mut loss_sum = 0.0;
         for start in (0..n).step_by(opts.batch) {
@@ -308,6 +336,10 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
                 continue;
             }
             let (x, legal, y) = tr.batch(&order.narrow(0, start as i64, (end - start) as i64));
+            let (x, legal, y) = match &augments {
+                Some(a) => a.apply(rng.random_range(0..Transform::COUNT), x, legal, y),
+                None => (x, legal, y),
+            };
             let loss = masked(&net.forward_t(&x, true), &legal).cross_entropy_for_logits(&y);
             adam.backward_step(&loss);
             loss_sum += loss.double_value(&[]) * (end - start) as f64;

@@ -128,3 +128,23 @@ fn the_cnn_planes_of_the_written_view() {
         assert_eq!(honor(0, h), &none, "no honor in hand");
     }
 }
+
+/// Each of the twelve augmentations keeps a position whole: the moved hand still says what the moved mask
+/// allows, and the moved discard is still legal (self-play positions, every transformation).
+#[test]
+fn augmented_positions_stay_consistent() {
+    use haifu_neural::augment::Transform;
+    let p = of_game(1, &game(5, 225)).unwrap();
+    for t in (0..Transform::COUNT).map(Transform::nth) {
+        let (features, legal, kinds) = (t.feature_source(), t.kind_source(), t.kinds());
+        for i in 0..p.len() {
+            let row: Vec<u8> = features.iter().map(|&f| p.row(i)[f as usize]).collect();
+            let mask: u64 = legal.iter().enumerate().fold(0, |m, (k, &from)| m | ((p.legal[i] >> from & 1) << k));
+            for k in 0..34 {
+                assert_eq!(row[4 * k] == 1, mask >> k & 1 == 1, "{t:?}, position {i}, kind {k}");
+            }
+            assert!(mask >> kinds[usize::from(p.label[i])] & 1 == 1, "{t:?}: the moved discard is legal");
+            assert_eq!(row.iter().filter(|&&b| b == 1).count(), p.row(i).iter().filter(|&&b| b == 1).count());
+        }
+    }
+}

@@ -10,7 +10,7 @@ use serde_json::json;
 use haifu_ingest::stored::game_hash;
 use haifu_neural::eval::{hits, load_run, Counts};
 use haifu_neural::train::DeviceChoice;
-use haifu_neural::{game_names, load_years, Positions};
+use haifu_neural::{load_years, Games, Positions};
 
 #[derive(clap::Subcommand)]
 pub enum NeuralCommand {
@@ -53,27 +53,25 @@ pub struct EvalArgs {
 pub fn run(what: &NeuralCommand) -> Result<()> {
     let NeuralCommand::Eval(a) = what;
     let run = load_run(&a.model, a.device)?;
-    let mut positions = load_years(&a.dataset, &a.years, run.info.players)?;
+    let games = Games::read(&a.dataset)?;
+    let mut positions = load_years(&a.dataset, &games, &a.years, run.info.players)?;
     if a.one_per_game {
         positions = one_per_game(&positions);
     }
     if positions.is_empty() {
         bail!("{} has no {}-player decisions in years {:?}", a.dataset.display(), run.info.players, a.years);
     }
-    let names = game_names(&a.dataset)?;
-    let name = |i: usize| -> &str {
-        names.get(&positions.game[i]).and_then(|n| n.get(usize::from(positions.seat[i]))).map_or("", String::as_str)
-    };
     let hit = hits(&run, &positions, a.batch);
     let mut overall = Counts::default();
     let mut per: BTreeMap<&str, (Counts, HashSet<i64>)> = BTreeMap::new();
     for (i, &(first, top3)) in hit.iter().enumerate() {
-        for c in [&mut overall, &mut per.entry(name(i)).or_default().0] {
+        let (player, games_of) = per.entry(games.name(positions.game[i], positions.seat[i])).or_default();
+        for c in [&mut overall, player] {
             c.n_all += 1;
             c.c_first += u64::from(first);
             c.c_top3 += u64::from(top3);
         }
-        per.get_mut(name(i)).expect("entered above").1.insert(positions.game[i]);
+        games_of.insert(positions.game[i]);
     }
     if let Some(names) = &a.players {
         let missing: Vec<&str> = names.iter().map(String::as_str).filter(|p| !per.contains_key(p)).collect();

@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use haifu_neural::model::Arch;
 use haifu_neural::train::{train, DeviceChoice, TrainOptions};
-use haifu_neural::{load, Split};
+use haifu_neural::{load, Games, Split};
 
 #[derive(clap::Args)]
 pub struct TrainArgs {
@@ -74,7 +74,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         players: a.players,
         player: a.player.clone(),
     };
-    let (train_set, test_set) = load(&a.dataset, &split)?;
+    let (train_set, test_set) = load(&a.dataset, &Games::read(&a.dataset)?, &split)?;
     if !a.json {
         eprintln!(
             "{}: {} training positions, {} test positions ({}-player games)",

@@ -206,7 +206,8 @@ impl<B: TableBatch> Part<B> {
     }
 }
 
-fn partition_name(year: Option<i32>) -> String {
+/// The hive folder name of a year partition (`year=2019`; a game without a date goes to the null partition).
+pub fn partition_name(year: Option<i32>) -> String {
     match year {
         Some(y) => format!("year={y}"),
         None => format!("year={NULL_PARTITION}"),

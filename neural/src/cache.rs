@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
+use haifu_ingest::dataset::partition_name;
+
 use crate::features::FLAT;
 use crate::positions::Positions;
 use crate::train::FEATURES;
@@ -21,43 +23,43 @@ const MAGIC: &[u8; 8] = b"HAIFUPOS";
 const VERSION: u32 = 1;
 const PACKED: usize = FLAT.div_ceil(8);
 
-/// The name of a year partition as the dataset's folders write it.
-pub fn partition(year: Option<i32>) -> String {
-    match year {
-        Some(y) => format!("year={y}"),
-        None => "year=__HIVE_DEFAULT_PARTITION__".into(),
-    }
-}
-
 /// The cache file of one partition.
 pub fn path(dataset: &Path, players: u8, year: Option<i32>) -> PathBuf {
     dataset
         .join(haifu_ingest::parts::META_DIR)
         .join("cache/neural")
         .join(FEATURES)
-        .join(format!("{players}p-{}.bin", partition(year)))
+        .join(format!("{players}p-{}.bin", partition_name(year)))
 }
 
-/// The key of a partition's positions: the encoding's name and the part-list lines of its games and events.
-pub fn key(dataset: &Path, year: Option<i32>) -> Result<u64> {
+/// The keys of the partitions' positions: the encoding's name and the part-list lines of each partition's
+/// games and events (the part list read once for all of them).
+pub fn keys(dataset: &Path, years: &[Option<i32>]) -> Result<Vec<u64>> {
     let list = dataset.join(haifu_ingest::parts::META_DIR).join("parts.jsonl");
     let text = std::fs::read_to_string(&list).with_context(|| format!("reading {}", list.display()))?;
-    let want = partition(year);
-    let mut lines: Vec<&str> = text
+    // (partition, line) of every games and events part
+    let mut parts: Vec<(String, &str)> = text
         .lines()
-        .filter(|l| {
-            serde_json::from_str::<serde_json::Value>(l)
-                .is_ok_and(|v| v["partition"] == want.as_str() && (v["table"] == "games" || v["table"] == "events"))
+        .filter_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).ok()?;
+            (v["table"] == "games" || v["table"] == "events")
+                .then(|| (v["partition"].as_str().unwrap_or("").to_string(), l))
         })
         .collect();
-    lines.sort_unstable();
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    h.update(FEATURES.as_bytes());
-    for l in lines {
-        h.update(l.as_bytes());
-        h.update(b"\n");
-    }
-    Ok(h.digest())
+    parts.sort_unstable();
+    Ok(years
+        .iter()
+        .map(|&y| {
+            let want = partition_name(y);
+            let mut h = xxhash_rust::xxh3::Xxh3::new();
+            h.update(FEATURES.as_bytes());
+            for (_, l) in parts.iter().filter(|(p, _)| *p == want) {
+                h.update(l.as_bytes());
+                h.update(b"\n");
+            }
+            h.digest()
+        })
+        .collect())
 }
 
 /// The positions of a cache file, if it is there, whole, and of this key.

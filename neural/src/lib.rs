@@ -41,91 +41,99 @@ pub fn held_out(game_id: i64) -> bool {
     haifu_ingest::stored::game_hash(game_id).is_multiple_of(10)
 }
 
-/// The year of each game of the dataset (games without a date have none).
-fn game_years(dataset: &Path) -> Result<hashbrown::HashMap<i64, i32>> {
-    let mut years = hashbrown::HashMap::new();
-    for b in haifu_ingest::stored::read_table(dataset, "games")? {
-        let id = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
-        let date = b.column_by_name("date").and_then(|c| c.as_primitive_opt::<Date32Type>());
-        let (Some(id), Some(date)) = (id, date) else {
-            bail!("{}: games table without game_id or date", dataset.display())
-        };
-        for i in 0..b.num_rows() {
-            if date.is_valid(i) {
-                years.insert(id.value(i), year_of_days(date.value(i)));
+/// What the positions need from the games table: each game's year (none without a date) and its seats'
+/// names, read once.
+#[derive(Clone, Debug, Default)]
+pub struct Games {
+    years: hashbrown::HashMap<i64, i32>,
+    names: hashbrown::HashMap<i64, Vec<String>>,
+}
+
+impl Games {
+    pub fn read(dataset: &Path) -> Result<Games> {
+        let mut g = Games::default();
+        for b in haifu_ingest::stored::read_table(dataset, "games")? {
+            let id = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
+            let date = b.column_by_name("date").and_then(|c| c.as_primitive_opt::<Date32Type>());
+            let list = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
+            let (Some(id), Some(date), Some(list)) = (id, date, list) else {
+                bail!("{}: games table without game_id, date or names", dataset.display())
+            };
+            for i in 0..b.num_rows() {
+                if date.is_valid(i) {
+                    g.years.insert(id.value(i), year_of_days(date.value(i)));
+                }
+                let seats = list.value(i);
+                let seats = seats.as_string_opt::<i32>().ok_or_else(|| anyhow::anyhow!("games.names is not text"))?;
+                g.names.insert(id.value(i), seats.iter().map(|n| n.unwrap_or_default().to_string()).collect());
             }
         }
+        Ok(g)
     }
-    Ok(years)
+
+    pub fn year(&self, game: i64) -> Option<i32> {
+        self.years.get(&game).copied()
+    }
+
+    /// The name of the player at `seat` ("" when the table does not say).
+    pub fn name(&self, game: i64, seat: u8) -> &str {
+        self.names.get(&game).and_then(|n| n.get(usize::from(seat))).map_or("", String::as_str)
+    }
+
+    /// The year partitions (a game without a date has none) that `keep` accepts, in order.
+    fn partitions(&self, keep: impl Fn(Option<i32>) -> bool) -> Vec<Option<i32>> {
+        let mut all: Vec<Option<i32>> = self.years.values().copied().map(Some).collect();
+        all.push(None);
+        all.sort_unstable();
+        all.dedup();
+        all.into_iter().filter(|&y| keep(y)).collect()
+    }
 }
 
 /// The training and test positions of a dataset under `split`, from the cache or replayed in parallel.
-pub fn load(dataset: &Path, split: &Split) -> Result<(Positions, Positions)> {
-    let years = game_years(dataset)?;
-    let year_of = |g: i64| years.get(&g).copied();
-    let in_years = |g: i64, ys: &[i32]| ys.is_empty() || year_of(g).is_some_and(|y| ys.contains(&y));
+pub fn load(dataset: &Path, games: &Games, split: &Split) -> Result<(Positions, Positions)> {
+    let in_years = |g: i64, ys: &[i32]| ys.is_empty() || games.year(g).is_some_and(|y| ys.contains(&y));
     // Some(true): test, Some(false): training
     let side = |g: i64| -> Option<bool> {
         if split.test_years.is_empty() {
             in_years(g, &split.years).then(|| held_out(g))
-        } else if year_of(g).is_some_and(|y| split.test_years.contains(&y)) {
+        } else if games.year(g).is_some_and(|y| split.test_years.contains(&y)) {
             Some(true)
         } else {
             in_years(g, &split.years).then_some(false)
         }
     };
-    let wanted = partitions(&years, |y| {
-        y.is_some_and(|y| split.test_years.contains(&y)) || {
-            split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y))
-        }
+    let wanted = games.partitions(|y| {
+        split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y) || split.test_years.contains(&y))
     });
-    let mut all = cached(dataset, split.players, &years, &wanted)?;
+    let mut all = cached(dataset, split.players, games, &wanted)?;
     if let Some(p) = &split.player {
-        all = of_player(dataset, &all, p)?;
+        all = of_player(games, &all, p);
+        if all.is_empty() {
+            bail!("{p:?} has no decisions in the chosen years of {}", dataset.display());
+        }
     }
     let test = all.select(|i| side(all.game[i]) == Some(true));
     Ok((all.select(|i| side(all.game[i]) == Some(false)), test))
 }
 
-/// The positions where `player` discarded; an error when there is none.
-pub fn of_player(dataset: &Path, p: &Positions, player: &str) -> Result<Positions> {
-    let names = game_names(dataset)?;
-    let mine =
-        p.select(|i| names.get(&p.game[i]).and_then(|n| n.get(usize::from(p.seat[i]))).is_some_and(|n| n == player));
-    if mine.is_empty() {
-        bail!("{player:?} has no decisions in the chosen years of {}", dataset.display());
-    }
-    Ok(mine)
+/// The positions where `player` discarded.
+pub fn of_player(games: &Games, p: &Positions, player: &str) -> Positions {
+    p.select(|i| games.name(p.game[i], p.seat[i]) == player)
 }
 
 /// The positions of the games of `years` (every year when empty) at tables of `players` seats.
-pub fn load_years(dataset: &Path, years: &[i32], players: u8) -> Result<Positions> {
-    let year_of = game_years(dataset)?;
-    let wanted = partitions(&year_of, |y| years.is_empty() || y.is_some_and(|y| years.contains(&y)));
-    cached(dataset, players, &year_of, &wanted)
-}
-
-/// The year partitions (a game without a date has none) that `keep` accepts, in order.
-fn partitions(years: &hashbrown::HashMap<i64, i32>, keep: impl Fn(Option<i32>) -> bool) -> Vec<Option<i32>> {
-    let mut all: Vec<Option<i32>> = years.values().copied().map(Some).collect();
-    all.push(None);
-    all.sort_unstable();
-    all.dedup();
-    all.into_iter().filter(|&y| keep(y)).collect()
+pub fn load_years(dataset: &Path, games: &Games, years: &[i32], players: u8) -> Result<Positions> {
+    let wanted = games.partitions(|y| years.is_empty() || y.is_some_and(|y| years.contains(&y)));
+    cached(dataset, players, games, &wanted)
 }
 
 /// The positions of the chosen partitions, each from its cache file when that is current; the others are
 /// replayed from the events (in parallel) and cached.
-fn cached(
-    dataset: &Path,
-    players: u8,
-    years: &hashbrown::HashMap<i64, i32>,
-    wanted: &[Option<i32>],
-) -> Result<Positions> {
+fn cached(dataset: &Path, players: u8, games: &Games, wanted: &[Option<i32>]) -> Result<Positions> {
     let mut found: hashbrown::HashMap<Option<i32>, Positions> = hashbrown::HashMap::new();
     let mut missing = Vec::new();
-    for &y in wanted {
-        let key = cache::key(dataset, y)?;
+    for (&y, key) in wanted.iter().zip(cache::keys(dataset, wanted)?) {
         match cache::read(&cache::path(dataset, players, y), key) {
             Some(p) => {
                 found.insert(y, p);
@@ -136,7 +144,7 @@ fn cached(
     if !missing.is_empty() {
         let todo: Vec<Option<i32>> = missing.iter().map(|m| m.0).collect();
         let mut fresh = replay(dataset, players, |g| {
-            let y = years.get(&g).copied();
+            let y = games.year(g);
             todo.contains(&y).then_some(y)
         })?;
         for (y, key) in missing {
@@ -171,22 +179,4 @@ fn replay<S: Copy + Eq + std::hash::Hash + Send + Sync>(
         sides.entry(s).or_default().extend(p);
     }
     Ok(sides)
-}
-
-/// The seats' names of each game (`games.names`).
-pub fn game_names(dataset: &Path) -> Result<hashbrown::HashMap<i64, Vec<String>>> {
-    let mut names = hashbrown::HashMap::new();
-    for b in haifu_ingest::stored::read_table(dataset, "games")? {
-        let id = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
-        let list = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
-        let (Some(id), Some(list)) = (id, list) else {
-            bail!("{}: games table without game_id or names", dataset.display())
-        };
-        for i in 0..b.num_rows() {
-            let seats = list.value(i);
-            let seats = seats.as_string_opt::<i32>().ok_or_else(|| anyhow::anyhow!("games.names is not text"))?;
-            names.insert(id.value(i), seats.iter().map(|n| n.unwrap_or_default().to_string()).collect());
-        }
-    }
-    Ok(names)
 }

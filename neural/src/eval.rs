@@ -5,14 +5,14 @@
 
 use std::path::Path;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Context, Result};
 use serde::Serialize;
-use tch::nn::{self, ModuleT};
-use tch::{Device, Kind, Tensor};
+use tch::nn;
+use tch::Device;
 
-use crate::model::{masked, Arch, Net, Shape};
+use crate::model::Net;
 use crate::positions::Positions;
-use crate::train::{DeviceChoice, OnDevice, RunInfo};
+use crate::train::{score, top3_hits, DeviceChoice, OnDevice, RunInfo};
 
 /// Counts of one player or of everyone.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -45,28 +45,23 @@ pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
     if info.epochs == 0 {
         bail!("{}: no epoch finished yet (no checkpoint)", dir.display());
     }
-    let arch: Arch = info.model.parse().map_err(|e: String| anyhow!("{}: {e}", dir.display()))?;
+    let shape = info.shape().with_context(|| dir.display().to_string())?;
     let device = device.device()?;
     let mut vs = nn::VarStore::new(device);
-    let net = Net::new(&vs.root(), Shape { arch, layers: info.layers, channels: info.channels.unwrap_or(0) });
+    let net = Net::new(&vs.root(), shape);
     vs.load(info.checkpoint(dir))?;
     Ok(Loaded { info, net, _vs: vs, device })
 }
 
 /// For each position, whether the played kind is the network's first choice and whether it is in its top 3.
 pub fn hits(run: &Loaded, p: &Positions, batch: usize) -> Vec<(bool, bool)> {
-    let _guard = tch::no_grad_guard();
     let data = OnDevice::new(p, run.device);
     let mut out = Vec::with_capacity(p.len());
-    for start in (0..p.len()).step_by(batch.max(1)) {
-        let end = (start + batch.max(1)).min(p.len());
-        let idx = Tensor::arange_start(start as i64, end as i64, (Kind::Int64, run.device));
-        let (x, legal, y) = data.batch(&idx);
-        let (_, best) = masked(&run.net.forward_t(&x, false), &legal).topk(3, -1, true, true);
-        let hit = best.eq_tensor(&y.unsqueeze(1)).to_device(Device::Cpu);
+    score(&run.net, &data, p.len(), batch, run.device, |logits, y| {
+        let hit = top3_hits(logits, y).to_device(Device::Cpu);
         let first: Vec<bool> = Vec::try_from(hit.narrow(1, 0, 1).squeeze_dim(1)).unwrap_or_default();
         let any: Vec<bool> = Vec::try_from(hit.any_dim(1, false)).unwrap_or_default();
         out.extend(first.into_iter().zip(any));
-    }
+    });
     out
 }

@@ -96,6 +96,37 @@ pub const RUN_INFO: &str = "model.json";
 pub const FEATURES: &str = "flat-999-v1";
 
 impl RunInfo {
+    /// A new run of this network on positions of `players` seats (no epoch done).
+    fn new(shape: Shape, players: u8) -> RunInfo {
+        RunInfo {
+            model: shape.arch.to_string(),
+            layers: shape.layers,
+            channels: matches!(shape.arch, Arch::Cnn | Arch::Transformer).then_some(shape.channels),
+            players,
+            features: FEATURES.into(),
+            epochs: 0,
+        }
+    }
+
+    /// The network the run's checkpoints hold.
+    pub fn shape(&self) -> Result<Shape> {
+        let arch: Arch = self.model.parse().map_err(|e: String| anyhow::anyhow!("{e}"))?;
+        Ok(Shape { arch, layers: self.layers, channels: self.channels.unwrap_or(0) })
+    }
+
+    /// Refuses the checkpoints of `other` (`what` names the option) unless they are of this network and
+    /// table size.
+    fn fits(&self, other: &RunInfo, what: &str) -> Result<()> {
+        let key = |r: &RunInfo| (r.model.clone(), r.layers, r.channels, r.players);
+        if key(self) != key(other) {
+            bail!(
+                "{what}: a {} of {} layers ({:?} channels) on {}-player positions; this run asks a {} of {} ({:?}) on {}",
+                other.model, other.layers, other.channels, other.players, self.model, self.layers, self.channels, self.players
+            );
+        }
+        Ok(())
+    }
+
     pub fn read(dir: &std::path::Path) -> Result<RunInfo> {
         let path = dir.join(RUN_INFO);
         let text = std::fs::read_to_string(&path).with_context(|| {
@@ -197,24 +228,43 @@ impl Augments {
     }
 }
 
-/// Loss, top-1 and top-3 of a model over positions, in batches, without gradients.
+/// Runs the network over the first `n` positions of `data` in batches, without gradients, handing each batch's
+/// masked logits and labels to `f`.
+pub(crate) fn score(
+    net: &Net,
+    data: &OnDevice,
+    n: usize,
+    batch: usize,
+    device: Device,
+    mut f: impl FnMut(&Tensor, &Tensor),
+) {
+    let _guard = tch::no_grad_guard();
+    for start in (0..n).step_by(batch.max(1)) {
+        let end = (start + batch.max(1)).min(n);
+        let idx = Tensor::arange_start(start as i64, end as i64, (Kind::Int64, device));
+        let (x, legal, y) = data.batch(&idx);
+        f(&masked(&net.forward_t(&x, false), &legal), &y);
+    }
+}
+
+/// Whether each label is the first of the logits' ranking, and whether it is in the top 3: `[batch, 3]`
+/// booleans, the first column the first choice.
+pub(crate) fn top3_hits(logits: &Tensor, y: &Tensor) -> Tensor {
+    logits.topk(3, -1, true, true).1.eq_tensor(&y.unsqueeze(1))
+}
+
+/// Loss, top-1 and top-3 of a model over positions.
 fn evaluate(net: &Net, data: &OnDevice, n: usize, batch: usize, device: Device) -> (f64, f64, f64) {
     if n == 0 {
         return (f64::NAN, f64::NAN, f64::NAN);
     }
-    let _guard = tch::no_grad_guard();
     let (mut loss, mut top1, mut top3) = (0.0, 0.0, 0.0);
-    for start in (0..n).step_by(batch) {
-        let end = (start + batch).min(n);
-        let idx = Tensor::arange_start(start as i64, end as i64, (Kind::Int64, device));
-        let (x, legal, y) = data.batch(&idx);
-        let logits = masked(&net.forward_t(&x, false), &legal);
-        loss += logits.cross_entropy_for_logits(&y).double_value(&[]) * (end - start) as f64;
-        let (_, best) = logits.topk(3, -1, true, true);
-        let hit = best.eq_tensor(&y.unsqueeze(1));
+    score(net, data, n, batch, device, |logits, y| {
+        loss += logits.cross_entropy_for_logits(y).double_value(&[]) * y.size()[0] as f64;
+        let hit = top3_hits(logits, y);
         top1 += hit.narrow(1, 0, 1).sum(Kind::Int64).int64_value(&[]) as f64;
         top3 += hit.sum(Kind::Int64).int64_value(&[]) as f64;
-    }
+    });
     (loss / n as f64, top1 / n as f64, top3 / n as f64)
 }
 
@@ -255,32 +305,11 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         tch::manual_seed(opts.seed as i64);
         Net::new(&vs.root(), shape)
     };
-    let players = train.players.first().copied().unwrap_or(4);
-    let mut info = RunInfo {
-        model: opts.arch.to_string(),
-        layers: opts.layers,
-        channels: (opts.arch == Arch::Cnn).then_some(opts.channels),
-        players,
-        features: FEATURES.into(),
-        epochs: 0,
-    };
+    let mut info = RunInfo::new(shape, train.players.first().copied().unwrap_or(4));
     let metrics_path = opts.out.join("metrics.csv");
     let mut metrics = if opts.resume {
         let done = RunInfo::read(&opts.out)?;
-        if (done.model.as_str(), done.layers, done.channels, done.players)
-            != (info.model.as_str(), info.layers, info.channels, info.players)
-        {
-            bail!(
-                "--resume: {} holds a {} of {} layers on {}-player positions, not a {} of {} on {}-player ones",
-                opts.out.display(),
-                done.model,
-                done.layers,
-                done.players,
-                info.model,
-                info.layers,
-                info.players
-            );
-        }
+        info.fits(&done, &format!("--resume {}", opts.out.display()))?;
         if done.epochs > 0 {
             vs.load(done.checkpoint(&opts.out))?;
         }
@@ -297,15 +326,7 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
     };
     if let (Some(init), false) = (&opts.init, opts.resume) {
         let from = RunInfo::read(init)?;
-        if (from.model.as_str(), from.layers, from.channels, from.players)
-            != (info.model.as_str(), info.layers, info.channels, info.players)
-        {
-            bail!(
-                "--init {}: a {} of {} layers ({:?} channels) on {}-player positions; this run asks a {} of {} ({:?}) on {}",
-                init.display(), from.model, from.layers, from.channels, from.players,
-                info.model, info.layers, info.channels, info.players
-            );
-        }
+        info.fits(&from, &format!("--init {}", init.display()))?;
         if from.epochs == 0 {
             bail!("--init {}: no checkpoint yet", init.display());
         }

@@ -42,35 +42,27 @@ fn train_resume_and_eval_beside_the_imitator() {
     for y in [2022, 2023] {
         assert!(cache.join(format!("4p-year={y}.bin")).is_file(), "{y} cached");
     }
-    let nn = json(&haifu(&[
-        "neural",
-        "eval",
-        "--model",
-        &run,
-        "--dataset",
-        &ds,
-        "--years",
-        "2023",
-        "--players",
-        players,
-        "--json",
-    ]));
+    // the run's 2023 figures for the two players
+    let eval_players = || {
+        json(&haifu(&[
+            "neural",
+            "eval",
+            "--model",
+            &run,
+            "--dataset",
+            &ds,
+            "--years",
+            "2023",
+            "--players",
+            players,
+            "--json",
+        ]))
+    };
+    let nn = eval_players();
     assert_eq!(nn["epochs"], 2);
     // read from the cache or replayed again: the same figures
     std::fs::remove_dir_all(&cache).unwrap();
-    let again = json(&haifu(&[
-        "neural",
-        "eval",
-        "--model",
-        &run,
-        "--dataset",
-        &ds,
-        "--years",
-        "2023",
-        "--players",
-        players,
-        "--json",
-    ]));
+    let again = eval_players();
     assert_eq!(nn["players"], again["players"]);
     assert!(cache.join("4p-year=2023.bin").is_file());
     let imitate = json(&haifu(&[

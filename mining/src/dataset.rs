@@ -45,13 +45,7 @@ pub fn part_files(dataset: &Path, table: &str, years: &[i32]) -> Result<Vec<Path
 
 /// A reader of the named columns of one part file, in batches.
 pub fn open(path: &Path, columns: &[&str]) -> Result<ParquetRecordBatchReader> {
-    open_as(path, columns, &[])
-}
-
-/// A reader of the named columns of one part file, in batches, with the text columns named in
-/// `dictionaries` read as `Dictionary<Int32, Utf8>` (see [`for_each_batch_as`]).
-pub fn open_as(path: &Path, columns: &[&str], dictionaries: &[&str]) -> Result<ParquetRecordBatchReader> {
-    let (file, meta, mask) = reader_parts(path, columns, dictionaries)?;
+    let (file, meta, mask) = reader_parts(path, columns, &[])?;
     Ok(ParquetRecordBatchReaderBuilder::new_with_metadata(file, meta)
         .with_projection(mask)
         .with_batch_size(65_536)
@@ -131,7 +125,7 @@ pub fn for_each_batch_as(
     Ok(())
 }
 
-/// A text column read as a dictionary (see [`open_as`]): its keys, and its distinct values mapped once by
+/// A text column read as a dictionary (see [`for_each_batch_as`]): its keys, and its distinct values mapped once by
 /// `map` (a key's value is `mapped[key]`).
 pub fn dictionary<T>(
     b: &RecordBatch,

@@ -1,6 +1,7 @@
 //! `haifu imitate`: the lookup imitator (SPEC 4) on one hand (`suggest`), its match rates and coverage on test
 //! decisions (`eval`, SPEC 4.1), and the strategy estimator's agreement with won rounds (`estimator`).
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -74,6 +75,17 @@ pub struct EvalArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short, default_value_t = 0)]
     pub jobs: usize,
+    /// A run of `haifu train`: also rank the same decisions with its network and report, per table variant
+    /// (own, all, all-but-own), the network on every decision and on those the table answers, the backoff
+    /// (the table's list where it has one, the network elsewhere: coverage 100%) and the blend.
+    #[arg(long)]
+    pub backoff: Option<PathBuf>,
+    /// The table's weight in the blend (0: the network alone, 1: the table's order, the network elsewhere).
+    #[arg(long, default_value_t = 0.5, requires = "backoff")]
+    pub blend: f32,
+    /// The network's device: auto, cpu or cuda.
+    #[arg(long, default_value = "auto", requires = "backoff")]
+    pub device: haifu_neural::train::DeviceChoice,
     #[arg(long)]
     pub json: bool,
 }
@@ -261,6 +273,21 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build()?;
     let threads = pool.current_num_threads();
     let report = pool.install(|| eval::run(&data, &tables, &variants, &opts))?;
+    let backoff = match &a.backoff {
+        None => None,
+        Some(model) => {
+            let run = haifu_neural::eval::load_run(model, a.device)?;
+            // the players the tables' rows count (those skipped there for want of an own table left out here too)
+            let skipped: HashSet<&str> = report.skipped.iter().map(|(p, _)| p.as_str()).collect();
+            let same = data.clone().retain_players(|p| !skipped.contains(p));
+            let (results, other_size) =
+                crate::neural::side_by_side(&run, same, &tables, &variants, &opts, a.blend, 5000)?;
+            if results.is_empty() {
+                bail!("--backoff ranks with one table per player: give --table own, all or all-but-own");
+            }
+            Some((results, other_size))
+        }
+    };
 
     let meta_options = tables.meta.as_ref().and_then(|m| m.get("options")).cloned();
     let overlap: Vec<i32> = meta_options
@@ -289,6 +316,10 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
             "test_years_in_tables": overlap,
             "variants": variants.iter().map(|v| v.name()).collect::<Vec<_>>(),
             "players": players, "overall": overall,
+            "backoff": backoff.as_ref().map(|(b, other_size)| json!({
+                "model": a.backoff.as_ref().map(|m| m.display().to_string()), "blend": a.blend,
+                "left_out_other_table_size": other_size, "variants": crate::neural::side_by_side_json(b, |_| true),
+            })),
             "skipped": report.skipped.iter().map(|(p, why)| json!({"player": p, "reason": why})).collect::<Vec<_>>(),
             "timing": {"load_data_s": load_data_s, "load_tables_s": load_tables_s, "eval_s": report.eval_seconds,
                        "evaluated": report.evaluated, "evaluated_per_s": per_s, "threads": threads},
@@ -297,6 +328,12 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
         return Ok(());
     }
     print_eval(a, &data, &tables, &report, &opts, meta_options.as_ref());
+    if let Some((b, other_size)) = &backoff {
+        crate::neural::print_side_by_side(b, a.blend, |_| true);
+        if *other_size > 0 {
+            println!("({other_size} decisions of games at tables of the other size left out of the network's rows)");
+        }
+    }
     if !overlap.is_empty() {
         println!("warning: test years {overlap:?} are among the tables' years: the tables saw these decisions");
     }

@@ -5,10 +5,12 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
-use serde_json::json;
+use serde_json::{json, Value};
 
+use haifu_imitate::{EvalOptions, LoadOptions, Selection, TableVariant, Tables, TestData, ALL_SCOPE};
 use haifu_ingest::stored::game_hash;
-use haifu_neural::eval::{hits, load_run, Counts};
+use haifu_neural::eval::{hits, load_run, probabilities, Counts, Loaded};
+use haifu_neural::hybrid::{join, tally, JointCounts};
 use haifu_neural::train::DeviceChoice;
 use haifu_neural::{load_years, Games, Positions};
 
@@ -17,6 +19,17 @@ pub enum NeuralCommand {
     /// Top-1 and top-3 of a run (`haifu train --out`) on the decisions of test years, per player and overall,
     /// in the counts of `haifu imitate eval` (the decisions it ranks by default).
     Eval(EvalArgs),
+    /// A run's network: its size (values per tensor) and, for a Transformer, the learnt per-head
+    /// topology scales (seed 000: which structure of the hand each head leans on).
+    Inspect(InspectArgs),
+}
+
+#[derive(clap::Args)]
+pub struct InspectArgs {
+    /// Run directory written by `haifu train`.
+    pub model: PathBuf,
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(clap::Args)]
@@ -40,6 +53,14 @@ pub struct EvalArgs {
     /// instead of every decision.
     #[arg(long)]
     pub one_per_game: bool,
+    /// Tables written by `haifu mine`: also rank the same decisions with their all-players table and report
+    /// the table, the network on the decisions the table answers, the backoff (table, else network) and the
+    /// blend.
+    #[arg(long, conflicts_with = "one_per_game")]
+    pub tables: Option<PathBuf>,
+    /// The table's weight in the blend (0: the network alone, 1: the table's order, the network elsewhere).
+    #[arg(long, default_value_t = 0.5)]
+    pub blend: f32,
     /// auto, cpu or cuda.
     #[arg(long, default_value = "auto")]
     pub device: DeviceChoice,
@@ -51,7 +72,51 @@ pub struct EvalArgs {
 }
 
 pub fn run(what: &NeuralCommand) -> Result<()> {
-    let NeuralCommand::Eval(a) = what;
+    match what {
+        NeuralCommand::Eval(a) => eval(a),
+        NeuralCommand::Inspect(a) => inspect(a),
+    }
+}
+
+fn inspect(a: &InspectArgs) -> Result<()> {
+    let run = load_run(&a.model, DeviceChoice::Cpu)?;
+    let params = run.tensors();
+    let total: i64 = params.iter().filter(|t| t.2).map(|(_, s, _)| s.iter().product::<i64>()).sum();
+    let scales = run.topology_scales();
+    if a.json {
+        let tensors: Vec<Value> = params.iter().map(|(n, s, t)| json!({"name": n, "shape": s, "trained": t})).collect();
+        let out = json!({
+            "model": a.model.display().to_string(), "run": run.info, "parameters": total, "tensors": tensors,
+            "topology_scales": scales,
+        });
+        println!("{out}");
+        return Ok(());
+    }
+    let i = &run.info;
+    println!(
+        "{}: {} of {} layers{}, {}-player positions, {} epochs; {total} trained parameters ({} tensors)",
+        a.model.display(),
+        i.model,
+        i.layers,
+        i.channels.map(|c| format!(", {c} channels/width")).unwrap_or_default(),
+        i.players,
+        i.epochs,
+        params.len()
+    );
+    for (n, s, trained) in &params {
+        println!("  {n:<40} {s:?}{}", if *trained { "" } else { " (not trained: running statistics)" });
+    }
+    for (layer, heads) in scales.iter().flatten().enumerate() {
+        let shown: Vec<String> = heads.iter().map(|s| format!("{s:.3}")).collect();
+        println!("layer {layer} topology_scale by head: {}", shown.join(" "));
+    }
+    if scales.is_some() {
+        println!("(heads 0-1 sequence, 2-3 identity, 4-5 boundary, 6-7 global masks; each scale started at 1)");
+    }
+    Ok(())
+}
+
+fn eval(a: &EvalArgs) -> Result<()> {
     let run = load_run(&a.model, a.device)?;
     let games = Games::read(&a.dataset)?;
     let mut positions = load_years(&a.dataset, &games, &a.years, run.info.players)?;
@@ -88,6 +153,19 @@ pub fn run(what: &NeuralCommand) -> Result<()> {
         })
         .map(|(p, (c, games))| (*p, c, games.len()))
         .collect();
+    let shown = |p: &str| chosen.iter().any(|c| c.0 == p);
+    let beside = match &a.tables {
+        None => None,
+        Some(dir) => {
+            let sel = Selection { years: a.years.clone(), players: None, min_games: None };
+            let data = TestData::load(&a.dataset, &sel)?;
+            let opts = EvalOptions::default();
+            let scopes = Some(vec![ALL_SCOPE.to_string()]);
+            let tables =
+                Tables::load(dir, &LoadOptions { scopes, strategies: opts.strategy.strategies(), sources: None })?;
+            Some(side_by_side(&run, data, &tables, &[TableVariant::All], &opts, a.blend, a.batch)?.0)
+        }
+    };
     if a.json {
         let players: Vec<_> = chosen
             .iter()
@@ -103,6 +181,7 @@ pub fn run(what: &NeuralCommand) -> Result<()> {
             "epochs": run.info.epochs, "dataset": a.dataset.display().to_string(), "years": a.years,
             "one_per_game": a.one_per_game,
             "overall": overall.to_json(), "players": players,
+            "tables": beside.as_ref().map(|b| side_by_side_json(b, shown)), "blend": a.blend,
         });
         println!("{out}");
         return Ok(());
@@ -120,6 +199,9 @@ pub fn run(what: &NeuralCommand) -> Result<()> {
         pct(overall.c_first, overall.n_all),
         pct(overall.c_top3, overall.n_all)
     );
+    if let Some(b) = &beside {
+        print_side_by_side(b, a.blend, shown);
+    }
     Ok(())
 }
 
@@ -133,4 +215,99 @@ fn one_per_game(p: &Positions) -> Positions {
         start = end;
     }
     p.select(|i| keep[i])
+}
+
+/// One table variant's decisions ranked by the tables and by a network (`imitate eval --backoff`,
+/// `neural eval --tables`): counts per player (named) and overall.
+pub struct SideBySide {
+    pub variant: TableVariant,
+    pub players: Vec<(String, JointCounts)>,
+    pub overall: JointCounts,
+}
+
+/// The test decisions of `data` at tables of the run's size, ranked by each variant's tables and the network;
+/// also the number of decisions left out because their games are of the other table size.
+pub fn side_by_side(
+    run: &Loaded,
+    data: TestData,
+    tables: &Tables,
+    variants: &[TableVariant],
+    opts: &EvalOptions,
+    blend: f32,
+    batch: usize,
+) -> Result<(Vec<SideBySide>, usize)> {
+    if !(0.0..=1.0).contains(&blend) {
+        bail!("--blend {blend}: the table's weight is between 0 and 1");
+    }
+    let games = Games::read(&data.dataset)?;
+    let size = run.info.players;
+    let before = data.decisions.len();
+    let (dataset, selection, names) = (data.dataset.clone(), data.selection.clone(), data.players.clone());
+    let decisions = data.decisions.into_iter().filter(|d| games.players(d.game_id) == Some(size)).collect::<Vec<_>>();
+    let other_size = before - decisions.len();
+    let data = TestData::from_decisions(dataset, selection, names, decisions);
+    let wanted: HashSet<&str> = data.players.iter().map(String::as_str).collect();
+    let positions = load_years(&data.dataset, &games, &data.selection.years, size)?;
+    let positions = positions.select(|i| wanted.contains(games.name(positions.game[i], positions.seat[i])));
+    let probs = probabilities(run, &positions, batch);
+    let mut out = Vec::new();
+    for &variant in variants.iter().filter(|v| **v != TableVariant::Others) {
+        let joints = join(&data, tables, variant, opts, &positions, &probs, blend)?;
+        let (per, overall) = tally(data.players.len(), &joints);
+        let players = data.players.iter().cloned().zip(per).filter(|(_, c)| c.n_all > 0).collect();
+        out.push(SideBySide { variant, players, overall });
+    }
+    Ok((out, other_size))
+}
+
+/// `{variant: {"overall": .., "players": [..]}}`, the players those `show` accepts.
+pub fn side_by_side_json(results: &[SideBySide], show: impl Fn(&str) -> bool) -> Value {
+    results
+        .iter()
+        .map(|r| {
+            let players: Vec<Value> = r
+                .players
+                .iter()
+                .filter(|(p, _)| show(p))
+                .map(|(p, c)| {
+                    let mut v = c.to_json();
+                    v["player"] = json!(p);
+                    v
+                })
+                .collect();
+            (r.variant.name().to_string(), json!({"overall": r.overall.to_json(), "players": players}))
+        })
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
+/// The side-by-side table as text: first choice / top 3 of each method.
+pub fn print_side_by_side(results: &[SideBySide], blend: f32, show: impl Fn(&str) -> bool) {
+    let rate = |c: u64, n: u64| if n == 0 { "-".to_string() } else { format!("{:.2}", 100.0 * c as f64 / n as f64) };
+    let pair = |c: [u64; 2], n: u64| format!("{}/{}", rate(c[0], n), rate(c[1], n));
+    println!(
+        "tables beside the network (first/top-3 in %; the table and the network on what the table answers, \
+         backoff and blend (table weight {blend}) on every decision):"
+    );
+    println!(
+        "{:<20} {:<12} {:>9} {:>8} {:>13} {:>13} {:>13} {:>13} {:>13}",
+        "player", "table", "decisions", "coverage", "table", "network", "net-covered", "backoff", "blend"
+    );
+    for r in results {
+        let rows = r.players.iter().filter(|(p, _)| show(p)).map(|(p, c)| (p.as_str(), c));
+        for (p, c) in rows.chain(std::iter::once(("overall", &r.overall))) {
+            println!(
+                "{:<20} {:<12} {:>9} {:>8} {:>13} {:>13} {:>13} {:>13} {:>13}",
+                p,
+                r.variant.name(),
+                c.n_all,
+                rate(c.answered, c.n_all),
+                pair(c.table, c.answered),
+                pair(c.net, c.n_all),
+                pair(c.net_covered, c.answered),
+                pair(c.backoff, c.n_all),
+                pair(c.blend, c.n_all)
+            );
+        }
+    }
 }

@@ -89,6 +89,9 @@ fn train_resume_and_eval_beside_the_imitator() {
         assert!(n["c_first"].as_u64().unwrap() <= n["c_top3"].as_u64().unwrap());
         assert_eq!(n["coverage"], 1.0);
     }
+    backoff_and_blend_beside_the_tables(&run, &ds, &tables, &nn);
+    inspect_counts_the_parameters(&run);
+
     // seed 004's protocol: one decision of each 2023 game (every one of the demo's is a four-player game with a
     // discard of choice)
     let one = json(&haifu(&[
@@ -154,6 +157,88 @@ fn train_resume_and_eval_beside_the_imitator() {
     let unknown =
         haifu(&["neural", "eval", "--model", &run, "--dataset", &ds, "--years", "2023", "--players", "Nobody"]);
     assert!(error(&unknown).contains("Nobody"));
+}
+
+/// `imitate eval --backoff`: on the same decisions, the table's rows equal imitate eval's own, the network's
+/// equal `neural eval`'s, the backoff is the table where it answers and the network elsewhere, and the blend
+/// is the network at weight 0 and the table's first choice (where it answers) at weight 1.
+fn backoff_and_blend_beside_the_tables(run: &str, ds: &str, tables: &str, nn: &serde_json::Value) {
+    let eval = |blend: &str| {
+        json(&haifu(&[
+            "imitate",
+            "eval",
+            "--dataset",
+            ds,
+            "--tables",
+            tables,
+            "--years",
+            "2023",
+            "--players",
+            "Honors,Tanyao",
+            "--table",
+            "all",
+            "--backoff",
+            run,
+            "--blend",
+            blend,
+            "--device",
+            "cpu",
+            "--json",
+        ]))
+    };
+    let (zero, one) = (eval("0"), eval("1"));
+    for (name, imitate) in [("w=0", &zero), ("w=1", &one)] {
+        let b = &imitate["backoff"]["variants"]["all"];
+        let (players, table) = (b["players"].as_array().unwrap(), &imitate["players"]);
+        assert_eq!(players.len(), 2, "{name}");
+        for (i, p) in players.iter().enumerate() {
+            let own = &table[i]["variants"]["all"];
+            assert_eq!(p["player"], table[i]["player"]);
+            assert_eq!(p["n_all"], own["n_all"], "{name}");
+            assert_eq!(p["table"]["c_first"], own["c_first"], "{name}");
+            assert_eq!(p["table"]["c_top3"], own["c_top3"], "{name}");
+            let answered = own["n_all"].as_u64().unwrap() - own["n_none_hand"].as_u64().unwrap();
+            assert_eq!(p["answered"], answered, "{name}");
+            assert_eq!(p["network_covered"]["n"], answered);
+            let net = nn["players"].as_array().unwrap().iter().find(|n| n["player"] == p["player"]).unwrap();
+            assert_eq!(p["network"]["c_first"], net["c_first"], "{name}");
+            assert_eq!(p["network"]["c_top3"], net["c_top3"], "{name}");
+            // backoff = table on what it answers + network on the rest
+            let rest = |k: &str| p["network"][k].as_u64().unwrap() - p["network_covered"][k].as_u64().unwrap();
+            for k in ["c_first", "c_top3"] {
+                assert_eq!(p["backoff"][k].as_u64().unwrap(), p["table"][k].as_u64().unwrap() + rest(k), "{k}");
+            }
+        }
+    }
+    let all = |v: &serde_json::Value, k: &str| v["backoff"]["variants"]["all"]["overall"][k].clone();
+    assert_eq!(all(&zero, "blend"), all(&zero, "network"), "weight 0: the network alone");
+    assert_eq!(all(&one, "blend")["c_first"], all(&one, "backoff")["c_first"], "weight 1: the table's first");
+    let refused = haifu(&[
+        "imitate",
+        "eval",
+        "--dataset",
+        ds,
+        "--tables",
+        tables,
+        "--years",
+        "2023",
+        "--table",
+        "others",
+        "--backoff",
+        run,
+    ]);
+    assert!(error(&refused).contains("--table own, all or all-but-own"));
+}
+
+/// `neural inspect`: the flat network's trained values counted by hand (linear + batch norm per hidden layer
+/// of 512, a linear output of 34).
+fn inspect_counts_the_parameters(run: &str) {
+    let info = json(&haifu(&["neural", "inspect", run, "--json"]));
+    let layers = info["run"]["layers"].as_u64().unwrap();
+    let hidden = |inputs: u64| inputs * 512 + 512 + 2 * 512;
+    let expected = hidden(999) + (1..layers).map(|_| hidden(512)).sum::<u64>() + 512 * 34 + 34;
+    assert_eq!(info["parameters"].as_u64().unwrap(), expected);
+    assert!(info["topology_scales"].is_null());
 }
 
 /// Games of a year in the dataset's games table.

@@ -36,8 +36,26 @@ impl Counts {
 pub struct Loaded {
     pub info: RunInfo,
     net: Net,
-    _vs: nn::VarStore,
+    vs: nn::VarStore,
     device: Device,
+}
+
+impl Loaded {
+    /// Every named tensor of the checkpoint with its shape and whether it is trained (batch norm's running
+    /// statistics are not), by name (`haifu neural inspect`).
+    pub fn tensors(&self) -> Vec<(String, Vec<i64>, bool)> {
+        let mut v: Vec<_> = self.vs.variables().into_iter().map(|(n, t)| (n, t.size(), t.requires_grad())).collect();
+        v.sort();
+        v
+    }
+
+    /// The Transformer's learnt `topology_scale` per layer and head (none for the other models).
+    pub fn topology_scales(&self) -> Option<Vec<Vec<f64>>> {
+        match &self.net {
+            Net::Transformer(t) => Some(t.topology_scales()),
+            _ => None,
+        }
+    }
 }
 
 pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
@@ -50,7 +68,7 @@ pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
     let mut vs = nn::VarStore::new(device);
     let net = Net::new(&vs.root(), shape);
     vs.load(info.checkpoint(dir))?;
-    Ok(Loaded { info, net, _vs: vs, device })
+    Ok(Loaded { info, net, vs, device })
 }
 
 /// For each position, whether the played kind is the network's first choice and whether it is in its top 3.
@@ -62,6 +80,18 @@ pub fn hits(run: &Loaded, p: &Positions, batch: usize) -> Vec<(bool, bool)> {
         let first: Vec<bool> = Vec::try_from(hit.narrow(1, 0, 1).squeeze_dim(1)).unwrap_or_default();
         let any: Vec<bool> = Vec::try_from(hit.any_dim(1, false)).unwrap_or_default();
         out.extend(first.into_iter().zip(any));
+    });
+    out
+}
+
+/// The network's probabilities over the 34 kinds for each position, illegal kinds 0.
+pub fn probabilities(run: &Loaded, p: &Positions, batch: usize) -> crate::hybrid::Probabilities {
+    let data = OnDevice::new(p, run.device);
+    let mut out = Vec::with_capacity(p.len());
+    score(&run.net, &data, p.len(), batch, run.device, |logits, _| {
+        let probs = logits.softmax(-1, tch::Kind::Float).to_device(Device::Cpu).contiguous();
+        let flat: Vec<f32> = Vec::try_from(probs.view([-1])).unwrap_or_default();
+        out.extend(flat.chunks_exact(34).map(|c| <[f32; 34]>::try_from(c).expect("34 kinds")));
     });
     out
 }

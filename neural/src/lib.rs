@@ -7,6 +7,7 @@ pub mod augment;
 pub mod cache;
 pub mod eval;
 pub mod features;
+pub mod hybrid;
 pub mod model;
 pub mod planes;
 pub mod positions;
@@ -17,7 +18,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use arrow::array::{Array, AsArray};
-use arrow::datatypes::{Date32Type, Int64Type};
+use arrow::datatypes::{Date32Type, Int64Type, UInt8Type};
 use haifu_ingest::batches::year_of_days;
 use rayon::prelude::*;
 
@@ -47,6 +48,7 @@ pub fn held_out(game_id: i64) -> bool {
 pub struct Games {
     years: hashbrown::HashMap<i64, i32>,
     names: hashbrown::HashMap<i64, Vec<String>>,
+    players: hashbrown::HashMap<i64, u8>,
 }
 
 impl Games {
@@ -56,10 +58,12 @@ impl Games {
             let id = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
             let date = b.column_by_name("date").and_then(|c| c.as_primitive_opt::<Date32Type>());
             let list = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
-            let (Some(id), Some(date), Some(list)) = (id, date, list) else {
-                bail!("{}: games table without game_id, date or names", dataset.display())
+            let players = b.column_by_name("players").and_then(|c| c.as_primitive_opt::<UInt8Type>());
+            let (Some(id), Some(date), Some(list), Some(players)) = (id, date, list, players) else {
+                bail!("{}: games table without game_id, date, names or players", dataset.display())
             };
             for i in 0..b.num_rows() {
+                g.players.insert(id.value(i), players.value(i));
                 if date.is_valid(i) {
                     g.years.insert(id.value(i), year_of_days(date.value(i)));
                 }
@@ -78,6 +82,11 @@ impl Games {
     /// The name of the player at `seat` ("" when the table does not say).
     pub fn name(&self, game: i64, seat: u8) -> &str {
         self.names.get(&game).and_then(|n| n.get(usize::from(seat))).map_or("", String::as_str)
+    }
+
+    /// Seats at the game's table (4 or 3).
+    pub fn players(&self, game: i64) -> Option<u8> {
+        self.players.get(&game).copied()
     }
 
     /// The year partitions (a game without a date has none) that `keep` accepts, in order.

@@ -67,13 +67,16 @@ pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
     let device = device.device()?;
     let mut vs = nn::VarStore::new(device);
     let net = Net::new(&vs.root(), shape);
+    if info.bf16 {
+        vs.bfloat16();
+    }
     vs.load(info.checkpoint(dir))?;
     Ok(Loaded { info, net, vs, device })
 }
 
 /// For each position, whether the played kind is the network's first choice and whether it is in its top 3.
 pub fn hits(run: &Loaded, p: &Positions, batch: usize) -> Vec<(bool, bool)> {
-    let data = OnDevice::new(p, run.device);
+    let data = OnDevice::new(p, run.device, run.info.bf16);
     let mut out = Vec::with_capacity(p.len());
     score(&run.net, &data, p.len(), batch, run.device, |logits, y| {
         let hit = top3_hits(logits, y).to_device(Device::Cpu);
@@ -86,7 +89,7 @@ pub fn hits(run: &Loaded, p: &Positions, batch: usize) -> Vec<(bool, bool)> {
 
 /// The network's probabilities over the 34 kinds for each position, illegal kinds 0.
 pub fn probabilities(run: &Loaded, p: &Positions, batch: usize) -> crate::hybrid::Probabilities {
-    let data = OnDevice::new(p, run.device);
+    let data = OnDevice::new(p, run.device, run.info.bf16);
     let mut out = Vec::with_capacity(p.len());
     score(&run.net, &data, p.len(), batch, run.device, |logits, _| {
         let probs = logits.softmax(-1, tch::Kind::Float).to_device(Device::Cpu).contiguous();

@@ -35,6 +35,15 @@ pub struct Split {
     pub players: u8,
     /// Only this player's decisions (a personal model).
     pub player: Option<String>,
+    /// Train on this share of the training games only (a learning curve), chosen by a hash of the game id so
+    /// that a smaller share is part of every larger one; `None`: all of them.
+    pub fraction: Option<f64>,
+}
+
+/// Whether a training game is in the first `fraction` of the games (nested: 1/8 within 1/4 within 1/2),
+/// by hash bits independent of [`held_out`]'s.
+pub fn in_fraction(game_id: i64, fraction: f64) -> bool {
+    ((haifu_ingest::stored::game_hash(game_id) / 10) % 4096) as f64 / 4096.0 < fraction
 }
 
 /// One game in ten, the same ones in every run ([`haifu_ingest::stored::game_hash`]).
@@ -111,6 +120,7 @@ pub fn load(dataset: &Path, games: &Games, split: &Split) -> Result<(Positions, 
         } else {
             in_years(g, &split.years).then_some(false)
         }
+        .filter(|&test| test || split.fraction.is_none_or(|f| in_fraction(g, f)))
     };
     let wanted = games.partitions(|y| {
         split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y) || split.test_years.contains(&y))
@@ -188,4 +198,26 @@ fn replay<S: Copy + Eq + std::hash::Hash + Send + Sync>(
         sides.entry(s).or_default().extend(p);
     }
     Ok(sides)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fractions_are_nested_shares_independent_of_the_held_out_games() {
+        let ids: Vec<i64> = (0..40_000).map(|i| i * 7_919 + 13).collect();
+        for (small, large) in [(0.125, 0.25), (0.25, 0.5), (0.5, 1.0)] {
+            assert!(ids.iter().filter(|&&g| in_fraction(g, small)).all(|&g| in_fraction(g, large)));
+        }
+        for f in [0.125, 0.25, 0.5] {
+            let share = ids.iter().filter(|&&g| in_fraction(g, f)).count() as f64 / ids.len() as f64;
+            assert!((share - f).abs() < 0.01, "{f}: {share}");
+            // the held-out tenth is cut by the same share: the two choices do not lean on each other
+            let held: Vec<&i64> = ids.iter().filter(|&&g| held_out(g)).collect();
+            let within = held.iter().filter(|&&&g| in_fraction(g, f)).count() as f64 / held.len() as f64;
+            assert!((within - f).abs() < 0.03, "{f}: {within} of the held-out games");
+        }
+        assert!(ids.iter().all(|&g| in_fraction(g, 1.0)));
+    }
 }

@@ -231,5 +231,6 @@ impl ModuleT for CnnNet {
 /// Logits with the kinds not in `legal` (a boolean tensor of the same shape) pushed to a large negative value,
 /// so that neither the loss nor a ranking ever picks an illegal discard.
 pub fn masked(logits: &Tensor, legal: &Tensor) -> Tensor {
-    logits.masked_fill(&legal.logical_not(), -1e9)
+    // in fp32 whatever the network computes in (--bf16): the loss and the softmax need its range
+    logits.to_kind(tch::Kind::Float).masked_fill(&legal.logical_not(), -1e9)
 }

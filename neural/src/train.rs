@@ -71,6 +71,8 @@ pub struct TrainOptions {
     pub resume: bool,
     /// Each batch moved by one of the twelve augmentations, chosen at random ([`crate::augment`]).
     pub augment: bool,
+    /// Weights and activations in bfloat16 (the loss and the rankings in fp32).
+    pub bf16: bool,
     /// Start from another run's last checkpoint (a personal model fine-tuned from the global one); the
     /// network must be of the same shape.
     pub init: Option<PathBuf>,
@@ -89,6 +91,9 @@ pub struct RunInfo {
     pub features: String,
     /// Epochs whose checkpoints are written (`epoch-N.ot`, N = 1..=epochs).
     pub epochs: usize,
+    /// The weights are bfloat16 (`--bf16`).
+    #[serde(default)]
+    pub bf16: bool,
 }
 
 pub const RUN_INFO: &str = "model.json";
@@ -97,7 +102,7 @@ pub const FEATURES: &str = "flat-999-v1";
 
 impl RunInfo {
     /// A new run of this network on positions of `players` seats (no epoch done).
-    fn new(shape: Shape, players: u8) -> RunInfo {
+    fn new(shape: Shape, players: u8, bf16: bool) -> RunInfo {
         RunInfo {
             model: shape.arch.to_string(),
             layers: shape.layers,
@@ -105,6 +110,7 @@ impl RunInfo {
             players,
             features: FEATURES.into(),
             epochs: 0,
+            bf16,
         }
     }
 
@@ -117,11 +123,11 @@ impl RunInfo {
     /// Refuses the checkpoints of `other` (`what` names the option) unless they are of this network and
     /// table size.
     fn fits(&self, other: &RunInfo, what: &str) -> Result<()> {
-        let key = |r: &RunInfo| (r.model.clone(), r.layers, r.channels, r.players);
+        let key = |r: &RunInfo| (r.model.clone(), r.layers, r.channels, r.players, r.bf16);
         if key(self) != key(other) {
             bail!(
-                "{what}: a {} of {} layers ({:?} channels) on {}-player positions; this run asks a {} of {} ({:?}) on {}",
-                other.model, other.layers, other.channels, other.players, self.model, self.layers, self.channels, self.players
+                "{what}: a {} of {} layers ({:?} channels, bf16 {}) on {}-player positions; this run asks a {} of {} ({:?}, bf16 {}) on {}",
+                other.model, other.layers, other.channels, other.bf16, other.players, self.model, self.layers, self.channels, self.bf16, self.players
             );
         }
         Ok(())
@@ -175,6 +181,7 @@ pub struct TrainReport {
     pub epochs: Vec<EpochMetrics>,
     pub test_top1: f64,
     pub test_top3: f64,
+    pub bf16: bool,
     /// Training positions per second of training time (forward, backward and step; evaluation excluded).
     pub positions_per_s: f64,
     /// The Transformer's learnt `topology_scale` per layer and head (seed 000: which structure mattered).
@@ -185,23 +192,25 @@ pub struct TrainReport {
 
 /// Positions as tensors on the device: features as bytes (floats only per batch), legal masks, labels.
 pub(crate) struct OnDevice {
+    /// The networks' input type: fp32, or bfloat16 for a `--bf16` run.
+    kind: Kind,
     x: Tensor,
     legal: Tensor,
     y: Tensor,
 }
 
 impl OnDevice {
-    pub(crate) fn new(p: &Positions, device: Device) -> OnDevice {
+    pub(crate) fn new(p: &Positions, device: Device, bf16: bool) -> OnDevice {
         let n = p.len() as i64;
         let x = Tensor::from_slice(&p.features).view([n, FLAT as i64]).to_device(device);
         let bits: Vec<bool> = p.legal.iter().flat_map(|&m| (0..34).map(move |k| m >> k & 1 == 1)).collect();
         let legal = Tensor::from_slice(&bits).view([n, 34]).to_device(device);
         let y = Tensor::from_slice(&p.label).to_kind(Kind::Int64).to_device(device);
-        OnDevice { x, legal, y }
+        OnDevice { kind: if bf16 { Kind::BFloat16 } else { Kind::Float }, x, legal, y }
     }
 
     pub(crate) fn batch(&self, idx: &Tensor) -> (Tensor, Tensor, Tensor) {
-        (self.x.index_select(0, idx).to_kind(Kind::Float), self.legal.index_select(0, idx), self.y.index_select(0, idx))
+        (self.x.index_select(0, idx).to_kind(self.kind), self.legal.index_select(0, idx), self.y.index_select(0, idx))
     }
 }
 
@@ -280,6 +289,16 @@ fn lr_at(base: f64, epoch: usize, epochs: usize) -> f64 {
 /// Trains on `train`, evaluates on `test` after every epoch, and writes `out/epoch-N.ot` and
 /// `out/metrics.csv`.
 pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result<TrainReport> {
+    train_with_progress(train, test, opts, &|_, _, _| {})
+}
+
+/// As [`train`], telling `progress` (epoch from 1, positions done in it, positions per epoch) after every step.
+pub fn train_with_progress(
+    train: &Positions,
+    test: &Positions,
+    opts: &TrainOptions,
+    progress: &dyn Fn(usize, usize, usize),
+) -> Result<TrainReport> {
     if train.is_empty() {
         bail!("no training positions: the selection holds no decision");
     }
@@ -305,7 +324,10 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         tch::manual_seed(opts.seed as i64);
         Net::new(&vs.root(), shape)
     };
-    let mut info = RunInfo::new(shape, train.players.first().copied().unwrap_or(4));
+    if opts.bf16 {
+        vs.bfloat16();
+    }
+    let mut info = RunInfo::new(shape, train.players.first().copied().unwrap_or(4), opts.bf16);
     let metrics_path = opts.out.join("metrics.csv");
     let mut metrics = if opts.resume {
         let done = RunInfo::read(&opts.out)?;
@@ -334,7 +356,7 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
     }
     info.write(&opts.out)?;
     let mut adam = nn::Adam::default().build(&vs, opts.lr)?;
-    let (tr, te) = (OnDevice::new(train, device), OnDevice::new(test, device));
+    let (tr, te) = (OnDevice::new(train, device, opts.bf16), OnDevice::new(test, device, opts.bf16));
 
     let augments = opts.augment.then(|| Augments::new(device));
     let n = train.len();
@@ -364,6 +386,7 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
             let loss = masked(&net.forward_t(&x, true), &legal).cross_entropy_for_logits(&y);
             adam.backward_step(&loss);
             loss_sum += loss.double_value(&[]) * (end - start) as f64;
+            progress(epoch + 1, end, n);
         }
         let seconds = t.elapsed().as_secs_f64();
         trained_s += seconds;
@@ -398,6 +421,7 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
         test_positions: test.len(),
         test_top1: last.test_top1,
         test_top3: last.test_top3,
+        bf16: opts.bf16,
         positions_per_s: (n * epochs.len()) as f64 / trained_s.max(1e-9),
         topology_scales: match &net {
             Net::Transformer(t) => Some(t.topology_scales()),

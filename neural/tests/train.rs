@@ -1,6 +1,7 @@
 //! Training on CPU: an MLP learns the shanten-greedy bots' discards above chance on games it never saw,
 //! and the same seed gives the same run.
 
+use haifu_neural::eval::{hits, load_run};
 use haifu_neural::positions::{of_game, Positions};
 use haifu_neural::train::{train, DeviceChoice, TrainOptions, TrainReport};
 use haifu_neural::{held_out, model::Arch};
@@ -27,10 +28,17 @@ fn positions(games: u64) -> (Positions, Positions) {
 }
 
 fn run(train_set: &Positions, test_set: &Positions, seed: u64, out: &std::path::Path) -> TrainReport {
-    run_arch(Arch::Mlp, train_set, test_set, seed, out)
+    run_arch(Arch::Mlp, train_set, test_set, seed, out, false)
 }
 
-fn run_arch(arch: Arch, train_set: &Positions, test_set: &Positions, seed: u64, out: &std::path::Path) -> TrainReport {
+fn run_arch(
+    arch: Arch,
+    train_set: &Positions,
+    test_set: &Positions,
+    seed: u64,
+    out: &std::path::Path,
+    bf16: bool,
+) -> TrainReport {
     let opts = TrainOptions {
         arch,
         layers: 2,
@@ -44,6 +52,7 @@ fn run_arch(arch: Arch, train_set: &Positions, test_set: &Positions, seed: u64, 
         resume: false,
         init: None,
         augment: arch == Arch::DenseMlp,
+        bf16,
     };
     train(train_set, test_set, &opts).unwrap()
 }
@@ -87,7 +96,7 @@ fn the_cnn_and_the_densemlp_learn_too() {
         test_set.legal.iter().map(|m| 1.0 / f64::from(m.count_ones())).sum::<f64>() / test_set.len() as f64;
     let dir = std::env::temp_dir().join(format!("haifu-neural-archs-{}", std::process::id()));
     for arch in [Arch::Cnn, Arch::DenseMlp, Arch::Transformer] {
-        let r = run_arch(arch, &train_set, &test_set, 3, &dir.join(arch.to_string()));
+        let r = run_arch(arch, &train_set, &test_set, 3, &dir.join(arch.to_string()), false);
         assert!(r.test_top1 > 1.6 * chance, "{arch}: top-1 {:.3} against chance {:.3}", r.test_top1, chance);
         // the Transformer reports its learnt topology scales: 8 heads per layer, moved from their start at 1
         if let Some(scales) = &r.topology_scales {
@@ -95,6 +104,30 @@ fn the_cnn_and_the_densemlp_learn_too() {
             assert!(scales.iter().flatten().any(|&s| (s - 1.0).abs() > 1e-4), "{scales:?}");
         }
         assert_eq!(r.topology_scales.is_some(), arch == Arch::Transformer);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--bf16`: the MLP in bfloat16 learns too, and a run loaded from its last checkpoint (fp32 or bf16) ranks the
+/// test positions exactly as the training run's own last evaluation did.
+#[test]
+fn bf16_learns_and_checkpoints_reload_to_the_same_rankings() {
+    let (train_set, test_set) = positions(60);
+    let chance: f64 =
+        test_set.legal.iter().map(|m| 1.0 / f64::from(m.count_ones())).sum::<f64>() / test_set.len() as f64;
+    let dir = std::env::temp_dir().join(format!("haifu-neural-bf16-{}", std::process::id()));
+    for bf16 in [false, true] {
+        let out = dir.join(if bf16 { "bf16" } else { "fp32" });
+        let r = run_arch(Arch::Mlp, &train_set, &test_set, 5, &out, bf16);
+        assert_eq!(r.bf16, bf16);
+        assert!(r.test_top1 > 1.6 * chance, "bf16 {bf16}: top-1 {:.3} against chance {:.3}", r.test_top1, chance);
+        let loaded = load_run(&out, DeviceChoice::Cpu).unwrap();
+        assert_eq!(loaded.info.bf16, bf16);
+        let hits = hits(&loaded, &test_set, 256);
+        let (first, top3) =
+            hits.iter().fold((0usize, 0usize), |(f, t), &(a, b)| (f + usize::from(a), t + usize::from(b)));
+        assert_eq!(first as f64 / test_set.len() as f64, r.test_top1, "bf16 {bf16}");
+        assert_eq!(top3 as f64 / test_set.len() as f64, r.test_top3, "bf16 {bf16}");
     }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -5,6 +5,8 @@
 //! mjlog XML (two thirds dated 2022, the rest 2023), ingested like any other logs, mined into sequence tables
 //! (2022), and the thesis report imitates each bot's 2023 discards with its own table, the other bots' and
 //! everyone's. Bots with different styles discard differently, so each is imitated best by its own table.
+//! A small MLP (SPEC 5.1) is trained on CPU on the same 2022 decisions and ranks the same 2023 ones beside the
+//! all-players table (`haifu imitate eval --backoff`'s rows).
 //! (The shanten-greedy bot has no style of its own, its ties go by chance, and the flush bot's choice depends
 //! on which suit is longest, which a suit's sequence table cannot see: neither is imitated best by its own
 //! table, so neither is one of the eight.)
@@ -68,8 +70,9 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     let dataset = a.out.join("dataset");
     let tables = a.out.join("tables");
     let report = a.out.join("report");
+    let network = a.out.join("nn");
     // a fresh demo each time: the dataset would otherwise skip the logs it already holds
-    for d in [&logs, &dataset, &tables, &report] {
+    for d in [&logs, &dataset, &tables, &report, &network] {
         if d.exists() {
             std::fs::remove_dir_all(d).with_context(|| format!("clearing {}", d.display()))?;
         }
@@ -119,11 +122,15 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     } else {
         None
     };
+    let beside = if test > 0 { Some(small_network(&dataset, &tables, &network, a.seed)?) } else { None };
     if a.json {
         let j = serde_json::json!({
             "logs": logs.display().to_string(), "ingest": summary, "top_sequences": top,
             "tables": tables.display().to_string(), "report": rates.as_ref().map(|_| report.display().to_string()),
             "match_rates": rates.as_ref().map(|r| r.to_json()),
+            "network": beside.as_ref().map(|(run, b)| serde_json::json!({
+                "run": run, "beside_tables": crate::neural::side_by_side_json(b, |_| true),
+            })),
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
         return Ok(());
@@ -141,6 +148,16 @@ pub fn run(a: &DemoArgs) -> Result<()> {
             print!("{}", r.to_markdown());
         }
         None => println!("\nOne game: no test year to imitate (give --games 2 or more for the report)."),
+    }
+    if let Some((run, b)) = &beside {
+        println!(
+            "\nA small network (MLP, {} layers of 512, {} epochs on CPU, {:.0} s) trained on the {GENERATION_YEAR} decisions, \
+             beside the all-players table on the same {TEST_YEAR} ones:\n",
+            run.layers,
+            run.epochs.len(),
+            run.epochs.iter().map(|e| e.seconds).sum::<f64>()
+        );
+        crate::neural::print_side_by_side(b, 0.5, |_| true);
     }
     println!(
         "\nThe logs are in {}; the dataset in {} (Polars: pl.scan_parquet(\"{}/decisions/**/*.parquet\"));\n\
@@ -180,4 +197,51 @@ fn top_sequences(m: &Mined) -> Vec<(String, Vec<Counted>)> {
         .collect();
     out.sort();
     out
+}
+
+/// Trains a small MLP on the generation year's positions (CPU, well under a minute on the demo's games) and
+/// ranks the test year's decisions with it beside the all-players table.
+fn small_network(
+    dataset: &Path,
+    tables: &Path,
+    out: &Path,
+    seed: u64,
+) -> Result<(haifu_neural::train::TrainReport, Vec<crate::neural::SideBySide>)> {
+    use haifu_imitate::{EvalOptions, LoadOptions, Selection, TableVariant, Tables, TestData, ALL_SCOPE};
+    use haifu_neural::train::{train, DeviceChoice, TrainOptions};
+    let games = haifu_neural::Games::read(dataset)?;
+    let split = haifu_neural::Split {
+        years: vec![GENERATION_YEAR],
+        test_years: vec![TEST_YEAR],
+        players: 4,
+        ..Default::default()
+    };
+    let (train_set, test_set) = haifu_neural::load(dataset, &games, &split)?;
+    let opts = TrainOptions {
+        arch: haifu_neural::model::Arch::Mlp,
+        layers: 3,
+        channels: 0,
+        epochs: 3,
+        batch: 256,
+        lr: 1e-3,
+        device: DeviceChoice::Cpu,
+        seed,
+        out: out.to_path_buf(),
+        resume: false,
+        augment: false,
+        bf16: false,
+        init: None,
+    };
+    let report = train(&train_set, &test_set, &opts)?;
+    let run = haifu_neural::eval::load_run(out, DeviceChoice::Cpu)?;
+    let data = TestData::load(dataset, &Selection { years: vec![TEST_YEAR], ..Default::default() })?;
+    let eval = EvalOptions::default();
+    let load = LoadOptions {
+        scopes: Some(vec![ALL_SCOPE.to_string()]),
+        strategies: eval.strategy.strategies(),
+        sources: None,
+    };
+    let tables = Tables::load(tables, &load)?;
+    let (beside, _) = crate::neural::side_by_side(&run, data, &tables, &[TableVariant::All], &eval, 0.5, 4096)?;
+    Ok((report, beside))
 }

@@ -62,7 +62,8 @@ pub fn spinner(visible: bool, message: &str) -> Option<ProgressBar> {
 pub fn counter(visible: bool, len: usize, what: &str) -> Option<ProgressBar> {
     visible.then(|| {
         let b = ProgressBar::new(len as u64);
-        let template = format!("{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {what} ({{per_sec}}) {{msg}}");
+        let template =
+            format!("{{spinner}} [{{elapsed_precise}}] {{bar:30}} {{pos}}/{{len}} {what} ({{per_sec}}) {{msg}}");
         b.set_style(ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()));
         b
     })

@@ -65,6 +65,17 @@ fn demo_bots_are_imitated_best_by_their_own_tables() {
         println!("{}: own {own:.2}% vs others {others:.2}%", r["player"]);
         assert!(own > others, "{} is imitated no better by its own table: {r}", r["player"]);
     }
+    // the small network's rows: the same decisions as the thesis table's, its table columns the same figures
+    let beside = j["network"]["beside_tables"]["all"]["players"].as_array().unwrap();
+    assert_eq!(beside.len(), 8);
+    for (b, r) in beside.iter().zip(rows) {
+        assert_eq!(b["player"], r["player"]);
+        assert_eq!(b["n_all"], r["N_all"]);
+        assert_eq!(b["table"]["r_first"], r["R_first all"]);
+        assert_eq!(b["table"]["r_top3"], r["R_top3 all"]);
+        assert_eq!(b["network"]["n"], r["N_all"], "the network answers every decision");
+    }
+    assert!(j["network"]["run"]["epochs"].as_array().is_some_and(|e| e.len() == 3));
 }
 
 #[test]

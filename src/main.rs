@@ -22,6 +22,7 @@ mod report;
 mod rules_args;
 mod sim;
 mod stats;
+mod style;
 mod train;
 mod verify;
 
@@ -70,6 +71,11 @@ enum Command {
     Neural {
         #[command(subcommand)]
         what: neural::NeuralCommand,
+    },
+    /// The per-player style database: build, list, show, compare, nearest, identify, accuracy.
+    Style {
+        #[command(subcommand)]
+        what: style::StyleCommand,
     },
     /// Train a neural baseline (SPEC 5.1: MLP, DenseMLP) on a dataset's positions, on CPU or CUDA.
     Train(train::TrainArgs),
@@ -125,6 +131,7 @@ fn main() {
         Command::Imitate { what } => imitate::run(&what),
         Command::Report { what } => report::run(&what),
         Command::Train(a) => train::run(&a),
+        Command::Style { what } => style::run(&what),
         Command::Neural { what } => neural::run(&what),
         Command::Sim(a) => sim::run_sim(&a),
         Command::Battle(a) => sim::run_battle(&a),

@@ -237,7 +237,7 @@ fn suit<'t>(text: &'t mut String, counts: &Counts, s: Suit) -> &'t str {
 }
 
 /// The counts without the discarded tile.
-fn after_discard(mut counts: Counts, discard: Tile) -> Counts {
+pub fn after_discard(mut counts: Counts, discard: Tile) -> Counts {
     counts[usize::from(discard.kind().index())] -= 1;
     counts
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use arrow::array::{Array, AsArray, RecordBatch};
-use arrow::datatypes::{Int64Type, UInt32Type, UInt8Type};
+use arrow::datatypes::{Date32Type, Int64Type, UInt32Type, UInt8Type};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use haifu_rules::Tile;
@@ -110,6 +110,63 @@ pub fn read_games(dataset: &Path) -> Result<Vec<(i64, GameRecord)>> {
         }
     }
     Ok(games)
+}
+
+/// What many readers need from the games table, read once: each game's year (none without a date), its seats'
+/// names and its table size.
+#[derive(Clone, Debug, Default)]
+pub struct GameIndex {
+    years: HashMap<i64, i32>,
+    names: HashMap<i64, Vec<String>>,
+    players: HashMap<i64, u8>,
+}
+
+impl GameIndex {
+    pub fn read(dataset: &Path) -> Result<GameIndex> {
+        let mut g = GameIndex::default();
+        for b in read_table(dataset, "games")? {
+            let id = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
+            let date = b.column_by_name("date").and_then(|c| c.as_primitive_opt::<Date32Type>());
+            let list = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
+            let players = b.column_by_name("players").and_then(|c| c.as_primitive_opt::<UInt8Type>());
+            let (Some(id), Some(date), Some(list), Some(players)) = (id, date, list, players) else {
+                bail!("{}: games table without game_id, date, names or players", dataset.display())
+            };
+            for i in 0..b.num_rows() {
+                g.players.insert(id.value(i), players.value(i));
+                if date.is_valid(i) {
+                    g.years.insert(id.value(i), crate::batches::year_of_days(date.value(i)));
+                }
+                let seats = list.value(i);
+                let seats = seats.as_string_opt::<i32>().ok_or_else(|| anyhow::anyhow!("games.names is not text"))?;
+                g.names.insert(id.value(i), seats.iter().map(|n| n.unwrap_or_default().to_string()).collect());
+            }
+        }
+        Ok(g)
+    }
+
+    pub fn year(&self, game: i64) -> Option<i32> {
+        self.years.get(&game).copied()
+    }
+
+    /// The name of the player at `seat` ("" when the table does not say).
+    pub fn name(&self, game: i64, seat: u8) -> &str {
+        self.names.get(&game).and_then(|n| n.get(usize::from(seat))).map_or("", String::as_str)
+    }
+
+    /// Seats at the game's table (4 or 3).
+    pub fn players(&self, game: i64) -> Option<u8> {
+        self.players.get(&game).copied()
+    }
+
+    /// The year partitions (a game without a date has none) that `keep` accepts, in order.
+    pub fn year_partitions(&self, keep: impl Fn(Option<i32>) -> bool) -> Vec<Option<i32>> {
+        let mut all: Vec<Option<i32>> = self.years.values().copied().map(Some).collect();
+        all.push(None);
+        all.sort_unstable();
+        all.dedup();
+        all.into_iter().filter(|&y| keep(y)).collect()
+    }
 }
 
 /// A game's place in a fixed pseudo-random order (splitmix64 of its id): what samples and held-out splits

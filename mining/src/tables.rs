@@ -23,7 +23,7 @@ pub const PLAYERS: &str = "players.parquet";
 pub const META: &str = "meta.json";
 
 /// Writes `path` through a hidden temporary file in the same directory, renamed at the end.
-fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Result<()> {
+pub fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Result<()> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
     let tmp: PathBuf = path.with_file_name(format!(".{name}.tmp"));
     let f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
@@ -32,7 +32,7 @@ fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Result<(
 }
 
 /// Writes the record batches `next` hands out (until `None`) as one Parquet file.
-fn write_parquet(path: &Path, schema: SchemaRef, mut next: impl FnMut() -> Option<RecordBatch>) -> Result<()> {
+pub fn write_parquet(path: &Path, schema: SchemaRef, mut next: impl FnMut() -> Option<RecordBatch>) -> Result<()> {
     let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?)).build();
     atomic_write(path, |f| {
         let mut w = ArrowWriter::try_new(f, schema, Some(props))?;

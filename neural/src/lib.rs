@@ -17,11 +17,9 @@ pub mod transformer;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use arrow::array::{Array, AsArray};
-use arrow::datatypes::{Date32Type, Int64Type, UInt8Type};
-use haifu_ingest::batches::year_of_days;
 use rayon::prelude::*;
 
+pub use haifu_ingest::stored::GameIndex as Games;
 pub use positions::Positions;
 
 /// Which games feed training and which the test.
@@ -51,63 +49,6 @@ pub fn held_out(game_id: i64) -> bool {
     haifu_ingest::stored::game_hash(game_id).is_multiple_of(10)
 }
 
-/// What the positions need from the games table: each game's year (none without a date) and its seats'
-/// names, read once.
-#[derive(Clone, Debug, Default)]
-pub struct Games {
-    years: hashbrown::HashMap<i64, i32>,
-    names: hashbrown::HashMap<i64, Vec<String>>,
-    players: hashbrown::HashMap<i64, u8>,
-}
-
-impl Games {
-    pub fn read(dataset: &Path) -> Result<Games> {
-        let mut g = Games::default();
-        for b in haifu_ingest::stored::read_table(dataset, "games")? {
-            let id = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
-            let date = b.column_by_name("date").and_then(|c| c.as_primitive_opt::<Date32Type>());
-            let list = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
-            let players = b.column_by_name("players").and_then(|c| c.as_primitive_opt::<UInt8Type>());
-            let (Some(id), Some(date), Some(list), Some(players)) = (id, date, list, players) else {
-                bail!("{}: games table without game_id, date, names or players", dataset.display())
-            };
-            for i in 0..b.num_rows() {
-                g.players.insert(id.value(i), players.value(i));
-                if date.is_valid(i) {
-                    g.years.insert(id.value(i), year_of_days(date.value(i)));
-                }
-                let seats = list.value(i);
-                let seats = seats.as_string_opt::<i32>().ok_or_else(|| anyhow::anyhow!("games.names is not text"))?;
-                g.names.insert(id.value(i), seats.iter().map(|n| n.unwrap_or_default().to_string()).collect());
-            }
-        }
-        Ok(g)
-    }
-
-    pub fn year(&self, game: i64) -> Option<i32> {
-        self.years.get(&game).copied()
-    }
-
-    /// The name of the player at `seat` ("" when the table does not say).
-    pub fn name(&self, game: i64, seat: u8) -> &str {
-        self.names.get(&game).and_then(|n| n.get(usize::from(seat))).map_or("", String::as_str)
-    }
-
-    /// Seats at the game's table (4 or 3).
-    pub fn players(&self, game: i64) -> Option<u8> {
-        self.players.get(&game).copied()
-    }
-
-    /// The year partitions (a game without a date has none) that `keep` accepts, in order.
-    fn partitions(&self, keep: impl Fn(Option<i32>) -> bool) -> Vec<Option<i32>> {
-        let mut all: Vec<Option<i32>> = self.years.values().copied().map(Some).collect();
-        all.push(None);
-        all.sort_unstable();
-        all.dedup();
-        all.into_iter().filter(|&y| keep(y)).collect()
-    }
-}
-
 /// The training and test positions of a dataset under `split`, from the cache or replayed in parallel.
 pub fn load(dataset: &Path, games: &Games, split: &Split) -> Result<(Positions, Positions)> {
     let in_years = |g: i64, ys: &[i32]| ys.is_empty() || games.year(g).is_some_and(|y| ys.contains(&y));
@@ -122,7 +63,7 @@ pub fn load(dataset: &Path, games: &Games, split: &Split) -> Result<(Positions, 
         }
         .filter(|&test| test || split.fraction.is_none_or(|f| in_fraction(g, f)))
     };
-    let wanted = games.partitions(|y| {
+    let wanted = games.year_partitions(|y| {
         split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y) || split.test_years.contains(&y))
     });
     let mut all = cached(dataset, split.players, games, &wanted)?;
@@ -143,7 +84,7 @@ pub fn of_player(games: &Games, p: &Positions, player: &str) -> Positions {
 
 /// The positions of the games of `years` (every year when empty) at tables of `players` seats.
 pub fn load_years(dataset: &Path, games: &Games, years: &[i32], players: u8) -> Result<Positions> {
-    let wanted = games.partitions(|y| years.is_empty() || y.is_some_and(|y| years.contains(&y)));
+    let wanted = games.year_partitions(|y| years.is_empty() || y.is_some_and(|y| years.contains(&y)));
     cached(dataset, players, games, &wanted)
 }
 

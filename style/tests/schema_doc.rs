@@ -1,5 +1,5 @@
-//! docs/SCHEMA.md against the declared tables (`columns!` in `haifu_ingest::batches` and
-//! `haifu_mining::tables`, the lowest crate that sees both): every table's columns in the doc, their order,
+//! docs/SCHEMA.md against the declared tables (`columns!` in `haifu_ingest::batches`,
+//! `haifu_mining::tables` and `haifu_style::db`, the lowest crate that sees all three): every table's columns in the doc, their order,
 //! types and nullability must be the declared schema's, and the fields of the rounds table's `wins` structs
 //! must be the ones its row names.
 
@@ -7,6 +7,7 @@ use arrow::datatypes::{DataType, Field};
 use haifu_ingest::batches::{DecisionsBatch, EventsBatch, GamesBatch, RoundsBatch, WinColumns};
 use haifu_ingest::columns::{Columns, Table};
 use haifu_mining::tables::{PlayersTable, SequencesTable};
+use haifu_style::db::ProfilesTable;
 
 const DOC: &str = include_str!("../../docs/SCHEMA.md");
 
@@ -107,6 +108,7 @@ fn schema_doc_matches_the_declared_tables() {
         (DecisionsBatch::NAME, DecisionsBatch::fields()),
         (SequencesTable::NAME, SequencesTable::fields()),
         (PlayersTable::NAME, PlayersTable::fields()),
+        (ProfilesTable::NAME, ProfilesTable::fields()),
     ];
     let documented = doc_tables(DOC).unwrap();
     let mut problems = Vec::new();

@@ -1,0 +1,427 @@
+//! `haifu style`: the per-player style database (docs/STYLE.md).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde_json::{json, Value};
+
+use haifu_imitate::{LoadOptions, Tables};
+use haifu_ingest::extract::{extract, ExtractedGame};
+use haifu_mining::Strategy;
+use haifu_style::compare::{js_distance, shape_differences, Distribution};
+use haifu_style::db::{rates_json, Rules};
+use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, StyleDb, RATES};
+
+#[derive(clap::Subcommand)]
+pub enum StyleCommand {
+    /// Build a database: per player (with --min-games or more), the sequence tables of `haifu mine` and the
+    /// rates of a profile, as Parquet.
+    Build(BuildArgs),
+    /// The players of a database with their games.
+    List(DbArgs),
+    /// One player's profile: rates beside everyone's, games, the most frequent sequences.
+    Show(ShowArgs),
+    /// Two players side by side: Jensen-Shannon distance of their sequences, rate differences, the shapes where
+    /// they choose most differently.
+    Compare(CompareArgs),
+    /// The players whose sequences are nearest to one player's (Jensen-Shannon distance).
+    Nearest(NearestArgs),
+    /// Rank the database's players by how likely each played a seat of one or more logs.
+    Identify(IdentifyArgs),
+    /// Identification on games the database never saw: top-1 and top-5 from 1 and from 10 games, against chance.
+    Accuracy(AccuracyArgs),
+}
+
+#[derive(clap::Args)]
+pub struct BuildArgs {
+    /// Dataset written by `haifu ingest`.
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// The database folder to write (replaced when it exists; never left half written).
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Years of the games, comma-separated (default: every year).
+    #[arg(long, value_delimiter = ',')]
+    pub years: Vec<i32>,
+    /// Profile the players with at least this many games.
+    #[arg(long, default_value_t = 10)]
+    pub min_games: u32,
+    /// Four- or three-player games.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=4))]
+    pub players: u8,
+    /// Profile only this share of the games (by a hash of the game id); `haifu style accuracy` then tests on
+    /// the games left out, from the same years.
+    #[arg(long)]
+    pub sample: Option<f64>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct DbArgs {
+    /// A database written by `haifu style build`.
+    #[arg(long)]
+    pub db: PathBuf,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(clap::Args)]
+pub struct ShowArgs {
+    pub player: String,
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Sequences to list.
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+}
+
+#[derive(clap::Args)]
+pub struct CompareArgs {
+    pub a: String,
+    pub b: String,
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Shapes to list (each seen at least --min-count times by both).
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+    #[arg(long, default_value_t = 20)]
+    pub min_count: u64,
+}
+
+#[derive(clap::Args)]
+pub struct NearestArgs {
+    pub player: String,
+    #[command(flatten)]
+    pub db: DbArgs,
+    #[arg(long, short, default_value_t = 5)]
+    pub k: usize,
+}
+
+#[derive(clap::Args)]
+pub struct IdentifyArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Log files (mjlog XML, tenhou.net/6 JSON, mjai; gzip or plain); repeat for several.
+    #[arg(long, required = true)]
+    pub log: Vec<PathBuf>,
+    /// The seat to identify: 0-3 (0 = the first dealer), or the name the logs give it.
+    #[arg(long)]
+    pub seat: String,
+    /// Use the first K games of the logs (default: all).
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Players to print.
+    #[arg(long, default_value_t = 10)]
+    pub top: usize,
+}
+
+#[derive(clap::Args)]
+pub struct AccuracyArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Dataset with the test games: of a database built with --sample, the games it left out; else every game
+    /// of the years (those of the database's own years would flatter the figures: warned).
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Test years, comma-separated.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub years: Vec<i32>,
+    /// Games pooled per trial, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,10")]
+    pub games: Vec<usize>,
+}
+
+pub fn run(c: &StyleCommand) -> Result<()> {
+    match c {
+        StyleCommand::Build(a) => build_cmd(a),
+        StyleCommand::List(a) => list(a),
+        StyleCommand::Show(a) => show(a),
+        StyleCommand::Compare(a) => compare(a),
+        StyleCommand::Nearest(a) => nearest(a),
+        StyleCommand::Identify(a) => identify(a),
+        StyleCommand::Accuracy(a) => accuracy(a),
+    }
+}
+
+fn print_json(v: &Value) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}
+
+fn build_cmd(a: &BuildArgs) -> Result<()> {
+    let t = std::time::Instant::now();
+    let opts = BuildOptions { years: a.years.clone(), min_games: a.min_games, players: a.players, sample: a.sample };
+    let meta = build(&a.dataset, &a.out, &opts)?;
+    let seconds = t.elapsed().as_secs_f64();
+    if a.json {
+        return print_json(&json!({"db": a.out.display().to_string(), "style": meta, "seconds": seconds}));
+    }
+    println!(
+        "{}: {} player profiles (--min-games {}) from {} {}-player games of {} in {seconds:.1} s",
+        a.out.display(),
+        meta.profiles,
+        a.min_games,
+        meta.games,
+        a.players,
+        a.dataset.display()
+    );
+    Ok(())
+}
+
+fn list(a: &DbArgs) -> Result<()> {
+    let db = StyleDb::open(&a.db)?;
+    let mut rows: Vec<&Profile> = db.profiles.iter().collect();
+    rows.sort_by(|x, y| y.tally.games.cmp(&x.tally.games).then_with(|| x.player.cmp(&y.player)));
+    if a.json {
+        let players: Vec<Value> = rows
+            .iter()
+            .map(|p| json!({"player": p.player, "games": p.tally.games, "rounds": p.tally.rounds, "decisions": p.tally.decisions}))
+            .collect();
+        return print_json(&json!({"db": a.db.display().to_string(), "players": players}));
+    }
+    println!("{:<24} {:>7} {:>8} {:>10}", "player", "games", "rounds", "decisions");
+    for p in rows {
+        println!("{:<24} {:>7} {:>8} {:>10}", p.player, p.tally.games, p.tally.rounds, p.tally.decisions);
+    }
+    Ok(())
+}
+
+/// A player's `all` strategy table (every source) from the database.
+fn table_of(db: &StyleDb, scope: &str) -> Result<haifu_imitate::SeqTable> {
+    let load = LoadOptions { scopes: Some(vec![scope.to_string()]), strategies: vec![Strategy::All], sources: None };
+    Ok(Tables::load(&db.dir, &load)?.get(scope, Strategy::All).cloned().unwrap_or_default())
+}
+
+fn rate_text(name: &str, v: Option<f64>) -> String {
+    match v {
+        None => "-".into(),
+        Some(x) if name.ends_with("_rate") => format!("{:.1}%", 100.0 * x),
+        Some(x) => format!("{x:.1}"),
+    }
+}
+
+fn show(a: &ShowArgs) -> Result<()> {
+    let db = StyleDb::open(&a.db.db)?;
+    let p = db.profile(&a.player)?;
+    let table = table_of(&db, &p.player)?;
+    let dist = Distribution::of(&table);
+    let mut top: Vec<(&(u32, u32), &u64)> = dist.counts.iter().collect();
+    top.sort_by(|x, y| y.1.cmp(x.1).then_with(|| x.0.cmp(y.0)));
+    top.truncate(a.top);
+    let shape = |k: u32| haifu_mining::Shape::from_key(k).to_string();
+    if a.db.json {
+        let seqs: Vec<Value> = top
+            .iter()
+            .map(|((b, af), n)| json!({"before": shape(*b), "after": shape(*af), "count": n, "share": **n as f64 / dist.total as f64}))
+            .collect();
+        return print_json(&json!({
+            "player": p.player, "counts": p.tally, "rates": rates_json(&p.tally), "everyone": rates_json(&db.all),
+            "sequences": dist.total, "top_sequences": seqs,
+        }));
+    }
+    println!("{}: {} games, {} rounds, {} chosen discards", p.player, p.tally.games, p.tally.rounds, p.tally.decisions);
+    println!("{:<16} {:>9} {:>9}  what", "rate", "player", "everyone");
+    for (r, (mine, all)) in RATES.iter().zip(p.tally.rates().into_iter().zip(db.all.rates())) {
+        println!("{:<16} {:>9} {:>9}  {}", r.name, rate_text(r.name, mine), rate_text(r.name, all), r.what);
+    }
+    println!("most frequent sequences (a pair and its mirror as one) of {} counted:", dist.total);
+    for ((b, af), n) in top {
+        println!("  {:>10} -> {:<10} {:>6} ({:.2}%)", shape(*b), shape(*af), n, 100.0 * *n as f64 / dist.total as f64);
+    }
+    Ok(())
+}
+
+fn compare(a: &CompareArgs) -> Result<()> {
+    let db = StyleDb::open(&a.db.db)?;
+    let (pa, pb) = (db.profile(&a.a)?, db.profile(&a.b)?);
+    let (da, dbb) = (Distribution::of(&table_of(&db, &pa.player)?), Distribution::of(&table_of(&db, &pb.player)?));
+    let distance = js_distance(&da, &dbb);
+    let shapes = shape_differences(&da, &dbb, a.min_count, a.top);
+    let rates: Vec<(&str, Option<f64>, Option<f64>)> = RATES
+        .iter()
+        .zip(pa.tally.rates().into_iter().zip(pb.tally.rates()))
+        .map(|(r, (x, y))| (r.name, x, y))
+        .collect();
+    if a.db.json {
+        let rates: Vec<Value> = rates
+            .iter()
+            .map(|(n, x, y)| json!({"rate": n, "a": x, "b": y, "difference": x.zip(*y).map(|(x, y)| x - y)}))
+            .collect();
+        return print_json(&json!({
+            "a": pa.player, "b": pb.player, "js_distance": distance, "rates": rates, "shapes": shapes,
+            "games": [pa.tally.games, pb.tally.games],
+        }));
+    }
+    println!("{} ({} games) and {} ({} games): Jensen-Shannon distance {distance:.4} (0 = the same sequences, 1 = none shared)", pa.player, pa.tally.games, pb.player, pb.tally.games);
+    println!("{:<16} {:>9} {:>9}", "rate", "a", "b");
+    for (n, x, y) in &rates {
+        println!("{:<16} {:>9} {:>9}", n, rate_text(n, *x), rate_text(n, *y));
+    }
+    println!(
+        "shapes where they choose most differently (seen {}+ times by both; total variation of the after):",
+        a.min_count
+    );
+    for s in &shapes {
+        println!(
+            "  {:>10}  {:.2}  a: -> {} ({:.0}% of {})  b: -> {} ({:.0}% of {})",
+            s.before,
+            s.distance,
+            s.choice[0].0,
+            100.0 * s.choice[0].1,
+            s.n[0],
+            s.choice[1].0,
+            100.0 * s.choice[1].1,
+            s.n[1]
+        );
+    }
+    Ok(())
+}
+
+fn nearest(a: &NearestArgs) -> Result<()> {
+    let db = StyleDb::open(&a.db.db)?;
+    let me = db.profile(&a.player)?;
+    let mine = Distribution::of(&table_of(&db, &me.player)?);
+    let load = LoadOptions { scopes: None, strategies: vec![Strategy::All], sources: None };
+    let tables = Tables::load(&db.dir, &load)?;
+    let mut near: Vec<(&str, f64, u64)> = db
+        .profiles
+        .iter()
+        .filter(|p| p.player != me.player)
+        .map(|p| {
+            let t = tables.get(&p.player, Strategy::All).cloned().unwrap_or_default();
+            (p.player.as_str(), js_distance(&mine, &Distribution::of(&t)), p.tally.games)
+        })
+        .collect();
+    near.sort_by(|x, y| x.1.total_cmp(&y.1).then_with(|| x.0.cmp(y.0)));
+    near.truncate(a.k);
+    if a.db.json {
+        let rows: Vec<Value> =
+            near.iter().map(|(p, d, g)| json!({"player": p, "js_distance": d, "games": g})).collect();
+        return print_json(&json!({"player": me.player, "nearest": rows}));
+    }
+    println!("nearest to {} (Jensen-Shannon distance of the sequences):", me.player);
+    for (p, d, g) in near {
+        println!("  {p:<24} {d:.4}  ({g} games)");
+    }
+    Ok(())
+}
+
+/// The games of a log file, replayed; a file that cannot be read or replayed is an error naming it.
+fn read_log(path: &Path) -> Result<Vec<ExtractedGame>> {
+    let raw = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = haifu_record::source::decompress(raw).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let records = haifu_record::read_games(name, &text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| extract(r).map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), i + 1)))
+        .collect()
+}
+
+/// The seat a `--seat` names in one game: a number, or the seat whose player has that name.
+fn seat_in(g: &ExtractedGame, seat: &str, at: &str) -> Result<u8> {
+    let n = g.info.n_players;
+    if let Ok(s) = seat.parse::<u8>() {
+        if s >= n {
+            bail!("{at}: --seat {s}, but the game has {n} seats (0-{})", n - 1);
+        }
+        return Ok(s);
+    }
+    (0..n)
+        .find(|&s| g.info.players[usize::from(s)].name == seat)
+        .with_context(|| format!("{at}: no seat named {seat:?}"))
+}
+
+fn identify(a: &IdentifyArgs) -> Result<()> {
+    let db = StyleDb::open(&a.db.db)?;
+    let mut seen = Observed::default();
+    let mut used = 0usize;
+    'files: for path in &a.log {
+        for (i, g) in read_log(path)?.iter().enumerate() {
+            if a.games.is_some_and(|k| used >= k) {
+                break 'files;
+            }
+            let at = format!("{} game {}", path.display(), i + 1);
+            if g.info.n_players != db.meta.rules.players {
+                bail!(
+                    "{at}: a {}-player game; the database profiles {}-player games",
+                    g.info.n_players,
+                    db.meta.rules.players
+                );
+            }
+            let rules = Rules::of(g);
+            if !db.meta.rules.sets.contains(&rules) {
+                bail!(
+                    "{at}: rules red fives {}, open tanyao {}; the database's games have {:?} (red, open tanyao)",
+                    rules.0,
+                    rules.1,
+                    db.meta.rules.sets
+                );
+            }
+            seen.add(&haifu_style::observe(g, seat_in(g, &a.seat, &at)?));
+            used += 1;
+        }
+    }
+    if used == 0 {
+        bail!("no game in {:?}", a.log);
+    }
+    let ranking = Scorer::new(&db)?.rank(&seen);
+    if a.db.json {
+        let top: Vec<&haifu_style::Score> = ranking.iter().take(a.top).collect();
+        return print_json(&serde_json::to_value(top)?);
+    }
+    println!(
+        "seat {:?} over {used} game(s): {} sequences, {} rounds; the {} profiled players by log-likelihood:",
+        a.seat,
+        seen.sequences.len(),
+        seen.tally.rounds,
+        ranking.len()
+    );
+    println!("{:>4} {:<24} {:>12} {:>12} {:>10}", "", "player", "score", "sequences", "rates");
+    for (i, s) in ranking.iter().take(a.top).enumerate() {
+        println!("{:>4} {:<24} {:>12.2} {:>12.2} {:>10.2}", i + 1, s.player, s.score, s.sequences, s.rates);
+    }
+    Ok(())
+}
+
+fn accuracy(a: &AccuracyArgs) -> Result<()> {
+    let db = StyleDb::open(&a.db.db)?;
+    let r = haifu_style::accuracy::measure(&db, &a.dataset, &a.years, &a.games)?;
+    if a.db.json {
+        return print_json(&serde_json::to_value(&r)?);
+    }
+    if !r.overlap.is_empty() {
+        println!("warning: test years {:?} are among the database's years: the figures flatter", r.overlap);
+    }
+    println!(
+        "identifying {} profiled players on {} test games of {:?} ({:.0} games/s):",
+        db.profiles.len(),
+        r.test_games,
+        a.years,
+        r.games_per_s
+    );
+    println!(
+        "{:>6} {:>8} {:>7} {:>8} {:>8} {:>10} {:>10} {:>10} {:>14} {:>14}",
+        "games", "players", "trials", "top-1", "top-5", "chance-1", "chance-5", "mean rank", "seqs 1/5", "rates 1/5"
+    );
+    for x in &r.rows {
+        println!(
+            "{:>6} {:>8} {:>7} {:>7.1}% {:>7.1}% {:>9.1}% {:>9.1}% {:>10.1} {:>6.1}/{:>5.1}% {:>6.1}/{:>5.1}%",
+            x.games,
+            x.players,
+            x.trials,
+            100.0 * x.top1,
+            100.0 * x.top5,
+            100.0 * x.chance_top1,
+            100.0 * x.chance_top5,
+            x.mean_rank,
+            100.0 * x.sequences_only[0],
+            100.0 * x.sequences_only[1],
+            100.0 * x.rates_only[0],
+            100.0 * x.rates_only[1]
+        );
+    }
+    Ok(())
+}

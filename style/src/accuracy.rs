@@ -1,0 +1,136 @@
+//! How often identification names the right player on games the database never saw: for each player of the
+//! database with enough games in the test years, the player's games in play order are cut into blocks of `k`
+//! games, each block is one trial (the player's seat in each of its games, pooled), and the trial counts as a
+//! top-1 (top-5) hit when the player is first (among the first five) of the database's ranking. Chance is 1
+//! (5) in the number of profiled players.
+
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use hashbrown::HashMap;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use haifu_mining::mine::in_sample;
+
+use crate::db::{replayed_games, StyleDb};
+use crate::identify::{Observed, Scorer};
+use crate::observe;
+
+/// The figures for one block size.
+#[derive(Clone, Debug, Serialize)]
+pub struct Accuracy {
+    /// Games pooled per trial.
+    pub games: usize,
+    /// Players with at least one trial.
+    pub players: usize,
+    pub trials: usize,
+    pub top1: f64,
+    pub top5: f64,
+    /// 1 and 5 in the number of profiled players.
+    pub chance_top1: f64,
+    pub chance_top5: f64,
+    /// Mean place of the right player (1 = first).
+    pub mean_rank: f64,
+    /// Top-1 and top-5 when the players are ranked by the sequences' likelihood alone, and by the rates' alone.
+    pub sequences_only: [f64; 2],
+    pub rates_only: [f64; 2],
+}
+
+/// The measurement, with the time identification took.
+#[derive(Clone, Debug, Serialize)]
+pub struct AccuracyReport {
+    pub rows: Vec<Accuracy>,
+    /// Test games read (at the database's table size).
+    pub test_games: usize,
+    /// Seats identified (a trial of k games counts k) per second of scoring.
+    pub games_per_s: f64,
+    /// Test years that are also database years, for a database of every game (their games were profiled: the
+    /// figures would flatter); a sampled database is tested on the games it left out.
+    pub overlap: Vec<i32>,
+}
+
+/// Each profiled player's seats in the test games, in play order.
+fn seats_of(db: &StyleDb, dataset: &Path, years: &[i32]) -> Result<(HashMap<String, Vec<Observed>>, usize)> {
+    // with a sampled database, only the games it left out
+    let sample = db.meta.sample;
+    let games = replayed_games(dataset, years, db.meta.rules.players, |g| sample.is_none() || !in_sample(g, sample))?;
+    let mut out: HashMap<String, Vec<Observed>> = HashMap::new();
+    for (_, g) in &games {
+        for seat in 0..g.info.n_players {
+            let name = &g.info.players[usize::from(seat)].name;
+            if db.profiles.iter().any(|p| &p.player == name) {
+                out.entry_ref(name.as_str()).or_default().push(observe(g, seat));
+            }
+        }
+    }
+    Ok((out, games.len()))
+}
+
+pub fn measure(db: &StyleDb, dataset: &Path, years: &[i32], block_sizes: &[usize]) -> Result<AccuracyReport> {
+    if block_sizes.contains(&0) {
+        bail!("--games: a trial pools at least one game");
+    }
+    let (seats, test_games) = seats_of(db, dataset, years)?;
+    if seats.is_empty() {
+        bail!("{}: none of the database's {} players plays in years {years:?}", dataset.display(), db.profiles.len());
+    }
+    let scorer = Scorer::new(db)?;
+    let n_players = db.profiles.len() as f64;
+    let started = Instant::now();
+    let mut scored_games = 0usize;
+    let mut rows = Vec::new();
+    for &k in block_sizes {
+        let trials: Vec<(&str, Observed)> = seats
+            .iter()
+            .flat_map(|(p, obs)| {
+                obs.chunks_exact(k).map(move |block| {
+                    let mut pooled = Observed::default();
+                    for o in block {
+                        pooled.add(o);
+                    }
+                    (p.as_str(), pooled)
+                })
+            })
+            .collect();
+        // the right player's place by the whole score, by the sequences, by the rates
+        let places: Vec<[usize; 3]> = trials
+            .par_iter()
+            .map(|(p, o)| {
+                let scores = scorer.rank(o);
+                let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; 3] };
+                let place = |f: fn(&crate::Score) -> f64| 1 + scores.iter().filter(|s| f(s) > f(me)).count();
+                [place(|s| s.score), place(|s| s.sequences), place(|s| s.rates)]
+            })
+            .collect();
+        let ranks: Vec<usize> = places.iter().map(|p| p[0]).collect();
+        let share =
+            |i: usize, top: usize| places.iter().filter(|p| p[i] <= top).count() as f64 / places.len().max(1) as f64;
+        scored_games += trials.len() * k;
+        let n = ranks.len().max(1) as f64;
+        let players = seats.values().filter(|o| o.len() >= k).count();
+        rows.push(Accuracy {
+            games: k,
+            players,
+            trials: ranks.len(),
+            top1: ranks.iter().filter(|&&r| r == 1).count() as f64 / n,
+            top5: ranks.iter().filter(|&&r| r <= 5).count() as f64 / n,
+            chance_top1: 1.0 / n_players,
+            chance_top5: (5.0 / n_players).min(1.0),
+            mean_rank: ranks.iter().map(|&r| r as f64).sum::<f64>() / n,
+            sequences_only: [share(1, 1), share(1, 5)],
+            rates_only: [share(2, 1), share(2, 5)],
+        });
+    }
+    let overlap = match db.meta.sample {
+        Some(_) => Vec::new(),
+        None => years.iter().copied().filter(|y| db.meta.years.is_empty() || db.meta.years.contains(y)).collect(),
+    };
+    Ok(AccuracyReport {
+        rows,
+        test_games,
+        games_per_s: scored_games as f64 / started.elapsed().as_secs_f64().max(1e-9),
+        overlap,
+    })
+}

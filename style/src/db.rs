@@ -1,0 +1,330 @@
+//! The style database: a folder any Parquet engine reads.
+//!
+//! ```text
+//! DB/sequences.parquet   the sequence tables of `haifu mine` (every strategy and source) for the profiled
+//!                        players and ALL: DB is also a tables folder for `haifu imitate`
+//! DB/players.parquet     what the mining counted per scope and strategy (as `haifu mine` writes it)
+//! DB/profiles.parquet    one row per profiled player, and one for ALL: the counts of [`Tally`] and the rates
+//! DB/meta.json           the options, the dataset, the table size and rule sets of the games profiled
+//! ```
+//!
+//! The folder is written beside its final place and renamed into it at the end: a build that fails leaves the
+//! old database (or none), never half of one.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use arrow::array::{Array, AsArray};
+use arrow::datatypes::UInt64Type;
+use hashbrown::HashMap;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use haifu_imitate::ALL_SCOPE;
+use haifu_ingest::columns;
+use haifu_ingest::columns::{Float64, Table, UInt64, Utf8};
+use haifu_ingest::extract::{extract, ExtractedGame};
+use haifu_ingest::stored::{read_games, GameIndex};
+use haifu_mining::mine::in_sample;
+use haifu_mining::tables::{write_parquet, write_tables};
+use haifu_mining::MineOptions;
+
+use crate::tally::{of_game, Tally, RATES};
+
+pub const PROFILES: &str = "profiles.parquet";
+
+/// Names that stand for many people (Tenhou's anonymous seat): counted in ALL, never profiled.
+pub const ANONYMOUS: [&str; 2] = ["", "NoName"];
+
+/// One profiled player (or ALL) with its counts.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub player: String,
+    pub tally: Tally,
+}
+
+columns! {
+    /// `profiles.parquet`: one row per player of the database, and one for ALL.
+    pub struct ProfilesTable("profiles") for<'a> |p: Profile| {
+        let t = &p.tally;
+        let r = t.rates();
+    }
+    player: Utf8 = p.player.as_str(),
+    games: UInt64 = t.games,
+    rounds: UInt64 = t.rounds,
+    decisions: UInt64 = t.decisions,
+    riichi: UInt64 = t.riichi,
+    calls: UInt64 = t.calls,
+    wins: UInt64 = t.wins,
+    deal_ins: UInt64 = t.deal_ins,
+    tsumogiri: UInt64 = t.tsumogiri,
+    win_turns: UInt64 = t.win_turns,
+    win_points: UInt64 = t.win_points,
+    facing_riichi: UInt64 = t.facing_riichi,
+    folds: UInt64 = t.folds,
+    riichi_rate: Option<Float64> = r[0],
+    call_rate: Option<Float64> = r[1],
+    win_rate: Option<Float64> = r[2],
+    deal_in_rate: Option<Float64> = r[3],
+    tsumogiri_rate: Option<Float64> = r[4],
+    win_turn: Option<Float64> = r[5],
+    win_points_avg: Option<Float64> = r[6],
+    fold_rate: Option<Float64> = r[7],
+}
+
+/// `haifu style build`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BuildOptions {
+    /// Years of the games (empty: every year).
+    pub years: Vec<i32>,
+    /// Profile players with at least this many games at tables of `players` seats in those years.
+    pub min_games: u32,
+    /// Four- or three-player games.
+    pub players: u8,
+    /// Keep only this share of the games, chosen by a hash of the game id (`haifu mine --sample`): the games
+    /// left out are the unseen games `haifu style accuracy` tests on, from the same years.
+    pub sample: Option<f64>,
+}
+
+/// The rule sets of the games a database profiles, and its table size: a log of another kind is refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rules {
+    pub players: u8,
+    /// (red fives, open tanyao) of the games profiled.
+    pub sets: Vec<(bool, bool)>,
+}
+
+impl Rules {
+    pub fn of(g: &ExtractedGame) -> (bool, bool) {
+        g.info.game_type.map_or((true, true), |t| (t.red(), t.kuitan()))
+    }
+}
+
+/// What `meta.json` records of the style build (beside the mining run's own fields).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StyleMeta {
+    pub dataset: String,
+    pub years: Vec<i32>,
+    pub min_games: u32,
+    pub rules: Rules,
+    pub games: u64,
+    pub profiles: usize,
+    /// The share of the games profiled (`None`: all).
+    #[serde(default)]
+    pub sample: Option<f64>,
+}
+
+/// Every game of `years` at tables of `players` seats, replayed; games the replay refuses are errors (the
+/// dataset's games were replayed at ingest).
+pub fn replayed_games(
+    dataset: &Path,
+    years: &[i32],
+    players: u8,
+    keep: impl Fn(i64) -> bool + Sync,
+) -> Result<Vec<(i64, ExtractedGame)>> {
+    let index = GameIndex::read(dataset)?;
+    let games = read_games(dataset).with_context(|| format!("reading {}", dataset.display()))?;
+    let wanted = |g: i64| {
+        keep(g)
+            && index.players(g) == Some(players)
+            && (years.is_empty() || index.year(g).is_some_and(|y| years.contains(&y)))
+    };
+    games
+        .par_iter()
+        .filter(|(g, _)| wanted(*g))
+        .map(|(g, r)| extract(r).map(|x| (*g, x)).map_err(|e| anyhow::anyhow!("{}: game {g}: {e}", dataset.display())))
+        .collect()
+}
+
+/// Each seat's counts per player name over `games`, and everyone's.
+pub fn tallies(games: &[(i64, ExtractedGame)]) -> (HashMap<String, Tally>, Tally) {
+    let mut per: HashMap<String, Tally> = HashMap::new();
+    let mut all = Tally::default();
+    for (_, g) in games {
+        for (seat, t) in of_game(g).iter().enumerate() {
+            let name = g.info.players[seat].name.as_str();
+            all.add(&Tally { games: 0, ..*t });
+            if !ANONYMOUS.contains(&name) {
+                per.entry_ref(name).or_default().add(t);
+            }
+        }
+    }
+    all.games = games.len() as u64;
+    (per, all)
+}
+
+/// Builds the database of `dataset` into `out` (replacing one there).
+pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMeta> {
+    if !(3..=4).contains(&opts.players) {
+        bail!("--players {}: 4 or 3", opts.players);
+    }
+    if opts.sample.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
+        bail!("--sample {:?}: a share above 0 and at most 1", opts.sample);
+    }
+    let games = replayed_games(dataset, &opts.years, opts.players, |g| in_sample(g, opts.sample))?;
+    if games.is_empty() {
+        bail!("{}: no {}-player game in years {:?}", dataset.display(), opts.players, opts.years);
+    }
+    let mut rules = Rules { players: opts.players, sets: games.iter().map(|(_, g)| Rules::of(g)).collect() };
+    rules.sets.sort_unstable();
+    rules.sets.dedup();
+    let (per, all) = tallies(&games);
+    let mut profiles: Vec<Profile> = per
+        .into_iter()
+        .filter(|(_, t)| t.games >= u64::from(opts.min_games))
+        .map(|(player, tally)| Profile { player, tally })
+        .collect();
+    if profiles.is_empty() {
+        bail!(
+            "{}: no player has {} games or more at {}-player tables in years {:?}: nothing to profile",
+            dataset.display(),
+            opts.min_games,
+            opts.players,
+            opts.years
+        );
+    }
+    profiles.sort_by(|a, b| a.player.cmp(&b.player));
+    let names: Vec<String> = profiles.iter().map(|p| p.player.clone()).collect();
+    profiles.push(Profile { player: ALL_SCOPE.to_string(), tally: all });
+
+    let mine =
+        MineOptions { years: opts.years.clone(), players: Some(names), sample: opts.sample, ..Default::default() };
+    let mined = haifu_mining::mine(dataset, &mine)?;
+    let style = StyleMeta {
+        dataset: dataset.display().to_string(),
+        years: opts.years.clone(),
+        min_games: opts.min_games,
+        rules,
+        games: games.len() as u64,
+        profiles: profiles.len() - 1,
+        sample: opts.sample,
+    };
+    let meta = serde_json::json!({
+        "haifu": env!("CARGO_PKG_VERSION"), "dataset": dataset.display().to_string(), "options": mine,
+        "decisions_read": mined.decisions_read, "style": style,
+    });
+    let tmp = sibling(out, "tmp");
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).with_context(|| format!("clearing {}", tmp.display()))?;
+    }
+    write_tables(&tmp, &mined, &meta)?;
+    let mut table = Some(ProfilesTable::default());
+    write_parquet(&tmp.join(PROFILES), ProfilesTable::schema(), || {
+        let mut t = table.take()?;
+        for p in &profiles {
+            t.push(p);
+        }
+        Some(t.finish())
+    })?;
+    // the old database goes only once the new one is complete
+    if out.exists() {
+        let old = sibling(out, "old");
+        std::fs::rename(out, &old).with_context(|| format!("moving {} aside", out.display()))?;
+        std::fs::rename(&tmp, out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
+        std::fs::remove_dir_all(&old).with_context(|| format!("removing {}", old.display()))?;
+    } else {
+        std::fs::rename(&tmp, out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
+    }
+    Ok(style)
+}
+
+fn sibling(dir: &Path, what: &str) -> PathBuf {
+    let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("style-db");
+    dir.with_file_name(format!(".{name}.{what}"))
+}
+
+/// A database read back: its profiles (ALL apart) and what it was built from.
+#[derive(Clone, Debug)]
+pub struct StyleDb {
+    pub dir: PathBuf,
+    pub profiles: Vec<Profile>,
+    pub all: Tally,
+    pub meta: StyleMeta,
+}
+
+impl StyleDb {
+    pub fn open(dir: &Path) -> Result<StyleDb> {
+        let path = dir.join(PROFILES);
+        let file = std::fs::File::open(&path).with_context(|| {
+            format!("{}: not a style database (no {PROFILES}; `haifu style build` writes one)", dir.display())
+        })?;
+        let meta = haifu_mining::tables::read_meta(dir)?
+            .and_then(|m| m.get("style").cloned())
+            .with_context(|| format!("{}: no style section in meta.json", dir.display()))?;
+        let meta: StyleMeta = serde_json::from_value(meta).with_context(|| format!("{}/meta.json", dir.display()))?;
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)?.build()?;
+        let mut profiles = Vec::new();
+        let mut all = None;
+        for batch in reader {
+            let b = batch.with_context(|| path.display().to_string())?;
+            let text = |c: &str| b.column_by_name(c).and_then(|c| c.as_string_opt::<i32>().cloned());
+            let count = |c: &str| b.column_by_name(c).and_then(|c| c.as_primitive_opt::<UInt64Type>().cloned());
+            let names = text("player").with_context(|| format!("{}: no player column", path.display()))?;
+            let cols: Vec<_> = TALLY_COLUMNS
+                .iter()
+                .map(|c| count(c).with_context(|| format!("{}: no {c} column", path.display())))
+                .collect::<Result<_>>()?;
+            for i in 0..b.num_rows() {
+                let v: Vec<u64> = cols.iter().map(|c| c.value(i)).collect();
+                let tally = Tally {
+                    games: v[0],
+                    rounds: v[1],
+                    decisions: v[2],
+                    riichi: v[3],
+                    calls: v[4],
+                    wins: v[5],
+                    deal_ins: v[6],
+                    tsumogiri: v[7],
+                    win_turns: v[8],
+                    win_points: v[9],
+                    facing_riichi: v[10],
+                    folds: v[11],
+                };
+                let player = names.value(i).to_string();
+                if player == ALL_SCOPE && !names.is_null(i) {
+                    all = Some(tally);
+                } else {
+                    profiles.push(Profile { player, tally });
+                }
+            }
+        }
+        let Some(all) = all else { bail!("{}: no ALL row", path.display()) };
+        if profiles.is_empty() {
+            bail!("{}: an empty style database (no player profile)", dir.display());
+        }
+        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta })
+    }
+
+    pub fn profile(&self, player: &str) -> Result<&Profile> {
+        self.profiles.iter().find(|p| p.player == player).with_context(|| {
+            format!(
+                "unknown player {player:?}: not among the {} players of {} (`haifu style list --db {}`)",
+                self.profiles.len(),
+                self.dir.display(),
+                self.dir.display()
+            )
+        })
+    }
+}
+
+/// The count columns of `profiles.parquet`, in [`Tally`]'s order.
+const TALLY_COLUMNS: [&str; 12] = [
+    "games",
+    "rounds",
+    "decisions",
+    "riichi",
+    "calls",
+    "wins",
+    "deal_ins",
+    "tsumogiri",
+    "win_turns",
+    "win_points",
+    "facing_riichi",
+    "folds",
+];
+
+/// The rates of a tally as a JSON object, by name.
+pub fn rates_json(t: &Tally) -> serde_json::Value {
+    RATES.iter().zip(t.rates()).map(|(r, v)| (r.name.to_string(), serde_json::json!(v))).collect()
+}

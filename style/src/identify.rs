@@ -1,0 +1,131 @@
+//! Who played this seat? Each player of a database scored by the log-likelihood of the seat's play:
+//!
+//! - its suit sequences (SPEC 2) under the player's table, smoothed towards ALL:
+//!   `P_p(a | b) = (c_p(b, a) + ALPHA * P_all(a | b)) / (n_p(b) + ALPHA)`, and
+//!   `P_all(a | b) = (c_all(b, a) + 1 / k) / (n_all(b) + 1)` with `k` the distinct digits of `b` (the afters one
+//!   discard can make); counts fold each pair with its mirror;
+//! - its shares (riichi, calls, wins, deal-ins, tsumogiri, folding against riichi) as binomial draws from the
+//!   player's rates, smoothed towards everyone's: `p = (k_p + M * p_all) / (n_p + M)`.
+//!
+//! The score is the sum of the two log-likelihoods (natural log); a player whose style the seat's play fits
+//! best scores highest. Players are compared on the same observations, so the ranking does not depend on how
+//! much play there is, only its spread does.
+
+use anyhow::Result;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
+use haifu_mining::{Shape, Strategy};
+
+use crate::db::StyleDb;
+use crate::tally::{Tally, RATES};
+
+/// Weight of ALL's conditional distribution in a player's (pseudo-observations).
+pub const ALPHA: f64 = 5.0;
+/// Weight of everyone's rate in a player's (pseudo-observations).
+pub const M: f64 = 20.0;
+
+/// What is known of the seat to identify: its sequences and its counts.
+#[derive(Clone, Debug, Default)]
+pub struct Observed {
+    pub sequences: Vec<(u32, u32)>,
+    pub tally: Tally,
+}
+
+impl Observed {
+    pub fn add(&mut self, o: &Observed) {
+        self.sequences.extend_from_slice(&o.sequences);
+        self.tally.add(&o.tally);
+    }
+}
+
+/// One player's score.
+#[derive(Clone, Debug, Serialize)]
+pub struct Score {
+    pub player: String,
+    /// Sequences plus rates.
+    pub score: f64,
+    pub sequences: f64,
+    pub rates: f64,
+}
+
+/// The database's tables ready for scoring.
+pub struct Scorer<'a> {
+    db: &'a StyleDb,
+    all: SeqTable,
+    players: Vec<SeqTable>,
+}
+
+/// Count of a pair folded with its mirror, and the count of its before (folded the same way).
+fn folded_counts(t: &SeqTable, b: u32, a: u32) -> (f64, f64) {
+    let (mb, ma) = (Shape::from_key(b).mirror().key(), Shape::from_key(a).mirror().key());
+    let total = |k: u32| t.afters(k).iter().map(|&(_, n)| f64::from(n)).sum::<f64>();
+    if mb == b {
+        (f64::from(t.count(b, a)) + if ma != a { f64::from(t.count(b, ma)) } else { 0.0 }, total(b))
+    } else {
+        (f64::from(t.count(b, a)) + f64::from(t.count(mb, ma)), total(b) + total(mb))
+    }
+}
+
+impl<'a> Scorer<'a> {
+    pub fn new(db: &'a StyleDb) -> Result<Scorer<'a>> {
+        let load = LoadOptions { scopes: None, strategies: vec![Strategy::All], sources: None };
+        let tables = Tables::load(&db.dir, &load)?;
+        let get = |s: &str| tables.get(s, Strategy::All).cloned().unwrap_or_default();
+        Ok(Scorer { db, all: get(ALL_SCOPE), players: db.profiles.iter().map(|p| get(&p.player)).collect() })
+    }
+
+    /// ALL's probability of each observed pair, computed once for every player.
+    fn all_probabilities(&self, seqs: &[(u32, u32)]) -> Vec<f64> {
+        seqs.iter()
+            .map(|&(b, a)| {
+                let k = Shape::from_key(b).digits().collect::<std::collections::BTreeSet<_>>().len().max(1) as f64;
+                let (c, n) = folded_counts(&self.all, b, a);
+                (c + 1.0 / k) / (n + 1.0)
+            })
+            .collect()
+    }
+
+    /// Every player's score, best first.
+    pub fn rank(&self, seen: &Observed) -> Vec<Score> {
+        let p_all = self.all_probabilities(&seen.sequences);
+        let mut scores: Vec<Score> = self
+            .db
+            .profiles
+            .par_iter()
+            .zip(&self.players)
+            .map(|(profile, table)| {
+                let sequences: f64 = seen
+                    .sequences
+                    .iter()
+                    .zip(&p_all)
+                    .map(|(&(b, a), &pa)| {
+                        let (c, n) = folded_counts(table, b, a);
+                        ((c + ALPHA * pa) / (n + ALPHA)).ln()
+                    })
+                    .sum();
+                let rates = rates_log_likelihood(&profile.tally, &self.db.all, &seen.tally);
+                Score { player: profile.player.clone(), score: sequences + rates, sequences, rates }
+            })
+            .collect();
+        scores.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| x.player.cmp(&y.player)));
+        scores
+    }
+}
+
+/// Log-likelihood of the observed shares under a player's smoothed rates.
+fn rates_log_likelihood(player: &Tally, all: &Tally, seen: &Tally) -> f64 {
+    RATES
+        .iter()
+        .filter_map(|r| r.share)
+        .map(|share| {
+            let (ka, na) = share(all);
+            let p_all = if na > 0 { ka as f64 / na as f64 } else { 0.5 };
+            let (kp, np) = share(player);
+            let p = ((kp as f64 + M * p_all) / (np as f64 + M)).clamp(1e-4, 1.0 - 1e-4);
+            let (k, n) = share(seen);
+            k as f64 * p.ln() + (n - k) as f64 * (1.0 - p).ln()
+        })
+        .sum()
+}

@@ -1,0 +1,215 @@
+//! `haifu style` end to end on the demo's games: the profiles' counts equal those read straight from the
+//! dataset's tables, the comparison's distance behaves as a distance, identification names the style bots far
+//! above chance on games the database never saw, and bad input is refused in one line with nothing written.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use arrow::array::AsArray;
+use arrow::datatypes::{Date32Type, Int64Type, UInt16Type, UInt8Type};
+use common::{error, haifu, json, Scratch};
+
+/// Per player, from the dataset's own tables (games, rounds, decisions) for the games of `year`:
+/// [games, rounds, chosen discards, riichi rounds, wins, deal-ins, tsumogiri].
+fn counts_from_tables(ds: &Path, year: i32) -> HashMap<String, [u64; 7]> {
+    let days = |y: i32| haifu_ingest::batches::days_from_civil(y, 1, 1);
+    let mut names: HashMap<i64, Vec<String>> = HashMap::new();
+    for b in haifu_ingest::stored::read_table(ds, "games").unwrap() {
+        let id = b.column_by_name("game_id").unwrap().as_primitive::<Int64Type>();
+        let date = b.column_by_name("date").unwrap().as_primitive::<Date32Type>();
+        let seats = b.column_by_name("names").unwrap().as_list::<i32>();
+        for i in 0..b.num_rows() {
+            if date.value(i) >= days(year) && date.value(i) < days(year + 1) {
+                let s = seats.value(i);
+                names.insert(id.value(i), s.as_string::<i32>().iter().map(|n| n.unwrap().to_string()).collect());
+            }
+        }
+    }
+    let mut out: HashMap<String, [u64; 7]> = HashMap::new();
+    for seats in names.values() {
+        for n in seats {
+            out.entry(n.clone()).or_default()[0] += 1;
+        }
+    }
+    for b in haifu_ingest::stored::read_table(ds, "rounds").unwrap() {
+        let id = b.column_by_name("game_id").unwrap().as_primitive::<Int64Type>();
+        let outcomes = b.column_by_name("outcomes").unwrap().as_list::<i32>();
+        for i in 0..b.num_rows() {
+            let Some(seats) = names.get(&id.value(i)) else { continue };
+            let o = outcomes.value(i);
+            for (seat, outcome) in o.as_string::<i32>().iter().enumerate() {
+                let c = out.get_mut(&seats[seat]).unwrap();
+                c[1] += 1;
+                c[4] += u64::from(outcome == Some("win"));
+                c[5] += u64::from(outcome == Some("deal_in"));
+            }
+        }
+    }
+    let mut riichi_rounds: std::collections::HashSet<(i64, u16, u8)> = Default::default();
+    for b in haifu_ingest::stored::read_table(ds, "decisions").unwrap() {
+        let id = b.column_by_name("game_id").unwrap().as_primitive::<Int64Type>();
+        let round = b.column_by_name("round").unwrap().as_primitive::<UInt16Type>();
+        let seat = b.column_by_name("seat").unwrap().as_primitive::<UInt8Type>();
+        let flag = |c: &str| b.column_by_name(c).unwrap().as_boolean().clone();
+        let (riichi, in_riichi, tsumogiri) = (flag("riichi"), flag("in_riichi"), flag("tsumogiri"));
+        for i in 0..b.num_rows() {
+            let Some(seats) = names.get(&id.value(i)) else { continue };
+            let c = out.get_mut(&seats[usize::from(seat.value(i))]).unwrap();
+            if !in_riichi.value(i) {
+                c[2] += 1;
+                c[6] += u64::from(tsumogiri.value(i));
+            }
+            if riichi.value(i) && riichi_rounds.insert((id.value(i), round.value(i), seat.value(i))) {
+                c[3] += 1;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn style_database_profiles_compares_and_identifies() {
+    let s = Scratch::new("cli-style");
+    let out = s.0.join("demo");
+    let demo = haifu(&["demo", "--out", out.to_str().unwrap(), "--games", "150", "--json"]);
+    assert!(demo.status.success(), "{}", String::from_utf8_lossy(&demo.stderr));
+    let ds = out.join("dataset");
+    let db = s.0.join("db");
+    let (ds_s, db_s) = (ds.to_str().unwrap(), db.to_str().unwrap());
+    let built = json(&haifu(&[
+        "style",
+        "build",
+        "--dataset",
+        ds_s,
+        "--out",
+        db_s,
+        "--years",
+        "2022",
+        "--min-games",
+        "5",
+        "--json",
+    ]));
+    assert_eq!(built["style"]["profiles"], 8, "{built}");
+
+    // every profile's counts as the dataset's tables give them
+    let expected = counts_from_tables(&ds, 2022);
+    let list = json(&haifu(&["style", "list", "--db", db_s, "--json"]));
+    assert_eq!(list["players"].as_array().unwrap().len(), 8);
+    for p in list["players"].as_array().unwrap() {
+        let name = p["player"].as_str().unwrap();
+        let shown = json(&haifu(&["style", "show", name, "--db", db_s, "--json"]));
+        let c = &shown["counts"];
+        let e = expected[name];
+        let got =
+            ["games", "rounds", "decisions", "riichi", "wins", "deal_ins", "tsumogiri"].map(|k| c[k].as_u64().unwrap());
+        assert_eq!(got, e, "{name}: games, rounds, decisions, riichi, wins, deal-ins, tsumogiri");
+        assert!(c["folds"].as_u64().unwrap() <= c["facing_riichi"].as_u64().unwrap());
+        let rate = shown["rates"]["riichi_rate"].as_f64().unwrap();
+        assert!((rate - e[3] as f64 / e[1] as f64).abs() < 1e-12);
+    }
+
+    // the distance: zero to oneself, symmetric, and nearest lists the others by it
+    let cmp = |a: &str, b: &str| {
+        json(&haifu(&["style", "compare", a, b, "--db", db_s, "--json"]))["js_distance"].as_f64().unwrap()
+    };
+    assert_eq!(cmp("Honors", "Honors"), 0.0);
+    let (ab, ba) = (cmp("Honors", "Tanyao"), cmp("Tanyao", "Honors"));
+    assert!((ab - ba).abs() < 1e-12 && ab > 0.0 && ab <= 1.0, "{ab} {ba}");
+    let near = json(&haifu(&["style", "nearest", "Honors", "--db", db_s, "-k", "7", "--json"]));
+    let near = near["nearest"].as_array().unwrap();
+    assert_eq!(near.len(), 7);
+    assert!(near.iter().all(|n| n["player"] != "Honors"));
+    let d: Vec<f64> = near.iter().map(|n| n["js_distance"].as_f64().unwrap()).collect();
+    assert!(d.windows(2).all(|w| w[0] <= w[1]), "{d:?}");
+    let tanyao = near.iter().find(|n| n["player"] == "Tanyao").unwrap();
+    assert!((tanyao["js_distance"].as_f64().unwrap() - ab).abs() < 1e-12);
+
+    // identification on the 2023 games, which the database never saw: far above chance (1 in 8)
+    let acc = json(&haifu(&[
+        "style",
+        "accuracy",
+        "--db",
+        db_s,
+        "--dataset",
+        ds_s,
+        "--years",
+        "2023",
+        "--games",
+        "1,5",
+        "--json",
+    ]));
+    for row in acc["rows"].as_array().unwrap() {
+        assert_eq!(row["players"], 8, "{row}");
+        assert!(row["top1"].as_f64().unwrap() > 3.0 * row["chance_top1"].as_f64().unwrap(), "{row}");
+    }
+    assert!(acc["overlap"].as_array().unwrap().is_empty());
+
+    // identify one seat of one log: a ranking of every profiled player, best first
+    let log = std::fs::read_dir(out.join("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("20230101")));
+    let log = log.unwrap_or_else(|| std::fs::read_dir(out.join("logs")).unwrap().next().unwrap().unwrap().path());
+    let ranked =
+        json(&haifu(&["style", "identify", "--db", db_s, "--log", log.to_str().unwrap(), "--seat", "0", "--json"]));
+    let ranked = ranked.as_array().unwrap();
+    assert_eq!(ranked.len(), 8);
+    let scores: Vec<f64> = ranked.iter().map(|r| r["score"].as_f64().unwrap()).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+
+    // bad input: one line naming what is wrong
+    assert!(error(&haifu(&["style", "show", "Nobody", "--db", db_s])).contains("Nobody"));
+    let empty = s.0.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    assert!(error(&haifu(&["style", "list", "--db", empty.to_str().unwrap()])).contains("not a style database"));
+    let wrong_seat = haifu(&["style", "identify", "--db", db_s, "--log", log.to_str().unwrap(), "--seat", "Nobody"]);
+    assert!(error(&wrong_seat).contains("no seat named"));
+    // a build that fails leaves the database as it was
+    let before = std::fs::read(db.join("profiles.parquet")).unwrap();
+    let failed =
+        haifu(&["style", "build", "--dataset", ds_s, "--out", db_s, "--years", "2022", "--min-games", "100000"]);
+    assert!(error(&failed).contains("nothing to profile"));
+    assert_eq!(std::fs::read(db.join("profiles.parquet")).unwrap(), before);
+}
+
+/// A three-player log against a four-player database is refused, naming both sizes.
+#[test]
+fn a_log_of_another_table_size_is_refused() {
+    let s = Scratch::new("cli-style-3p");
+    let out = s.0.join("demo");
+    assert!(haifu(&["demo", "--out", out.to_str().unwrap(), "--games", "12", "--json"]).status.success());
+    let db = s.0.join("db");
+    let built = haifu(&[
+        "style",
+        "build",
+        "--dataset",
+        out.join("dataset").to_str().unwrap(),
+        "--out",
+        db.to_str().unwrap(),
+        "--min-games",
+        "1",
+    ]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let logs = s.0.join("sanma");
+    let sim = haifu(&[
+        "sim",
+        "--games",
+        "1",
+        "--sanma",
+        "--east",
+        "--players",
+        "A=greedy",
+        "B=greedy",
+        "C=greedy",
+        "--out",
+        logs.to_str().unwrap(),
+    ]);
+    assert!(sim.status.success(), "{}", String::from_utf8_lossy(&sim.stderr));
+    let log = std::fs::read_dir(&logs).unwrap().next().unwrap().unwrap().path();
+    let refused =
+        haifu(&["style", "identify", "--db", db.to_str().unwrap(), "--log", log.to_str().unwrap(), "--seat", "0"]);
+    let e = error(&refused);
+    assert!(e.contains("3-player") && e.contains("4-player"), "{e}");
+}

@@ -116,9 +116,13 @@ pub fn run(a: &DemoArgs) -> Result<()> {
             include_riichi: false,
             fractions: vec![0.25, 0.5, 1.0],
             bots: None,
+            html: Some(report.join("index.html")),
         };
         let written = haifu_reports::thesis(&thesis, &|_| {})?;
-        Some(written.into_iter().find(|t| t.name == "match_rates").context("the report has match rates")?)
+        for p in written.html.iter().flat_map(|h| &h.2) {
+            eprintln!("note: {p}");
+        }
+        Some(written.tables.into_iter().find(|t| t.name == "match_rates").context("the report has match rates")?)
     } else {
         None
     };
@@ -127,6 +131,7 @@ pub fn run(a: &DemoArgs) -> Result<()> {
         let j = serde_json::json!({
             "logs": logs.display().to_string(), "ingest": summary, "top_sequences": top,
             "tables": tables.display().to_string(), "report": rates.as_ref().map(|_| report.display().to_string()),
+            "html": rates.as_ref().map(|_| report.join("index.html").display().to_string()),
             "match_rates": rates.as_ref().map(|r| r.to_json()),
             "network": beside.as_ref().map(|(run, b)| serde_json::json!({
                 "run": run, "beside_tables": crate::neural::side_by_side_json(b, |_| true),
@@ -161,12 +166,14 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     }
     println!(
         "\nThe logs are in {}; the dataset in {} (Polars: pl.scan_parquet(\"{}/decisions/**/*.parquet\"));\n\
-         the sequence tables in {}; every table of the thesis report in {}/README.md",
+         the sequence tables in {}; every table of the thesis report in {}/README.md\n\
+         and with charts in one HTML file to open in a browser: {}",
         logs.display(),
         dataset.display(),
         dataset.display(),
         tables.display(),
-        report.display()
+        report.display(),
+        report.join("index.html").display()
     );
     Ok(())
 }

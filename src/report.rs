@@ -52,6 +52,10 @@ pub struct ThesisArgs {
     /// Bot scopes in --bot-tables (or in --tables), comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub bots: Option<Vec<String>>,
+    /// Also write one self-contained HTML file with the tables and their charts (inline SVG; PNG copies in
+    /// `charts/` beside it).
+    #[arg(long)]
+    pub html: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long, short, default_value_t = 0)]
     pub jobs: usize,
@@ -71,10 +75,11 @@ pub fn run(c: &ReportCommand) -> Result<()> {
         include_riichi: a.include_riichi,
         fractions: if a.no_curve { Vec::new() } else { a.curve.clone() },
         bots,
+        html: a.html.clone(),
     };
     let spinner = crate::progress::spinner(std::io::stderr().is_terminal(), "thesis report");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build()?;
-    let tables = pool.install(|| {
+    let report = pool.install(|| {
         haifu_reports::thesis(&o, &|step| {
             if let Some(s) = &spinner {
                 s.set_message(format!("thesis report: {step}"));
@@ -84,9 +89,20 @@ pub fn run(c: &ReportCommand) -> Result<()> {
     if let Some(s) = spinner {
         s.finish_and_clear();
     }
-    println!("wrote {} tables to {} (README.md has them all)", tables.len(), a.out.display());
-    for t in &tables {
+    println!("wrote {} tables to {} (README.md has them all)", report.tables.len(), a.out.display());
+    for t in &report.tables {
         println!("  {}: {}", t.name, t.title);
+    }
+    if let Some((html, pngs, problems)) = &report.html {
+        println!(
+            "HTML report: {} ({} charts, PNG copies in {})",
+            html.display(),
+            pngs.len(),
+            html.with_file_name("charts").display()
+        );
+        for p in problems {
+            println!("  note: {p}");
+        }
     }
     Ok(())
 }

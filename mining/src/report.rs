@@ -49,6 +49,21 @@ impl Cell {
         }
     }
 
+    /// The cell as the reports show it: thousands separators on counts, percentages with two decimals, `-`
+    /// for no value.
+    pub fn shown(&self) -> String {
+        match self {
+            Cell::Int(n) => grouped(*n),
+            Cell::Empty => "-".into(),
+            other => other.display(),
+        }
+    }
+
+    /// A count or a number (right-aligned in tables).
+    pub fn is_number(&self) -> bool {
+        matches!(self, Cell::Int(_) | Cell::Percent(_) | Cell::Float(..))
+    }
+
     /// Markdown shows thousands separators on counts, as the thesis prints them.
     fn markdown(&self) -> String {
         match self {

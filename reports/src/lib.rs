@@ -3,6 +3,9 @@
 //!
 //! - [`thesis`]: every table of the thesis's chapters 5 and 6 beside its figures.
 
+pub mod charts;
+pub mod html;
+pub mod pages;
 pub mod thesis;
 
-pub use thesis::{thesis, ThesisOptions};
+pub use thesis::{thesis, ThesisOptions, ThesisReport};

@@ -34,6 +34,16 @@ pub struct ThesisOptions {
     pub fractions: Vec<f64>,
     /// Tables that hold bot scopes (6.5), and the bot scopes in them; `None` skips 6.5.
     pub bots: Option<(PathBuf, Vec<String>)>,
+    /// Also write the report as one self-contained HTML file with charts (PNG copies in `charts/` beside it).
+    pub html: Option<PathBuf>,
+}
+
+/// What [`thesis`] wrote.
+#[derive(Debug)]
+pub struct ThesisReport {
+    pub tables: Vec<Table>,
+    /// The HTML file, the PNG charts, and the charts that could not be drawn (why).
+    pub html: Option<(PathBuf, Vec<PathBuf>, Vec<String>)>,
 }
 
 /// The generation options recorded in `meta.json` by `haifu mine`.
@@ -59,8 +69,8 @@ fn pct(c: Option<f64>) -> Cell {
 }
 
 /// Builds every table, writes each as CSV, Markdown and JSON into `out`, and `out/README.md` with all of
-/// them in order. Returns the tables.
-pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> {
+/// them in order (and the HTML page when asked). Returns the tables.
+pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<ThesisReport> {
     let mut tables: Vec<Table> = Vec::new();
     let meta = haifu_mining::tables::read_meta(&o.tables)?;
     let gen = generation(meta.as_ref());
@@ -112,7 +122,15 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<Vec<Table>> 
     }
 
     write(o, &tables, &options_line)?;
-    Ok(tables)
+    let html = match &o.html {
+        None => None,
+        Some(path) => {
+            progress("HTML and charts");
+            let (pngs, problems) = crate::pages::thesis_page(&tables, &options_line).write(path)?;
+            Some((path.clone(), pngs, problems))
+        }
+    };
+    Ok(ThesisReport { tables, html })
 }
 
 /// Chapter 5: yaku and strategies (5.1, 5.2), the sequence tables (5.3-5.6); returns the single player of

@@ -1,0 +1,75 @@
+//! The HTML report in a real browser: `haifu demo` writes one self-contained file; headless Chromium opens it
+//! from disk, its DOM holds every table and chart, and a screenshot of it is kept
+//! (`$CARGO_TARGET_DIR/test-artifacts/report.png`). Where there is no Chromium (`scripts/test` installs it
+//! when it can) the browser part says so and is skipped; the file's own checks still run.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{haifu, json, Scratch};
+
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"].iter().find_map(|b| {
+        let out = Command::new("which").arg(b).output().ok()?;
+        out.status.success().then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+    })
+}
+
+fn headless(browser: &Path, args: &[&str]) -> std::process::Output {
+    let mut cmd = Command::new(browser);
+    cmd.args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]);
+    cmd.args(args);
+    cmd.output().expect("running chromium")
+}
+
+#[test]
+fn the_demo_report_renders_in_a_browser() {
+    let s = Scratch::new("report-html");
+    let out = s.0.join("demo");
+    let demo = json(&haifu(&["demo", "--out", out.to_str().unwrap(), "--games", "48", "--json"]));
+    let html = PathBuf::from(demo["html"].as_str().expect("the demo names its HTML report"));
+    let text = std::fs::read_to_string(&html).unwrap();
+    // self-contained: no script, nothing fetched (an SVG's xmlns names a namespace, it fetches nothing)
+    for banned in ["<script", "src=\"http", "href=\"http", "<link", "url(http", "@import"] {
+        assert!(!text.contains(banned), "the report holds {banned:?}");
+    }
+    let tables = text.matches("<table class=\"data\"").count();
+    let charts = text.matches("<figure class=\"chart\"").count();
+    assert!(tables >= 10 && charts >= 4, "{tables} tables, {charts} charts");
+    for name in ["match_rates", "turns", "learning_curve", "occurrences"] {
+        assert!(text.contains(&format!("data-name=\"{name}\"")), "chart {name}");
+        assert!(html.with_file_name("charts").join(format!("{name}.png")).is_file(), "{name}.png");
+    }
+
+    let Some(browser) = chromium() else {
+        eprintln!("SKIPPED the browser check: no chromium here (scripts/test installs it where it can)");
+        return;
+    };
+    let url = format!("file://{}", html.canonicalize().unwrap().display());
+    let dom = headless(&browser, &["--dump-dom", &url]);
+    assert!(dom.status.success(), "{}", String::from_utf8_lossy(&dom.stderr));
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    // the browser parsed every table and every chart as SVG with its drawing
+    assert_eq!(dom.matches("<table class=\"data\"").count(), tables);
+    assert_eq!(dom.matches("<figure class=\"chart\"").count(), charts);
+    assert!(dom.matches("<svg").count() >= charts);
+    assert!(dom.contains("<rect") && dom.contains("<polyline"), "bars and lines drawn");
+    assert!(dom.contains("Honors"), "a player's name in the tables");
+
+    let keep = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"))
+        .join("test-artifacts");
+    std::fs::create_dir_all(&keep).unwrap();
+    let shot = keep.join("report.png");
+    let _ = std::fs::remove_file(&shot);
+    let taken = headless(&browser, &[&format!("--screenshot={}", shot.display()), "--window-size=1200,2400", &url]);
+    assert!(taken.status.success(), "{}", String::from_utf8_lossy(&taken.stderr));
+    let png = std::fs::read(&shot).expect("the screenshot");
+    assert_eq!(&png[1..4], b"PNG");
+    // a page of tables and charts compresses far less than a blank one (a blank 1200x2400 PNG is a few kB)
+    assert!(png.len() > 60_000, "screenshot of {} bytes: the page looks empty", png.len());
+    eprintln!("screenshot kept at {}", shot.display());
+}

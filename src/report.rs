@@ -12,6 +12,37 @@ use haifu_reports::ThesisOptions;
 pub enum ReportCommand {
     /// Every table of the thesis's chapters 5 and 6 on this data, each beside the thesis figure.
     Thesis(ThesisArgs),
+    /// One player's habits: rates beside everyone's, individual moves against the all-players majority (the
+    /// hand drawn as tiles), by kind and per game, characteristic sequences, nearest players. HTML and Markdown.
+    Player(PlayerArgs),
+}
+
+#[derive(clap::Args)]
+pub struct PlayerArgs {
+    /// The player, as named in the style database.
+    pub player: String,
+    /// Dataset with the player's games (written by `haifu ingest`).
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Style database (`haifu style build`): the profile and the all-players table.
+    #[arg(long)]
+    pub db: PathBuf,
+    /// Output directory: index.html (with charts/), README.md and each table as CSV, Markdown and JSON.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Years of the games whose moves are read, comma-separated (default: every year).
+    #[arg(long, value_delimiter = ',')]
+    pub years: Vec<i32>,
+    /// A majority counts when the all-players table saw its sequence and the player's together at least this
+    /// many times ...
+    #[arg(long, default_value_t = 20)]
+    pub min_count: u64,
+    /// ... and the majority's at least this share (0.5..1) of the two (how far from the majority).
+    #[arg(long, default_value_t = 0.6)]
+    pub min_share: f64,
+    /// Individual moves to list.
+    #[arg(long, default_value_t = 50)]
+    pub limit: usize,
 }
 
 #[derive(clap::Args)]
@@ -62,7 +93,33 @@ pub struct ThesisArgs {
 }
 
 pub fn run(c: &ReportCommand) -> Result<()> {
-    let ReportCommand::Thesis(a) = c;
+    match c {
+        ReportCommand::Thesis(a) => thesis(a),
+        ReportCommand::Player(a) => player(a),
+    }
+}
+
+fn player(a: &PlayerArgs) -> Result<()> {
+    if !(0.0..=1.0).contains(&a.min_share) {
+        anyhow::bail!("--min-share {}: a share between 0 and 1", a.min_share);
+    }
+    let db = haifu_style::StyleDb::open(&a.db)?;
+    let o = haifu_reports::player::PlayerOptions {
+        player: a.player.clone(),
+        years: a.years.clone(),
+        min_count: a.min_count,
+        min_share: a.min_share,
+        limit: a.limit,
+    };
+    let (tables, problems) = haifu_reports::player::player_report(&a.dataset, &db, &o, &a.out)?;
+    println!("{}: {} tables; open {}", a.out.display(), tables.len(), a.out.join("index.html").display());
+    for p in problems {
+        println!("  note: {p}");
+    }
+    Ok(())
+}
+
+fn thesis(a: &ThesisArgs) -> Result<()> {
     let bots = a.bots.clone().map(|b| (a.bot_tables.clone().unwrap_or_else(|| a.tables.clone()), b));
     let o = ThesisOptions {
         dataset: a.dataset.clone(),

@@ -159,6 +159,8 @@ fn style_database_profiles_compares_and_identifies() {
     let scores: Vec<f64> = ranked.iter().map(|r| r["score"].as_f64().unwrap()).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]));
 
+    player_report_lists_moves_against_the_majority(ds_s, db_s, &s.0.join("honors"));
+
     // bad input: one line naming what is wrong
     assert!(error(&haifu(&["style", "show", "Nobody", "--db", db_s])).contains("Nobody"));
     let empty = s.0.join("empty");
@@ -212,4 +214,68 @@ fn a_log_of_another_table_size_is_refused() {
         haifu(&["style", "identify", "--db", db.to_str().unwrap(), "--log", log.to_str().unwrap(), "--seat", "0"]);
     let e = error(&refused);
     assert!(e.contains("3-player") && e.contains("4-player"), "{e}");
+}
+
+/// `haifu report player`: the moves by kind and per game add up to the moves found, every listed move chose
+/// another kind than the majority and a tile its hand held, and the page holds the tables and the tiles.
+fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path) {
+    let r = haifu(&[
+        "report",
+        "player",
+        "Honors",
+        "--dataset",
+        ds,
+        "--db",
+        db,
+        "--out",
+        out.to_str().unwrap(),
+        "--years",
+        "2022",
+        "--min-count",
+        "5",
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join(format!("{name}.json"))).unwrap()).unwrap()
+    };
+    let kinds = read("move_kinds");
+    let total: u64 = kinds["rows"].as_array().unwrap().iter().map(|r| r["moves"].as_u64().unwrap()).sum();
+    let per_game: u64 =
+        read("moves_per_game")["rows"].as_array().unwrap().iter().map(|r| r["moves"].as_u64().unwrap()).sum();
+    assert!(total > 0, "the Honors bot goes against the majority somewhere");
+    assert_eq!(total, per_game);
+    let moves = read("moves");
+    let listed = moves["rows"].as_array().unwrap();
+    assert_eq!(listed.len() as u64, total.min(50));
+    for m in listed {
+        let (chose, majority) = (m["chose"].as_str().unwrap(), m["majority"].as_str().unwrap());
+        assert_ne!(chose, majority);
+        assert!(m["majority share"].as_f64().unwrap() >= 0.6);
+        // the chosen kind is in the hand as the report writes it (Tenhou notation: digits then suit letter)
+        let hand = m["hand"].as_str().unwrap();
+        assert!(holds(hand, chose), "{hand} does not hold {chose}");
+    }
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("data-name=\"move_pictures\"") && html.contains("class=\"chosen\""));
+}
+
+/// Whether a hand in Tenhou notation (`123m45p11z`) holds a kind in mjai notation (`3m`, `E`, `C`).
+fn holds(hand: &str, kind: &str) -> bool {
+    let honors = ["E", "S", "W", "N", "P", "F", "C"];
+    let (digit, suit) = match honors.iter().position(|h| *h == kind) {
+        Some(i) => (char::from(b'1' + i as u8), 'z'),
+        None => (kind.chars().next().unwrap(), kind.chars().nth(1).unwrap()),
+    };
+    let mut digits = Vec::new();
+    for c in hand.chars() {
+        if c.is_ascii_digit() {
+            digits.push(c);
+        } else {
+            if c == suit && digits.contains(&digit) {
+                return true;
+            }
+            digits.clear();
+        }
+    }
+    false
 }

@@ -6,6 +6,7 @@
 pub mod charts;
 pub mod html;
 pub mod pages;
+pub mod player;
 pub mod thesis;
 
 pub use thesis::{thesis, ThesisOptions, ThesisReport};

@@ -1,0 +1,359 @@
+//! `haifu report player P`: one player's habits, for the player to read.
+//!
+//! - the profile's rates beside everyone's (from the style database);
+//! - **individual moves** (the thesis's term): the player's discards that go against the all-players table's
+//!   majority, its first candidate (SPEC 4), where that majority is clear: the majority's score (its sequence's
+//!   count with the mirror's) and the score of the player's own choice together at least `min_count`, the
+//!   majority's at least `min_share` of the two, and the player's discard another kind; each with the hand
+//!   drawn as tiles, the choice and the majority's choice. Like the imitator, this compares counts of
+//!   sequences of different suits: a common shape's sequence outweighs a rare one's;
+//! - those moves grouped by kind, in this order of precedence: `call` (the discard follows a chi or pon),
+//!   `safety` (another seat is in riichi), `riichi` (the discard declares riichi), `efficiency` (the choice
+//!   leaves the hand further from tenpai than the majority's), else `shape` (equal shanten: a preference);
+//! - the moves per game; the player's most characteristic sequences (most over-represented against ALL); the
+//!   nearest players of the database.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use hashbrown::HashMap;
+
+use haifu_imitate::rank::{rank, Reason, Winds};
+use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
+use haifu_ingest::extract::{ExtractedGame, Source};
+use haifu_mining::report::{Cell, Table};
+use haifu_mining::{Shape, Strategy};
+use haifu_rules::shanten::shanten_each;
+use haifu_rules::{Kind, KINDS};
+use haifu_style::compare::{js_distance, Distribution};
+use haifu_style::db::replayed_games;
+use haifu_style::{StyleDb, RATES};
+
+use crate::charts::{Chart, Plot};
+use crate::html::{escape, Block, Page};
+
+/// What the player report is built from.
+#[derive(Clone, Debug)]
+pub struct PlayerOptions {
+    pub player: String,
+    /// The games read for the player's moves (empty: every year).
+    pub years: Vec<i32>,
+    /// A majority counts when its score and the player's choice's add up to at least this ...
+    pub min_count: u64,
+    /// ... and the majority's is at least this share of the two.
+    pub min_share: f64,
+    /// Individual moves listed (the most confident majorities first).
+    pub limit: usize,
+}
+
+/// One individual move.
+#[derive(Clone, Debug)]
+pub struct Move {
+    pub game: i64,
+    pub round: u16,
+    pub turn: u8,
+    pub kind: &'static str,
+    /// The state before the discard (hand, or hand before the call plus the called tile).
+    pub state: [u8; KINDS],
+    pub chosen: Kind,
+    pub majority: Kind,
+    /// Majority's share of its score and the choice's, and the two scores' sum.
+    pub share: f64,
+    pub count: u64,
+}
+
+/// A tile as its Unicode mahjong glyph.
+pub fn glyph(k: Kind) -> char {
+    let i = u32::from(k.index());
+    let code = match i {
+        0..=8 => 0x1F007 + i,          // man
+        9..=17 => 0x1F019 + (i - 9),   // pin
+        18..=26 => 0x1F010 + (i - 18), // sou
+        27..=30 => 0x1F000 + (i - 27), // E S W N
+        31 => 0x1F006,                 // haku
+        32 => 0x1F005,                 // hatsu
+        _ => 0x1F004,                  // chun
+    };
+    char::from_u32(code).unwrap_or('?')
+}
+
+/// The state as tiles, the chosen tile and the majority's marked.
+fn tiles_html(state: &[u8; KINDS], chosen: Kind, majority: Kind) -> String {
+    let mut out = String::from("<span class=\"tiles\">");
+    for (k, &n) in state.iter().enumerate() {
+        let kind = Kind::from_index(k as u8);
+        for i in 0..n {
+            let class = match () {
+                _ if i == 0 && kind == chosen => " class=\"chosen\"",
+                _ if i == 0 && kind == majority => " class=\"majority\"",
+                _ => "",
+            };
+            out.push_str(&format!("<span{class} title=\"{}\">{}</span>", kind.name(), glyph(kind)));
+        }
+    }
+    out.push_str("</span>");
+    out
+}
+
+fn state_text(state: &[u8; KINDS]) -> String {
+    haifu_rules::hand::format_counts(state)
+}
+
+/// The player's individual moves in their games of `years`.
+fn moves(games: &[(i64, ExtractedGame)], player: &str, all: &SeqTable, o: &PlayerOptions) -> Vec<Move> {
+    let mut out = Vec::new();
+    for (id, g) in games {
+        let Some(seat) = (0..g.info.n_players).find(|&s| g.info.players[usize::from(s)].name == player) else {
+            continue;
+        };
+        let mut riichi: HashMap<u16, Vec<u32>> = HashMap::new();
+        for d in g.decisions.iter().filter(|d| d.riichi && d.seat != seat) {
+            riichi.entry(d.round).or_default().push(d.event_index);
+        }
+        for d in g.decisions.iter().filter(|d| d.seat == seat && !d.in_riichi) {
+            let round = &g.rounds[usize::from(d.round)];
+            let winds = Winds::of_seat(round.init.kyoku, seat, g.info.n_players);
+            let ranking = rank(&d.before, winds, all);
+            let scores: Vec<(Kind, u64)> = ranking
+                .candidates
+                .iter()
+                .filter_map(|c| match c.reason {
+                    Reason::Sequence { score, .. } => Some((c.kind, score)),
+                    Reason::IsolatedHonor { .. } => None,
+                })
+                .collect();
+            // a majority only among suit candidates, and only when no isolated honor comes first
+            let Some(first) = ranking.candidates.first() else { continue };
+            let Some(&(majority, top)) = scores.first().filter(|s| s.0 == first.kind) else { continue };
+            let chosen = d.discard.kind();
+            // the majority's score against the player's own choice's (0 when the table never saw it)
+            let mine = scores.iter().find(|s| s.0 == chosen).map_or(0, |s| s.1);
+            let total = top + mine;
+            if total < o.min_count || chosen == majority || (top as f64) < o.min_share * total as f64 {
+                continue;
+            }
+            let after = shanten_each(d.hand.counts(), -1);
+            let kind = if matches!(d.source, Source::Chi | Source::Pon) {
+                "call"
+            } else if riichi.get(&d.round).is_some_and(|r| r.iter().any(|&at| at < d.event_index)) {
+                "safety"
+            } else if d.riichi {
+                "riichi"
+            } else if after[usize::from(chosen.index())] > after[usize::from(majority.index())] {
+                "efficiency"
+            } else {
+                "shape"
+            };
+            out.push(Move {
+                game: *id,
+                round: d.round,
+                turn: d.turn,
+                kind,
+                state: d.before,
+                chosen,
+                majority,
+                share: top as f64 / total as f64,
+                count: total,
+            });
+        }
+    }
+    out
+}
+
+/// Builds the report and writes `out/index.html` (with `out/charts/`) and `out/README.md` with the tables.
+pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path) -> Result<(Vec<Table>, Vec<String>)> {
+    let profile = db.profile(&o.player)?;
+    let load = LoadOptions { scopes: None, strategies: vec![Strategy::All], sources: None };
+    let tables = Tables::load(&db.dir, &load)?;
+    let table = |s: &str| tables.get(s, Strategy::All).cloned().unwrap_or_default();
+    let all = table(ALL_SCOPE);
+    let games = replayed_games(dataset, &o.years, db.meta.rules.players, |_| true)?;
+    let mine: Vec<(i64, ExtractedGame)> =
+        games.into_iter().filter(|(_, g)| g.info.players.iter().any(|p| p.name == o.player)).collect();
+    if mine.is_empty() {
+        anyhow::bail!("{}: no game of {:?} in years {:?}", dataset.display(), o.player, o.years);
+    }
+    let mut found = moves(&mine, &o.player, &all, o);
+    let decisions: u64 = mine
+        .iter()
+        .map(|(_, g)| {
+            let seat = g.info.players.iter().position(|p| p.name == o.player).unwrap_or(0) as u8;
+            g.decisions.iter().filter(|d| d.seat == seat && !d.in_riichi).count() as u64
+        })
+        .sum();
+
+    let mut out_tables = Vec::new();
+    let mut rates =
+        Table::new("rates", &format!("{}: rates beside everyone's", o.player), &["rate", "player", "everyone", "what"]);
+    for (r, (p, a)) in RATES.iter().zip(profile.tally.rates().into_iter().zip(db.all.rates())) {
+        let cell = |v: Option<f64>| {
+            if r.name.ends_with("_rate") {
+                Cell::opt_percent(v)
+            } else {
+                v.map_or(Cell::Empty, |x| Cell::Float(x, 1))
+            }
+        };
+        rates.push(vec![Cell::text(r.name), cell(p), cell(a), Cell::text(r.what)]);
+    }
+    rates.note(format!(
+        "{} games, {} rounds in the database {}",
+        profile.tally.games,
+        profile.tally.rounds,
+        db.dir.display()
+    ));
+    out_tables.push(rates);
+
+    let mut kinds = Table::new("move_kinds", "Individual moves by kind", &["kind", "moves", "per 100 decisions"]);
+    for k in ["efficiency", "safety", "calls", "riichi", "shape"] {
+        let key = if k == "calls" { "call" } else { k };
+        let n = found.iter().filter(|m| m.kind == key).count() as u64;
+        kinds.push(vec![Cell::text(k), Cell::int(n), Cell::Float(100.0 * n as f64 / decisions.max(1) as f64, 2)]);
+    }
+    kinds.note(format!(
+        "{} individual moves in {decisions} chosen discards of {} games: the player chose another tile than the all-players table's first, whose sequence it saw {:.0}%+ of the times of the two sequences together ({}+ times)",
+        found.len(),
+        mine.len(),
+        100.0 * o.min_share,
+        o.min_count
+    ));
+    out_tables.push(kinds);
+
+    let mut per_game: Vec<(i64, usize)> = Vec::new();
+    for m in &found {
+        match per_game.iter_mut().find(|g| g.0 == m.game) {
+            Some(g) => g.1 += 1,
+            None => per_game.push((m.game, 1)),
+        }
+    }
+    let mut games_table = Table::new("moves_per_game", "Individual moves per game", &["game", "moves"]);
+    for (g, n) in &per_game {
+        games_table.push(vec![Cell::text(format!("{g:016x}")), Cell::int(*n as u64)]);
+    }
+    out_tables.push(games_table);
+
+    found.sort_by(|a, b| b.share.total_cmp(&a.share).then(b.count.cmp(&a.count)));
+    found.truncate(o.limit);
+    let mut list = Table::new(
+        "moves",
+        "Individual moves, the clearest majorities first",
+        &["game", "round", "turn", "kind", "hand", "chose", "majority", "majority share", "seen"],
+    );
+    for m in &found {
+        list.push(vec![
+            Cell::text(format!("{:016x}", m.game)),
+            Cell::int(m.round),
+            Cell::int(m.turn),
+            Cell::text(m.kind),
+            Cell::text(state_text(&m.state)),
+            Cell::text(m.chosen.name()),
+            Cell::text(m.majority.name()),
+            Cell::Percent(m.share),
+            Cell::int(m.count),
+        ]);
+    }
+
+    // sequences the player plays far more often than everyone (folded pairs seen 10+ times by the player)
+    let own = Distribution::of(&table(&o.player));
+    let everyone = Distribution::of(&all);
+    let mut lift: Vec<((u32, u32), u64, f64)> = own
+        .counts
+        .iter()
+        .filter(|(_, &n)| n >= 10)
+        .map(|(k, &n)| {
+            let p = n as f64 / own.total as f64;
+            let q = (everyone.counts.get(k).copied().unwrap_or(0) as f64 + 1.0) / (everyone.total as f64 + 1.0);
+            (*k, n, p / q)
+        })
+        .collect();
+    lift.sort_by(|a, b| b.2.total_cmp(&a.2));
+    lift.truncate(15);
+    let mut characteristic = Table::new(
+        "characteristic",
+        "Most characteristic sequences (share against everyone's)",
+        &["before", "after", "count", "times everyone's share"],
+    );
+    for ((b, a), n, l) in &lift {
+        characteristic.push(vec![
+            Cell::text(Shape::from_key(*b).to_string()),
+            Cell::text(Shape::from_key(*a).to_string()),
+            Cell::int(*n),
+            Cell::Float(*l, 2),
+        ]);
+    }
+
+    let mut nearest: Vec<(String, f64)> = db
+        .profiles
+        .iter()
+        .filter(|p| p.player != o.player)
+        .map(|p| (p.player.clone(), js_distance(&own, &Distribution::of(&table(&p.player)))))
+        .collect();
+    nearest.sort_by(|a, b| a.1.total_cmp(&b.1));
+    nearest.truncate(5);
+    let mut near =
+        Table::new("nearest", "Nearest players (Jensen-Shannon distance of the sequences)", &["player", "distance"]);
+    for (p, d) in &nearest {
+        near.push(vec![Cell::text(p.clone()), Cell::Float(*d, 4)]);
+    }
+
+    let mut page = Page::new(format!("{}: style and individual moves", o.player));
+    page.push(Block::Paragraph(format!(
+        "{} games of {} read from {} (years {:?}); profile and tables from the style database {}.",
+        mine.len(),
+        o.player,
+        dataset.display(),
+        o.years,
+        db.dir.display()
+    )));
+    page.push(Block::Heading("Rates".into()));
+    page.push(Block::Table(out_tables[0].clone()));
+    let shares: Vec<usize> =
+        RATES.iter().enumerate().filter(|(_, r)| r.name.ends_with("_rate")).map(|(i, _)| i).collect();
+    page.push(Block::Chart(Chart {
+        name: "rates".into(),
+        title: format!("{} beside everyone", o.player),
+        x_label: "rate".into(),
+        y_label: "%".into(),
+        plot: Plot::Bars {
+            groups: shares.iter().map(|&i| RATES[i].name.trim_end_matches("_rate").to_string()).collect(),
+            series: vec![
+                (o.player.clone(), shares.iter().map(|&i| profile.tally.rates()[i].map(|x| 100.0 * x)).collect()),
+                ("everyone".into(), shares.iter().map(|&i| db.all.rates()[i].map(|x| 100.0 * x)).collect()),
+            ],
+            log_y: false,
+        },
+    }));
+    page.push(Block::Heading("Individual moves".into()));
+    page.push(Block::Table(out_tables[1].clone()));
+    let mut pictures = String::from("<table class=\"data\" data-name=\"move_pictures\"><thead><tr><th>kind</th><th class=\"text\">hand (orange: chose, green: majority)</th><th>chose</th><th>majority</th><th>share</th></tr></thead><tbody>");
+    for m in &found {
+        pictures.push_str(&format!(
+            "<tr><td class=\"text\">{}</td><td class=\"text\" title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{:.0}% of {}</td></tr>",
+            m.kind,
+            escape(&state_text(&m.state)),
+            tiles_html(&m.state, m.chosen, m.majority),
+            m.chosen.name(),
+            m.majority.name(),
+            100.0 * m.share,
+            m.count
+        ));
+    }
+    pictures.push_str("</tbody></table>\n");
+    page.push(Block::Raw(pictures));
+    page.push(Block::Table(list.clone()));
+    page.push(Block::Table(out_tables[2].clone()));
+    page.push(Block::Heading("Sequences and neighbours".into()));
+    page.push(Block::Table(characteristic.clone()));
+    page.push(Block::Table(near.clone()));
+    out_tables.extend([list, characteristic, near]);
+
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut md = format!("# {}: style and individual moves\n\n", o.player);
+    for t in &out_tables {
+        t.write(out)?;
+        md.push_str(&t.to_markdown());
+        md.push('\n');
+    }
+    std::fs::write(out.join("README.md"), md).with_context(|| format!("writing {}/README.md", out.display()))?;
+    let (_, problems) = page.write(&out.join("index.html"))?;
+    Ok((out_tables, problems))
+}

@@ -15,6 +15,25 @@ pub enum ReportCommand {
     /// One player's habits: rates beside everyone's, individual moves against the all-players majority (the
     /// hand drawn as tiles), by kind and per game, characteristic sequences, nearest players. HTML and Markdown.
     Player(PlayerArgs),
+    /// Bots beside humans, each side a style database: rates, decisiveness, distance, the shapes where they
+    /// differ most, the most frequent sequences. HTML and Markdown.
+    Bots(BotsArgs),
+}
+
+#[derive(clap::Args)]
+pub struct BotsArgs {
+    /// The humans' style database (its ALL is the human side).
+    #[arg(long)]
+    pub humans: PathBuf,
+    /// The bots' style database (mjai logs of bots or self-play logs, ingested and built like players').
+    #[arg(long)]
+    pub bots_db: PathBuf,
+    /// Bots of --bots-db, comma-separated (default: every player in it).
+    #[arg(long, value_delimiter = ',')]
+    pub bots: Vec<String>,
+    /// Output directory: index.html (with charts/), README.md, each table as CSV, Markdown and JSON.
+    #[arg(long, short)]
+    pub out: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -96,7 +115,21 @@ pub fn run(c: &ReportCommand) -> Result<()> {
     match c {
         ReportCommand::Thesis(a) => thesis(a),
         ReportCommand::Player(a) => player(a),
+        ReportCommand::Bots(a) => bots(a),
     }
+}
+
+fn bots(a: &BotsArgs) -> Result<()> {
+    let humans = haifu_style::StyleDb::open(&a.humans)?;
+    let bots_db = haifu_style::StyleDb::open(&a.bots_db)?;
+    let bots: Vec<String> =
+        if a.bots.is_empty() { bots_db.profiles.iter().map(|p| p.player.clone()).collect() } else { a.bots.clone() };
+    let (tables, problems) = haifu_reports::bots::bots_report(&humans, &bots_db, &bots, &a.out)?;
+    println!("{}: {} tables; open {}", a.out.display(), tables.len(), a.out.join("index.html").display());
+    for p in problems {
+        println!("  note: {p}");
+    }
+    Ok(())
 }
 
 fn player(a: &PlayerArgs) -> Result<()> {

@@ -160,6 +160,7 @@ fn style_database_profiles_compares_and_identifies() {
     assert!(scores.windows(2).all(|w| w[0] >= w[1]));
 
     player_report_lists_moves_against_the_majority(ds_s, db_s, &s.0.join("honors"));
+    bots_report_sets_bots_beside_humans(db_s, &s.0.join("bots"));
 
     // bad input: one line naming what is wrong
     assert!(error(&haifu(&["style", "show", "Nobody", "--db", db_s])).contains("Nobody"));
@@ -278,4 +279,41 @@ fn holds(hand: &str, kind: &str) -> bool {
         }
     }
     false
+}
+
+/// `haifu report bots`: each bot's rates column equals its profile's, its distance from the humans lies in
+/// (0, 1], and the decisiveness table has the humans' row and one per bot.
+fn bots_report_sets_bots_beside_humans(db: &str, out: &Path) {
+    let r = haifu(&[
+        "report",
+        "bots",
+        "--humans",
+        db,
+        "--bots-db",
+        db,
+        "--bots",
+        "Honors,Tanyao",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join(format!("{name}.json"))).unwrap()).unwrap()
+    };
+    let honors = json(&haifu(&["style", "show", "Honors", "--db", db, "--json"]));
+    let rates = read("rates");
+    let riichi = rates["rows"].as_array().unwrap().iter().find(|r| r["rate"] == "riichi_rate").unwrap();
+    assert_eq!(riichi["Honors"], honors["rates"]["riichi_rate"]);
+    for row in read("distance")["rows"].as_array().unwrap() {
+        let d = row["Jensen-Shannon distance"].as_f64().unwrap();
+        assert!(d > 0.0 && d <= 1.0, "{row}");
+    }
+    let scopes: Vec<String> = read("decisiveness")["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["scope"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(scopes, ["ALL", "Honors (bot)", "Tanyao (bot)"]);
+    assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("data-name=\"bot_rates\""));
 }

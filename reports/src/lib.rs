@@ -3,6 +3,7 @@
 //!
 //! - [`thesis`]: every table of the thesis's chapters 5 and 6 beside its figures.
 
+pub mod bots;
 pub mod charts;
 pub mod html;
 pub mod pages;

@@ -1,0 +1,169 @@
+//! `haifu report bots`: bots beside humans, each side a style database (`haifu style build`): the humans'
+//! database's ALL against each bot of the bots' database (mjai logs of bots, or the simulator's style bots,
+//! ingested and built like any players): rates, decisiveness (entropy of the discard given the shape), the
+//! most frequent sequences, the Jensen-Shannon distance of the sequences and the shapes where they choose most
+//! differently.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use haifu_imitate::{LoadOptions, Tables, ALL_SCOPE};
+use haifu_mining::report::{Cell, Table};
+use haifu_mining::{stats, Strategy};
+use haifu_style::compare::{js_distance, shape_differences, Distribution};
+use haifu_style::{StyleDb, RATES};
+
+use crate::charts::{Chart, Plot};
+use crate::html::{Block, Page};
+
+fn distribution(db: &StyleDb, scope: &str) -> Result<Distribution> {
+    let load = LoadOptions { scopes: Some(vec![scope.to_string()]), strategies: vec![Strategy::All], sources: None };
+    let tables = Tables::load(&db.dir, &load)?;
+    Ok(Distribution::of(tables.get(scope, Strategy::All).unwrap_or(haifu_imitate::table::empty_table())))
+}
+
+/// Builds the report into `out` (index.html with charts/, README.md, each table as CSV, Markdown and JSON).
+pub fn bots_report(
+    humans: &StyleDb,
+    bots_db: &StyleDb,
+    bots: &[String],
+    out: &Path,
+) -> Result<(Vec<Table>, Vec<String>)> {
+    let profiles: Vec<_> = bots.iter().map(|b| bots_db.profile(b)).collect::<Result<_>>()?;
+    let mut tables = Vec::new();
+
+    let mut columns = vec!["rate".to_string(), "humans (ALL)".to_string()];
+    columns.extend(bots.iter().cloned());
+    let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let mut rates = Table::new("rates", "Rates: humans against each bot", &cols);
+    let human_rates = humans.all.rates();
+    for (i, r) in RATES.iter().enumerate() {
+        let cell = |v: Option<f64>| {
+            if r.name.ends_with("_rate") {
+                Cell::opt_percent(v)
+            } else {
+                v.map_or(Cell::Empty, |x| Cell::Float(x, 1))
+            }
+        };
+        let mut row = vec![Cell::text(r.name), cell(human_rates[i])];
+        row.extend(profiles.iter().map(|p| cell(p.tally.rates()[i])));
+        rates.push(row);
+    }
+    rates.note(format!(
+        "humans: every seat of the {} games of {}; bots: {}",
+        humans.meta.games,
+        humans.dir.display(),
+        bots_db.dir.display()
+    ));
+    tables.push(rates);
+
+    let mut decisive = stats::decisiveness(&humans.dir, &[ALL_SCOPE.to_string()], 20)?;
+    let bot_rows = stats::decisiveness(&bots_db.dir, bots, 20)?;
+    for mut r in bot_rows.rows {
+        if let Cell::Text(name) = &mut r[0] {
+            name.push_str(" (bot)");
+        }
+        decisive.rows.push(r);
+    }
+    tables.push(decisive);
+
+    let human = distribution(humans, ALL_SCOPE)?;
+    let mut distance = Table::new(
+        "distance",
+        "How far each bot's sequences are from the humans'",
+        &["bot", "sequences", "Jensen-Shannon distance"],
+    );
+    let mut shapes = Vec::new();
+    for b in bots {
+        let d = distribution(bots_db, b)?;
+        distance.push(vec![Cell::text(b.clone()), Cell::int(d.total), Cell::Float(js_distance(&d, &human), 4)]);
+        let mut t = Table::new(
+            &format!("shapes_{}", tables.len() + shapes.len()),
+            &format!("Shapes where {b} chooses most differently from the humans"),
+            &["before", "bot's choice", "share", "humans' choice", "share", "seen (bot, humans)", "distance"],
+        );
+        for s in shape_differences(&d, &human, 20, 10) {
+            t.push(vec![
+                Cell::text(s.before.clone()),
+                Cell::text(s.choice[0].0.clone()),
+                Cell::Percent(s.choice[0].1),
+                Cell::text(s.choice[1].0.clone()),
+                Cell::Percent(s.choice[1].1),
+                Cell::text(format!("{}, {}", s.n[0], s.n[1])),
+                Cell::Float(s.distance, 2),
+            ]);
+        }
+        t.note(
+            "total variation distance between the two sides' choices of after for the shape (seen 20+ times by both)",
+        );
+        shapes.push(t);
+    }
+    tables.push(distance);
+    let mut tops = vec![{
+        let mut t = stats::top_sequences(&humans.dir, ALL_SCOPE, 10, 3)?;
+        t.name = "top_sequences_humans".into();
+        t.title = "Most frequent sequences of the humans".into();
+        t
+    }];
+    for (i, b) in bots.iter().enumerate() {
+        let mut t = stats::top_sequences(&bots_db.dir, b, 10, 3)?;
+        t.name = format!("top_sequences_bot{i}");
+        t.title = format!("Most frequent sequences of {b}");
+        tops.push(t);
+    }
+
+    let mut page = Page::new("Humans against bots");
+    page.push(Block::Paragraph(format!(
+        "Humans: {} ({} players profiled, {} games). Bots: {} of {}.",
+        humans.dir.display(),
+        humans.profiles.len(),
+        humans.meta.games,
+        bots.join(", "),
+        bots_db.dir.display()
+    )));
+    page.push(Block::Table(tables[0].clone()));
+    let shares: Vec<usize> =
+        RATES.iter().enumerate().filter(|(_, r)| r.name.ends_with("_rate")).map(|(i, _)| i).collect();
+    let mut series = vec![("humans".to_string(), shares.iter().map(|&i| human_rates[i].map(|x| 100.0 * x)).collect())];
+    series.extend(
+        profiles
+            .iter()
+            .map(|p| (p.player.clone(), shares.iter().map(|&i| p.tally.rates()[i].map(|x| 100.0 * x)).collect())),
+    );
+    page.push(Block::Chart(Chart {
+        name: "bot_rates".into(),
+        title: "Rates: humans and bots".into(),
+        x_label: "rate".into(),
+        y_label: "%".into(),
+        plot: Plot::Bars {
+            groups: shares.iter().map(|&i| RATES[i].name.trim_end_matches("_rate").to_string()).collect(),
+            series,
+            log_y: false,
+        },
+    }));
+    page.push(Block::Heading("Decisiveness and distance".into()));
+    page.push(Block::Table(tables[1].clone()));
+    page.push(Block::Table(tables[2].clone()));
+    page.push(Block::Heading("Where they differ most".into()));
+    for t in &shapes {
+        page.push(Block::Table(t.clone()));
+    }
+    page.push(Block::Heading("Most frequent sequences".into()));
+    for t in &tops {
+        page.push(Block::Table(t.clone()));
+    }
+    tables.extend(shapes);
+    tables.extend(tops);
+
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut md = String::from("# Humans against bots\n\n");
+    for t in &tables {
+        t.write(out)?;
+        md.push_str(&t.to_markdown());
+        md.push('\n');
+    }
+    std::fs::write(out.join("README.md"), md).with_context(|| format!("writing {}/README.md", out.display()))?;
+    let (_, problems) = page.write(&out.join("index.html"))?;
+    Ok((tables, problems))
+}

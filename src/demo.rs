@@ -103,7 +103,8 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     write_tables(&tables, &mined, &meta)?;
     let top = top_sequences(&haifu_mining::mine(&dataset, &MineOptions::default())?);
 
-    // the thesis's tables on the test year: how well each bot's own table imitates it
+    // a small network on the same years, then the thesis's tables on the test year (with its curve)
+    let beside = if test > 0 { Some(small_network(&dataset, &tables, &network, a.seed)?) } else { None };
     let rates = if test > 0 {
         let thesis = ThesisOptions {
             dataset: dataset.clone(),
@@ -117,6 +118,7 @@ pub fn run(a: &DemoArgs) -> Result<()> {
             fractions: vec![0.25, 0.5, 1.0],
             bots: None,
             html: Some(report.join("index.html")),
+            neural: vec![network.clone()],
         };
         let written = haifu_reports::thesis(&thesis, &|_| {})?;
         for p in written.html.iter().flat_map(|h| &h.2) {
@@ -126,7 +128,6 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     } else {
         None
     };
-    let beside = if test > 0 { Some(small_network(&dataset, &tables, &network, a.seed)?) } else { None };
     if a.json {
         let j = serde_json::json!({
             "logs": logs.display().to_string(), "ingest": summary, "top_sequences": top,

@@ -102,6 +102,9 @@ pub struct ThesisArgs {
     /// Bot scopes in --bot-tables (or in --tables), comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub bots: Option<Vec<String>>,
+    /// Runs of `haifu train` to set beside the tables (their epochs' test figures, a chart of the curves).
+    #[arg(long, value_delimiter = ',')]
+    pub neural: Vec<PathBuf>,
     /// Also write one self-contained HTML file with the tables and their charts (inline SVG; PNG copies in
     /// `charts/` beside it).
     #[arg(long)]
@@ -166,6 +169,7 @@ fn thesis(a: &ThesisArgs) -> Result<()> {
         fractions: if a.no_curve { Vec::new() } else { a.curve.clone() },
         bots,
         html: a.html.clone(),
+        neural: a.neural.clone(),
     };
     let spinner = crate::progress::spinner(std::io::stderr().is_terminal(), "thesis report");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build()?;

@@ -130,6 +130,9 @@ pub struct AccuracyArgs {
     /// Games pooled per trial, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "1,10")]
     pub games: Vec<usize>,
+    /// Also write the figures as a self-contained HTML page with a chart.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
 }
 
 pub fn run(c: &StyleCommand) -> Result<()> {
@@ -389,6 +392,21 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
 fn accuracy(a: &AccuracyArgs) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let r = haifu_style::accuracy::measure(&db, &a.dataset, &a.years, &a.games)?;
+    if let Some(path) = &a.html {
+        let page = haifu_reports::pages::accuracy_page(
+            &r,
+            &a.db.db.display().to_string(),
+            &a.dataset.display().to_string(),
+            &a.years,
+        );
+        let (_, problems) = page.write(path)?;
+        for p in problems {
+            eprintln!("note: {p}");
+        }
+        if !a.db.json {
+            println!("HTML: {}", path.display());
+        }
+    }
     if a.db.json {
         return print_json(&serde_json::to_value(&r)?);
     }

@@ -38,7 +38,24 @@ fn the_demo_report_renders_in_a_browser() {
     let tables = text.matches("<table class=\"data\"").count();
     let charts = text.matches("<figure class=\"chart\"").count();
     assert!(tables >= 10 && charts >= 4, "{tables} tables, {charts} charts");
-    for name in ["match_rates", "turns", "learning_curve", "occurrences"] {
+    // the final places: each test player's shares of the four places make one, over the games the match
+    // rates count (every demo game is complete)
+    let report = html.parent().unwrap();
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(report.join(format!("{name}.json"))).unwrap()).unwrap()
+    };
+    let rates = read("match_rates");
+    for p in read("placements")["rows"].as_array().unwrap() {
+        let shares: f64 = ["1st", "2nd", "3rd", "4th"].iter().map(|k| p[*k].as_f64().unwrap()).sum();
+        assert!((shares - 1.0).abs() < 1e-9, "{p}");
+        let r = rates["rows"].as_array().unwrap().iter().find(|r| r["player"] == p["player"]).unwrap();
+        assert_eq!(p["games"], r["games"], "{p}");
+    }
+    // the demo's small network: its epochs in the report, as its metrics.csv has them
+    let epochs = read("neural_runs")["rows"].as_array().unwrap().len();
+    let csv = std::fs::read_to_string(html.parent().unwrap().parent().unwrap().join("nn/metrics.csv")).unwrap();
+    assert_eq!(epochs, csv.lines().count() - 1);
+    for name in ["match_rates", "turns", "learning_curve", "occurrences", "placements", "neural"] {
         assert!(text.contains(&format!("data-name=\"{name}\"")), "chart {name}");
         assert!(html.with_file_name("charts").join(format!("{name}.png")).is_file(), "{name}.png");
     }

@@ -139,7 +139,11 @@ fn style_database_profiles_compares_and_identifies() {
         "--games",
         "1,5",
         "--json",
+        "--html",
+        s.0.join("identification.html").to_str().unwrap(),
     ]));
+    let page = std::fs::read_to_string(s.0.join("identification.html")).unwrap();
+    assert!(page.contains("data-name=\"identification\"") && page.contains("<svg"));
     for row in acc["rows"].as_array().unwrap() {
         assert_eq!(row["players"], 8, "{row}");
         assert!(row["top1"].as_f64().unwrap() > 3.0 * row["chance_top1"].as_f64().unwrap(), "{row}");

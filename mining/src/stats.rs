@@ -378,3 +378,61 @@ pub fn decisiveness(dir: &Path, scopes: &[String], min_count: u64) -> Result<Tab
     }
     Ok(t)
 }
+
+/// Final places and points of the players of `players` in the complete games of `years` (every year when
+/// empty): games, the share of each place, the mean place and the mean final points (with uma).
+pub fn placements(dataset: &Path, years: &[i32], players: &[String]) -> Result<Table> {
+    use arrow::array::Array;
+    use arrow::datatypes::{Float64Type, Int64Type};
+    let index = haifu_ingest::stored::GameIndex::read(dataset)?;
+    // per player: games, places 1..4, sum of places, sum of points
+    let mut per: HashMap<&str, (u64, [u64; 4], u64, f64)> =
+        players.iter().map(|p| (p.as_str(), Default::default())).collect();
+    for b in haifu_ingest::stored::read_table(dataset, "games")? {
+        let ids = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
+        let names = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
+        let ranks = b.column_by_name("ranks").and_then(|c| c.as_list_opt::<i32>());
+        let points = b.column_by_name("final_points").and_then(|c| c.as_list_opt::<i32>());
+        let (Some(ids), Some(names), Some(ranks), Some(points)) = (ids, names, ranks, points) else {
+            bail!("{}: games table without game_id, names, ranks or final_points", dataset.display());
+        };
+        for i in 0..b.num_rows() {
+            let g = ids.value(i);
+            if !years.is_empty() && !index.year(g).is_some_and(|y| years.contains(&y)) {
+                continue;
+            }
+            if names.is_null(i) || ranks.is_null(i) || points.is_null(i) {
+                continue; // an incomplete game has no final places
+            }
+            let (n, r, p) = (names.value(i), ranks.value(i), points.value(i));
+            let (n, r, p) = (n.as_string::<i32>(), r.as_primitive::<UInt8Type>(), p.as_primitive::<Float64Type>());
+            for seat in 0..n.len().min(r.len()).min(p.len()) {
+                if let Some(e) = per.get_mut(n.value(seat)) {
+                    let place = usize::from(r.value(seat).clamp(1, 4));
+                    e.0 += 1;
+                    e.1[place - 1] += 1;
+                    e.2 += place as u64;
+                    e.3 += p.value(seat);
+                }
+            }
+        }
+    }
+    let mut t = Table::new(
+        "placements",
+        "Final places and points of the test players",
+        &["player", "games", "1st", "2nd", "3rd", "4th", "mean place", "mean points"],
+    );
+    t.note(format!(
+        "complete games of years {}; points are the final game points with uma (`owari`)",
+        years_text(years)
+    ));
+    for p in players {
+        let (games, places, sum, points) = per[p.as_str()];
+        let mut row = vec![Cell::text(p.clone()), Cell::int(games)];
+        row.extend(places.iter().map(|&k| Cell::ratio(k, games)));
+        row.push(if games > 0 { Cell::Float(sum as f64 / games as f64, 2) } else { Cell::Empty });
+        row.push(if games > 0 { Cell::Float(points / games as f64, 1) } else { Cell::Empty });
+        t.push(row);
+    }
+    Ok(t)
+}

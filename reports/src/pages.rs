@@ -161,6 +161,85 @@ fn yaku_chart(t: &Table) -> Option<Chart> {
 /// How a table's chart is drawn from it (none when the table lacks what it needs).
 type ChartOf = fn(&Table) -> Option<Chart>;
 
+/// Final places of each test player (the share of each place).
+fn placements_chart(t: &Table) -> Option<Chart> {
+    let groups: Vec<String> = column(t, "player")?.map(text).collect();
+    let series = ["1st", "2nd", "3rd", "4th"]
+        .iter()
+        .filter_map(|p| Some((p.to_string(), column(t, p)?.map(number).collect())))
+        .collect::<Vec<(String, Vec<Option<f64>>)>>();
+    (!groups.is_empty()).then(|| Chart {
+        name: "placements".into(),
+        title: "Final places of the test players".into(),
+        x_label: "player".into(),
+        y_label: "% of games".into(),
+        plot: Plot::Bars { groups, series, log_y: false },
+    })
+}
+
+/// The last epoch of each `haifu train` run, from its `metrics.csv` (and `model.json` for its name).
+pub fn neural_runs(runs: &[std::path::PathBuf]) -> anyhow::Result<Table> {
+    use anyhow::Context;
+    let mut t = Table::new(
+        "neural_runs",
+        "Neural baselines: test figures of each run's epochs (haifu train's own test split)",
+        &["run", "model", "epoch", "train loss", "test loss", "top-1", "top-3"],
+    );
+    t.note("top-1 and top-3 on the run's test positions (its --test-years), every decision but those forced by riichi");
+    for run in runs {
+        let path = run.join("metrics.csv");
+        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+        let model = std::fs::read_to_string(run.join("model.json"))
+            .ok()
+            .and_then(|m| serde_json::from_str::<serde_json::Value>(&m).ok())
+            .map(|m| format!("{} x{}", m["model"].as_str().unwrap_or("?"), m["layers"]))
+            .unwrap_or_default();
+        for (n, line) in text.lines().enumerate().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let num = |i: usize| -> anyhow::Result<f64> {
+                f.get(i)
+                    .and_then(|x| x.parse().ok())
+                    .with_context(|| format!("{} line {}: column {}", path.display(), n + 1, i + 1))
+            };
+            t.push(vec![
+                Cell::text(run.display().to_string()),
+                Cell::text(model.clone()),
+                Cell::int(num(0)? as i64),
+                Cell::Float(num(2)?, 4),
+                Cell::Float(num(3)?, 4),
+                Cell::Percent(num(4)?),
+                Cell::Percent(num(5)?),
+            ]);
+        }
+    }
+    Ok(t)
+}
+
+/// Each run's test top-1 and top-3 by epoch.
+fn neural_chart(t: &Table) -> Option<Chart> {
+    let runs: Vec<String> = column(t, "run")?.map(text).collect();
+    let epochs: Vec<Option<f64>> = column(t, "epoch")?.map(number).collect();
+    let mut series: Vec<Series> = Vec::new();
+    for metric in ["top-1", "top-3"] {
+        let values: Vec<Option<f64>> = column(t, metric)?.map(number).collect();
+        for ((run, e), v) in runs.iter().zip(&epochs).zip(values) {
+            let (Some(e), Some(v)) = (e, v) else { continue };
+            let name = format!("{} {metric}", run.rsplit('/').next().unwrap_or(run));
+            match series.iter_mut().find(|s| s.name == name) {
+                Some(s) => s.points.push((*e, v)),
+                None => series.push(Series { name, points: vec![(*e, v)] }),
+            }
+        }
+    }
+    (!series.is_empty()).then(|| Chart {
+        name: "neural".into(),
+        title: "Neural baselines: test top-1 and top-3 by epoch".into(),
+        x_label: "epoch".into(),
+        y_label: "%".into(),
+        plot: Plot::Lines { series, log_x: false, log_y: false },
+    })
+}
+
 /// Each table of the thesis report, in order, with a chart after those that have one.
 pub fn thesis_page(tables: &[Table], options_line: &str) -> Page {
     let mut page = Page::new("haifu: the thesis's tables on this data");
@@ -170,7 +249,9 @@ pub fn thesis_page(tables: &[Table], options_line: &str) -> Page {
          generation 2018, test 2019). Charts are drawn from the tables above them."
             .into(),
     ));
-    let charts: [(&str, ChartOf); 5] = [
+    let charts: [(&str, ChartOf); 7] = [
+        ("neural_runs", neural_chart),
+        ("placements", placements_chart),
         ("histogram", occurrence_chart),
         ("match_rates", match_rate_chart),
         ("turns", turns_chart),
@@ -185,5 +266,68 @@ pub fn thesis_page(tables: &[Table], options_line: &str) -> Page {
             }
         }
     }
+    page
+}
+
+/// `haifu style accuracy --html`: identification on unseen games, a table and a chart.
+pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, dataset: &str, years: &[i32]) -> Page {
+    let mut t = Table::new(
+        "identification",
+        "Identification on unseen games: the right player first (top-1) or in the first five (top-5)",
+        &[
+            "games per trial",
+            "players",
+            "trials",
+            "top-1",
+            "top-5",
+            "chance top-1",
+            "chance top-5",
+            "mean place",
+            "sequences alone top-1",
+            "rates alone top-1",
+        ],
+    );
+    for x in &r.rows {
+        t.push(vec![
+            Cell::int(x.games as u64),
+            Cell::int(x.players as u64),
+            Cell::int(x.trials as u64),
+            Cell::Percent(x.top1),
+            Cell::Percent(x.top5),
+            Cell::Percent(x.chance_top1),
+            Cell::Percent(x.chance_top5),
+            Cell::Float(x.mean_rank, 1),
+            Cell::Percent(x.sequences_only[0]),
+            Cell::Percent(x.rates_only[0]),
+        ]);
+    }
+    t.note(format!(
+        "database {db}; test games of {dataset}, years {years:?}: {} games, {:.0} player-games scored per second",
+        r.test_games, r.games_per_s
+    ));
+    if !r.overlap.is_empty() {
+        t.note(format!("test years {:?} are among the database's years: the figures flatter", r.overlap));
+    }
+    let groups: Vec<String> = r.rows.iter().map(|x| format!("{} game(s)", x.games)).collect();
+    let series = vec![
+        ("top-1".to_string(), r.rows.iter().map(|x| Some(100.0 * x.top1)).collect()),
+        ("top-5".to_string(), r.rows.iter().map(|x| Some(100.0 * x.top5)).collect()),
+        ("chance top-1".to_string(), r.rows.iter().map(|x| Some(100.0 * x.chance_top1)).collect()),
+        ("chance top-5".to_string(), r.rows.iter().map(|x| Some(100.0 * x.chance_top5)).collect()),
+    ];
+    let mut page = Page::new("Who played this seat? Identification on unseen games");
+    page.push(Block::Paragraph(
+        "Each player's games the database never saw, in blocks; each block ranked against every profiled player by \
+         the log-likelihood of its sequences and shares (docs/STYLE.md)."
+            .into(),
+    ));
+    page.push(Block::Table(t));
+    page.push(Block::Chart(Chart {
+        name: "identification".into(),
+        title: "Identification: top-1 and top-5 against chance".into(),
+        x_label: "games pooled per trial".into(),
+        y_label: "% of trials".into(),
+        plot: Plot::Bars { groups, series, log_y: false },
+    }));
     page
 }

@@ -36,6 +36,8 @@ pub struct ThesisOptions {
     pub bots: Option<(PathBuf, Vec<String>)>,
     /// Also write the report as one self-contained HTML file with charts (PNG copies in `charts/` beside it).
     pub html: Option<PathBuf>,
+    /// Runs of `haifu train` whose training curves and test figures go beside the tables' (`metrics.csv`).
+    pub neural: Vec<PathBuf>,
 }
 
 /// What [`thesis`] wrote.
@@ -109,6 +111,10 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<ThesisReport
     let opts = EvalOptions { strategy: o.strategy, include_riichi: o.include_riichi };
     let report = eval::run(&data, &loaded, &TableVariant::EVERY, &opts)?;
     tables.extend(match_rate_tables(&report, &options_line));
+    tables.push(stats::placements(&o.dataset, &o.test_years, &data.players)?);
+    if !o.neural.is_empty() {
+        tables.push(crate::pages::neural_runs(&o.neural)?);
+    }
     progress("6.4 and 6.6 own vs all, by turn");
     tables.extend(own_vs_all_tables(&data, &loaded, &opts)?);
     if !o.fractions.is_empty() {

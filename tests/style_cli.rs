@@ -219,6 +219,15 @@ fn a_log_of_another_table_size_is_refused() {
         haifu(&["style", "identify", "--db", db.to_str().unwrap(), "--log", log.to_str().unwrap(), "--seat", "0"]);
     let e = error(&refused);
     assert!(e.contains("3-player") && e.contains("4-player"), "{e}");
+    // a four-player game without red fives (GO type 0x03: vs humans, no red) against the demo's red-five games
+    let plain = s.0.join("nored");
+    let sim = haifu(&["sim", "--games", "1", "--go-type", "3", "--out", plain.to_str().unwrap()]);
+    assert!(sim.status.success(), "{}", String::from_utf8_lossy(&sim.stderr));
+    let log = std::fs::read_dir(&plain).unwrap().next().unwrap().unwrap().path();
+    let refused =
+        haifu(&["style", "identify", "--db", db.to_str().unwrap(), "--log", log.to_str().unwrap(), "--seat", "0"]);
+    let e = error(&refused);
+    assert!(e.contains("red fives false") && e.contains(log.file_name().unwrap().to_str().unwrap()), "{e}");
 }
 
 /// `haifu report player`: the moves by kind and per game add up to the moves found, every listed move chose

@@ -122,6 +122,9 @@ pub fn run(a: &TrainArgs) -> Result<()> {
     if a.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
+        if let Some((top1, top3)) = report.initial {
+            println!("before training (the --init network): top-1 {:.2}%, top-3 {:.2}%", 100.0 * top1, 100.0 * top3);
+        }
         for m in &report.epochs {
             println!(
                 "epoch {}: lr {}, train loss {:.4}, test loss {:.4}, top-1 {:.2}%, top-3 {:.2}% ({:.1} s)",

@@ -136,6 +136,10 @@ fn train_resume_and_eval_beside_the_imitator() {
     ]));
     let honors = a.iter().find(|p| p["player"] == "Honors").unwrap();
     assert_eq!(tuned["test_positions"], honors["n_all"], "the personal test set is the player's decisions");
+    // before its first step the personal run is the global one: the same figures as neural eval's for Honors
+    let n = honors["n_all"].as_f64().unwrap();
+    assert_eq!(tuned["initial"][0].as_f64().unwrap(), honors["c_first"].as_f64().unwrap() / n);
+    assert_eq!(tuned["initial"][1].as_f64().unwrap(), honors["c_top3"].as_f64().unwrap() / n);
     let wrong = haifu(&[
         "train",
         "--dataset",

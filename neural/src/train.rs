@@ -181,6 +181,10 @@ pub struct TrainReport {
     pub epochs: Vec<EpochMetrics>,
     pub test_top1: f64,
     pub test_top3: f64,
+    /// With `--init`: the starting network's test top-1 and top-3 on the same positions, before any step (the
+    /// global model beside the personal one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub initial: Option<(f64, f64)>,
     pub bf16: bool,
     /// Training positions per second of training time (forward, backward and step; evaluation excluded).
     pub positions_per_s: f64,
@@ -358,6 +362,10 @@ pub fn train_with_progress(
     let mut adam = nn::Adam::default().build(&vs, opts.lr)?;
     let (tr, te) = (OnDevice::new(train, device, opts.bf16), OnDevice::new(test, device, opts.bf16));
 
+    let initial = (opts.init.is_some() && !opts.resume && !test.is_empty()).then(|| {
+        let (_, top1, top3) = evaluate(&net, &te, test.len(), opts.batch, device);
+        (top1, top3)
+    });
     let augments = opts.augment.then(|| Augments::new(device));
     let n = train.len();
     let mut epochs = Vec::new();
@@ -421,6 +429,7 @@ pub fn train_with_progress(
         test_positions: test.len(),
         test_top1: last.test_top1,
         test_top3: last.test_top3,
+        initial,
         bf16: opts.bf16,
         positions_per_s: (n * epochs.len()) as f64 / trained_s.max(1e-9),
         topology_scales: match &net {

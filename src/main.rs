@@ -119,6 +119,13 @@ pub struct IngestArgs {
 }
 
 fn main() {
+    // a closed pipe (`haifu style list ... | head`) ends the process quietly, as for any Unix tool, instead of
+    // a panic in println!
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of one signal before any thread starts
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Ingest(a) => ingest(&a).map(|_| ()),

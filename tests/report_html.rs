@@ -51,11 +51,15 @@ fn the_demo_report_renders_in_a_browser() {
         let r = rates["rows"].as_array().unwrap().iter().find(|r| r["player"] == p["player"]).unwrap();
         assert_eq!(p["games"], r["games"], "{p}");
     }
+    let placed: u64 = read("placements")["rows"].as_array().unwrap().iter().map(|p| p["games"].as_u64().unwrap()).sum();
+    let binned: u64 =
+        read("final_points")["rows"].as_array().unwrap().iter().map(|b| b["games"].as_u64().unwrap()).sum();
+    assert_eq!(placed, binned, "every test player's game in one bin of final points");
     // the demo's small network: its epochs in the report, as its metrics.csv has them
     let epochs = read("neural_runs")["rows"].as_array().unwrap().len();
     let csv = std::fs::read_to_string(html.parent().unwrap().parent().unwrap().join("nn/metrics.csv")).unwrap();
     assert_eq!(epochs, csv.lines().count() - 1);
-    for name in ["match_rates", "turns", "learning_curve", "occurrences", "placements", "neural"] {
+    for name in ["match_rates", "turns", "learning_curve", "occurrences", "placements", "final_points", "neural"] {
         assert!(text.contains(&format!("data-name=\"{name}\"")), "chart {name}");
         assert!(html.with_file_name("charts").join(format!("{name}.png")).is_file(), "{name}.png");
     }
@@ -89,4 +93,43 @@ fn the_demo_report_renders_in_a_browser() {
     // a page of tables and charts compresses far less than a blank one (a blank 1200x2400 PNG is a few kB)
     assert!(png.len() > 60_000, "screenshot of {} bytes: the page looks empty", png.len());
     eprintln!("screenshot kept at {}", shot.display());
+
+    // the page a player reads: their report, from a style database of the same games
+    let (ds, db, me) = (out.join("dataset"), s.0.join("db"), s.0.join("honors"));
+    let built = haifu(&[
+        "style",
+        "build",
+        "--dataset",
+        ds.to_str().unwrap(),
+        "--out",
+        db.to_str().unwrap(),
+        "--min-games",
+        "5",
+    ]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let args = [
+        "report",
+        "player",
+        "Honors",
+        "--dataset",
+        ds.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+        "--out",
+        me.to_str().unwrap(),
+    ];
+    let report = haifu(&args);
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+    let url = format!("file://{}", me.join("index.html").canonicalize().unwrap().display());
+    let dom = headless(&browser, &["--dump-dom", &url]);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    for name in ["rates", "move_kinds", "move_pictures", "moves", "characteristic", "nearest"] {
+        assert!(dom.contains(&format!("data-name=\"{name}\"")), "{name} in the player's page");
+    }
+    // the hands drawn as tiles, the choice and the majority marked
+    assert!(dom.contains("class=\"tile ") && dom.contains(" chosen\"") && dom.contains(" majority\""));
+    let shot = keep.join("player.png");
+    let _ = std::fs::remove_file(&shot);
+    let taken = headless(&browser, &[&format!("--screenshot={}", shot.display()), "--window-size=1200,2400", &url]);
+    assert!(taken.status.success() && std::fs::metadata(&shot).unwrap().len() > 60_000);
 }

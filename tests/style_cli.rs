@@ -270,7 +270,7 @@ fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path
         assert!(holds(hand, chose), "{hand} does not hold {chose}");
     }
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
-    assert!(html.contains("data-name=\"move_pictures\"") && html.contains("class=\"chosen\""));
+    assert!(html.contains("data-name=\"move_pictures\"") && html.contains(" chosen\""));
 }
 
 /// Whether a hand in Tenhou notation (`123m45p11z`) holds a kind in mjai notation (`3m`, `E`, `C`).

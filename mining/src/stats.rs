@@ -380,14 +380,17 @@ pub fn decisiveness(dir: &Path, scopes: &[String], min_count: u64) -> Result<Tab
 }
 
 /// Final places and points of the players of `players` in the complete games of `years` (every year when
-/// empty): games, the share of each place, the mean place and the mean final points (with uma).
-pub fn placements(dataset: &Path, years: &[i32], players: &[String]) -> Result<Table> {
+/// empty): games, the share of each place, the mean place and the mean final points (with uma); and the
+/// distribution of those final points, pooled, in bins of 10.
+pub fn placements(dataset: &Path, years: &[i32], players: &[String]) -> Result<(Table, Table)> {
     use arrow::array::Array;
     use arrow::datatypes::{Float64Type, Int64Type};
     let index = haifu_ingest::stored::GameIndex::read(dataset)?;
     // per player: games, places 1..4, sum of places, sum of points
     let mut per: HashMap<&str, (u64, [u64; 4], u64, f64)> =
         players.iter().map(|p| (p.as_str(), Default::default())).collect();
+    // bins of 10 points: bin b holds [10 b, 10 b + 10)
+    let mut bins: std::collections::BTreeMap<i64, u64> = std::collections::BTreeMap::new();
     for b in haifu_ingest::stored::read_table(dataset, "games")? {
         let ids = b.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>());
         let names = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
@@ -413,6 +416,7 @@ pub fn placements(dataset: &Path, years: &[i32], players: &[String]) -> Result<T
                     e.1[place - 1] += 1;
                     e.2 += place as u64;
                     e.3 += p.value(seat);
+                    *bins.entry((p.value(seat) / 10.0).floor() as i64).or_default() += 1;
                 }
             }
         }
@@ -434,5 +438,15 @@ pub fn placements(dataset: &Path, years: &[i32], players: &[String]) -> Result<T
         row.push(if games > 0 { Cell::Float(points / games as f64, 1) } else { Cell::Empty });
         t.push(row);
     }
-    Ok(t)
+    let total: u64 = bins.values().sum();
+    let mut d = Table::new(
+        "final_points",
+        "Final points of the test players' games, pooled",
+        &["from", "to", "games", "percent"],
+    );
+    d.note("final game points with uma (`owari`), in bins of 10: from <= points < to");
+    for (b, n) in &bins {
+        d.push(vec![Cell::int(b * 10), Cell::int(b * 10 + 10), Cell::int(*n), Cell::ratio(*n, total)]);
+    }
+    Ok((t, d))
 }

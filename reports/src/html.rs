@@ -58,9 +58,12 @@ tr:nth-child(even) td{background:#fafbfc}
 p.note{font-size:.82rem;color:#555;margin:.2rem 0}
 figure{margin:1rem 0}
 figure svg{max-width:100%;height:auto;border:1px solid #e5e5e5}
-.tiles{font-family:'Noto Sans','Segoe UI Symbol',sans-serif;font-size:1.5rem;letter-spacing:.05rem}
-.tiles .chosen{background:#ffe0b2}
-.tiles .majority{background:#c8e6c9}
+.tiles{white-space:nowrap}
+.tile{display:inline-block;width:1.45rem;margin:0 1px;padding:.1rem 0;border:1px solid #9aa4ad;border-radius:4px;background:#fffdf7;text-align:center;font-weight:700;line-height:1.05;box-shadow:0 1px 0 #c9ced3}
+.tile small{display:block;font-size:.62rem;font-weight:400}
+.tile.m{color:#b3261e}.tile.p{color:#1f5fa8}.tile.s{color:#1e7a3c}.tile.z{color:#222}
+.tile.chosen{background:#ffd08a;border-color:#e08a00}
+.tile.majority{background:#b9e4c0;border-color:#2e8b57}
 ";
 
 fn table_html(t: &Table, out: &mut String) {

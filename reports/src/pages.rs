@@ -240,6 +240,19 @@ fn neural_chart(t: &Table) -> Option<Chart> {
     })
 }
 
+/// The distribution of final points (bars by bin).
+fn points_chart(t: &Table) -> Option<Chart> {
+    let from: Vec<String> = column(t, "from")?.map(text).collect();
+    let share: Vec<Option<f64>> = column(t, "percent")?.map(number).collect();
+    (!from.is_empty()).then(|| Chart {
+        name: "final_points".into(),
+        title: "Final points (with uma) of the test players' games".into(),
+        x_label: "final points, bin start".into(),
+        y_label: "% of games".into(),
+        plot: Plot::Bars { groups: from, series: vec![("games".into(), share)], log_y: false },
+    })
+}
+
 /// Each table of the thesis report, in order, with a chart after those that have one.
 pub fn thesis_page(tables: &[Table], options_line: &str) -> Page {
     let mut page = Page::new("haifu: the thesis's tables on this data");
@@ -249,7 +262,8 @@ pub fn thesis_page(tables: &[Table], options_line: &str) -> Page {
          generation 2018, test 2019). Charts are drawn from the tables above them."
             .into(),
     ));
-    let charts: [(&str, ChartOf); 7] = [
+    let charts: [(&str, ChartOf); 8] = [
+        ("final_points", points_chart),
         ("neural_runs", neural_chart),
         ("placements", placements_chart),
         ("histogram", occurrence_chart),

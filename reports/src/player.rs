@@ -62,19 +62,16 @@ pub struct Move {
     pub count: u64,
 }
 
-/// A tile as its Unicode mahjong glyph.
-pub fn glyph(k: Kind) -> char {
-    let i = u32::from(k.index());
-    let code = match i {
-        0..=8 => 0x1F007 + i,          // man
-        9..=17 => 0x1F019 + (i - 9),   // pin
-        18..=26 => 0x1F010 + (i - 18), // sou
-        27..=30 => 0x1F000 + (i - 27), // E S W N
-        31 => 0x1F006,                 // haku
-        32 => 0x1F005,                 // hatsu
-        _ => 0x1F004,                  // chun
+/// A tile drawn with CSS (a face with its number over its suit, coloured by suit): the Unicode mahjong glyphs
+/// are missing from most fonts, so they would show as empty boxes.
+fn tile_html(kind: Kind, mark: &str) -> String {
+    let name = kind.name();
+    let (face, suit) = match name.as_bytes() {
+        [d, s] => ((*d as char).to_string(), *s as char),
+        _ => (name.to_string(), 'z'),
     };
-    char::from_u32(code).unwrap_or('?')
+    let small = if suit == 'z' { ' ' } else { suit };
+    format!("<span class=\"tile {suit}{mark}\" title=\"{name}\">{face}<small>{small}</small></span>")
 }
 
 /// The state as tiles, the chosen tile and the majority's marked.
@@ -83,12 +80,12 @@ fn tiles_html(state: &[u8; KINDS], chosen: Kind, majority: Kind) -> String {
     for (k, &n) in state.iter().enumerate() {
         let kind = Kind::from_index(k as u8);
         for i in 0..n {
-            let class = match () {
-                _ if i == 0 && kind == chosen => " class=\"chosen\"",
-                _ if i == 0 && kind == majority => " class=\"majority\"",
+            let mark = match () {
+                _ if i == 0 && kind == chosen => " chosen",
+                _ if i == 0 && kind == majority => " majority",
                 _ => "",
             };
-            out.push_str(&format!("<span{class} title=\"{}\">{}</span>", kind.name(), glyph(kind)));
+            out.push_str(&tile_html(kind, mark));
         }
     }
     out.push_str("</span>");

@@ -111,7 +111,8 @@ pub fn thesis(o: &ThesisOptions, progress: &dyn Fn(&str)) -> Result<ThesisReport
     let opts = EvalOptions { strategy: o.strategy, include_riichi: o.include_riichi };
     let report = eval::run(&data, &loaded, &TableVariant::EVERY, &opts)?;
     tables.extend(match_rate_tables(&report, &options_line));
-    tables.push(stats::placements(&o.dataset, &o.test_years, &data.players)?);
+    let (places, points) = stats::placements(&o.dataset, &o.test_years, &data.players)?;
+    tables.extend([places, points]);
     if !o.neural.is_empty() {
         tables.push(crate::pages::neural_runs(&o.neural)?);
     }

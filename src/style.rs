@@ -114,6 +114,11 @@ pub struct IdentifyArgs {
     /// Players to print.
     #[arg(long, default_value_t = 10)]
     pub top: usize,
+    /// A folder of per-player networks, one `haifu train` run per player named by the player
+    /// (`DIR/NAME/model.json`, e.g. `haifu train --player NAME --init GLOBAL --out DIR/NAME`): each adds the
+    /// log-likelihood of the seat's discards under that player's network to the player's score.
+    #[arg(long)]
+    pub models: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -310,17 +315,50 @@ fn nearest(a: &NearestArgs) -> Result<()> {
     Ok(())
 }
 
-/// The games of a log file, replayed; a file that cannot be read or replayed is an error naming it.
-fn read_log(path: &Path) -> Result<Vec<ExtractedGame>> {
+/// The games of a log file, as records and replayed; a file that cannot be read or replayed is an error
+/// naming it.
+fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, ExtractedGame)>> {
     let raw = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let text = haifu_record::source::decompress(raw).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let records = haifu_record::read_games(name, &text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     records
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, r)| extract(r).map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), i + 1)))
+        .map(|(i, r)| {
+            let g = extract(&r).map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), i + 1))?;
+            Ok((r, g))
+        })
         .collect()
+}
+
+/// Each player's network in `dir` (those the database profiles): the log-likelihood of the seat's discards.
+fn network_scores(
+    dir: &Path,
+    db: &StyleDb,
+    positions: &haifu_neural::Positions,
+) -> Result<std::collections::HashMap<String, f64>> {
+    let mut out = std::collections::HashMap::new();
+    for p in &db.profiles {
+        let run = dir.join(&p.player);
+        if !run.join("model.json").is_file() {
+            continue;
+        }
+        let loaded = haifu_neural::eval::load_run(&run, haifu_neural::train::DeviceChoice::Auto)?;
+        if loaded.info.players != db.meta.rules.players {
+            bail!(
+                "{}: a network of {}-player games; the database profiles {}-player games",
+                run.display(),
+                loaded.info.players,
+                db.meta.rules.players
+            );
+        }
+        let probs = haifu_neural::eval::probabilities(&loaded, positions, 4096);
+        let ll: f64 =
+            probs.iter().zip(&positions.label).map(|(q, &k)| f64::from(q[usize::from(k)].max(1e-12)).ln()).sum();
+        out.insert(p.player.clone(), ll);
+    }
+    Ok(out)
 }
 
 /// The seat a `--seat` names in one game: a number, or the seat whose player has that name.
@@ -340,9 +378,10 @@ fn seat_in(g: &ExtractedGame, seat: &str, at: &str) -> Result<u8> {
 fn identify(a: &IdentifyArgs) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let mut seen = Observed::default();
+    let mut positions = haifu_neural::Positions::default();
     let mut used = 0usize;
     'files: for path in &a.log {
-        for (i, g) in read_log(path)?.iter().enumerate() {
+        for (i, (record, g)) in read_log(path)?.iter().enumerate() {
             if a.games.is_some_and(|k| used >= k) {
                 break 'files;
             }
@@ -363,14 +402,22 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
                     db.meta.rules.sets
                 );
             }
-            seen.add(&haifu_style::observe(g, seat_in(g, &a.seat, &at)?));
+            let seat = seat_in(g, &a.seat, &at)?;
+            seen.add(&haifu_style::observe(g, seat));
+            if a.models.is_some() {
+                let all = haifu_neural::positions::of_game(i as i64, record)?;
+                positions.extend(all.select(|k| all.seat[k] == seat));
+            }
             used += 1;
         }
     }
     if used == 0 {
         bail!("no game in {:?}", a.log);
     }
-    let ranking = Scorer::new(&db)?.rank(&seen);
+    let mut ranking = Scorer::new(&db)?.rank(&seen);
+    if let Some(dir) = &a.models {
+        ranking = haifu_style::identify::with_networks(ranking, &network_scores(dir, &db, &positions)?);
+    }
     if a.db.json {
         let top: Vec<&haifu_style::Score> = ranking.iter().take(a.top).collect();
         return print_json(&serde_json::to_value(top)?);
@@ -382,9 +429,10 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
         seen.tally.rounds,
         ranking.len()
     );
-    println!("{:>4} {:<24} {:>12} {:>12} {:>10}", "", "player", "score", "sequences", "rates");
+    println!("{:>4} {:<24} {:>12} {:>12} {:>10} {:>10}", "", "player", "score", "sequences", "rates", "network");
     for (i, s) in ranking.iter().take(a.top).enumerate() {
-        println!("{:>4} {:<24} {:>12.2} {:>12.2} {:>10.2}", i + 1, s.player, s.score, s.sequences, s.rates);
+        let net = s.neural.map_or("-".to_string(), |n| format!("{n:.2}"));
+        println!("{:>4} {:<24} {:>12.2} {:>12.2} {:>10.2} {:>10}", i + 1, s.player, s.score, s.sequences, s.rates, net);
     }
     Ok(())
 }

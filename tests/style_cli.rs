@@ -164,6 +164,7 @@ fn style_database_profiles_compares_and_identifies() {
     assert!(scores.windows(2).all(|w| w[0] >= w[1]));
 
     player_report_lists_moves_against_the_majority(ds_s, db_s, &s.0.join("honors"));
+    identify_with_a_personal_network(ds_s, db_s, &out.join("logs"), &s.0.join("nets"));
     bots_report_sets_bots_beside_humans(db_s, &s.0.join("bots"));
 
     // bad input: one line naming what is wrong
@@ -329,4 +330,51 @@ fn bots_report_sets_bots_beside_humans(db: &str, out: &Path) {
         .collect();
     assert_eq!(scopes, ["ALL", "Honors (bot)", "Tanyao (bot)"]);
     assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("data-name=\"bot_rates\""));
+}
+
+/// `style identify --models`: a player's own network adds its log-likelihood to that player's score only.
+fn identify_with_a_personal_network(ds: &str, db: &str, logs: &Path, nets: &Path) {
+    let global = nets.join("global");
+    let train = |extra: &[&str], out: &Path| {
+        let mut args = vec!["train", "--dataset", ds, "--years", "2022", "--test-years", "2023", "--layers", "2"];
+        args.extend(["--epochs", "1", "--batch", "256", "--device", "cpu", "--json", "--out", out.to_str().unwrap()]);
+        args.extend(extra);
+        let r = haifu(&args);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    };
+    train(&[], &global);
+    train(&["--player", "Honors", "--init", global.to_str().unwrap()], &nets.join("Honors"));
+    // a 2023 game where Honors plays
+    let log = std::fs::read_dir(logs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name().unwrap().to_str().unwrap().starts_with("2023")
+                && std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"Honors\""))
+        })
+        .expect("a 2023 game of Honors");
+    let ranked = json(&haifu(&[
+        "style",
+        "identify",
+        "--db",
+        db,
+        "--log",
+        log.to_str().unwrap(),
+        "--seat",
+        "Honors",
+        "--models",
+        nets.to_str().unwrap(),
+        "--json",
+    ]));
+    for r in ranked.as_array().unwrap() {
+        let parts = r["sequences"].as_f64().unwrap() + r["rates"].as_f64().unwrap();
+        match r["neural"].as_f64() {
+            Some(ll) => {
+                assert_eq!(r["player"], "Honors", "only Honors has a network");
+                assert!(ll < 0.0 && (r["score"].as_f64().unwrap() - parts - ll).abs() < 1e-9, "{r}");
+            }
+            None => assert!((r["score"].as_f64().unwrap() - parts).abs() < 1e-9, "{r}"),
+        }
+    }
+    assert!(ranked.as_array().unwrap().iter().any(|r| r["player"] == "Honors" && r["neural"].is_number()));
 }

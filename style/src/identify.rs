@@ -44,10 +44,25 @@ impl Observed {
 #[derive(Clone, Debug, Serialize)]
 pub struct Score {
     pub player: String,
-    /// Sequences plus rates.
+    /// Sequences plus rates (plus the player's network where one is given).
     pub score: f64,
     pub sequences: f64,
     pub rates: f64,
+    /// Log-likelihood of the seat's discards under the player's own network (`haifu style identify --models`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub neural: Option<f64>,
+}
+
+/// Adds each player's network log-likelihood (`by player`) to their score and ranks again, best first.
+pub fn with_networks(mut scores: Vec<Score>, neural: &std::collections::HashMap<String, f64>) -> Vec<Score> {
+    for s in &mut scores {
+        if let Some(&ll) = neural.get(&s.player) {
+            s.neural = Some(ll);
+            s.score += ll;
+        }
+    }
+    scores.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| x.player.cmp(&y.player)));
+    scores
 }
 
 /// The database's tables ready for scoring.
@@ -106,7 +121,7 @@ impl<'a> Scorer<'a> {
                     })
                     .sum();
                 let rates = rates_log_likelihood(&profile.tally, &self.db.all, &seen.tally);
-                Score { player: profile.player.clone(), score: sequences + rates, sequences, rates }
+                Score { player: profile.player.clone(), score: sequences + rates, sequences, rates, neural: None }
             })
             .collect();
         scores.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| x.player.cmp(&y.player)));

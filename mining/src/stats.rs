@@ -121,7 +121,14 @@ pub fn strategy_years(dataset: &Path, years: &[i32]) -> Result<Table> {
 fn tables_note(dir: &Path) -> String {
     let meta = crate::tables::read_meta(dir).ok().flatten();
     match meta.as_ref().and_then(|m| m.get("options")) {
-        Some(o) => format!("tables {} mined with {o}", dir.display()),
+        Some(o) => {
+            // a long list of named players is summed up by its length (a style database names hundreds)
+            let mut o = o.clone();
+            if let Some(names) = o.get("players").and_then(|p| p.as_array()).filter(|p| p.len() > 10) {
+                o["players"] = serde_json::json!(format!("{} named", names.len()));
+            }
+            format!("tables {} mined with {o}", dir.display())
+        }
         None => format!("tables {} (no meta.json: options unknown)", dir.display()),
     }
 }

@@ -5,9 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 
-use haifu_imitate::{LoadOptions, Tables};
 use haifu_ingest::extract::{extract, ExtractedGame};
-use haifu_mining::Strategy;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::db::{rates_json, Rules};
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, StyleDb, RATES};
@@ -195,10 +193,9 @@ fn list(a: &DbArgs) -> Result<()> {
     Ok(())
 }
 
-/// A player's `all` strategy table (every source) from the database.
-fn table_of(db: &StyleDb, scope: &str) -> Result<haifu_imitate::SeqTable> {
-    let load = LoadOptions { scopes: Some(vec![scope.to_string()]), strategies: vec![Strategy::All], sources: None };
-    Ok(Tables::load(&db.dir, &load)?.get(scope, Strategy::All).cloned().unwrap_or_default())
+/// A player's sequence distribution from the database.
+fn distribution_of(db: &StyleDb, scope: &str) -> Result<Distribution> {
+    Ok(Distribution::of(db.tables(Some(&[scope]))?.get(scope)))
 }
 
 fn rate_text(name: &str, v: Option<f64>) -> String {
@@ -212,8 +209,7 @@ fn rate_text(name: &str, v: Option<f64>) -> String {
 fn show(a: &ShowArgs) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let p = db.profile(&a.player)?;
-    let table = table_of(&db, &p.player)?;
-    let dist = Distribution::of(&table);
+    let dist = distribution_of(&db, &p.player)?;
     let mut top: Vec<(&(u32, u32), &u64)> = dist.counts.iter().collect();
     top.sort_by(|x, y| y.1.cmp(x.1).then_with(|| x.0.cmp(y.0)));
     top.truncate(a.top);
@@ -243,7 +239,7 @@ fn show(a: &ShowArgs) -> Result<()> {
 fn compare(a: &CompareArgs) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let (pa, pb) = (db.profile(&a.a)?, db.profile(&a.b)?);
-    let (da, dbb) = (Distribution::of(&table_of(&db, &pa.player)?), Distribution::of(&table_of(&db, &pb.player)?));
+    let (da, dbb) = (distribution_of(&db, &pa.player)?, distribution_of(&db, &pb.player)?);
     let distance = js_distance(&da, &dbb);
     let shapes = shape_differences(&da, &dbb, a.min_count, a.top);
     let rates: Vec<(&str, Option<f64>, Option<f64>)> = RATES
@@ -289,17 +285,13 @@ fn compare(a: &CompareArgs) -> Result<()> {
 fn nearest(a: &NearestArgs) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let me = db.profile(&a.player)?;
-    let mine = Distribution::of(&table_of(&db, &me.player)?);
-    let load = LoadOptions { scopes: None, strategies: vec![Strategy::All], sources: None };
-    let tables = Tables::load(&db.dir, &load)?;
+    let tables = db.tables(None)?;
+    let mine = Distribution::of(tables.get(&me.player));
     let mut near: Vec<(&str, f64, u64)> = db
         .profiles
         .iter()
         .filter(|p| p.player != me.player)
-        .map(|p| {
-            let t = tables.get(&p.player, Strategy::All).cloned().unwrap_or_default();
-            (p.player.as_str(), js_distance(&mine, &Distribution::of(&t)), p.tally.games)
-        })
+        .map(|p| (p.player.as_str(), js_distance(&mine, &Distribution::of(tables.get(&p.player))), p.tally.games))
         .collect();
     near.sort_by(|x, y| x.1.total_cmp(&y.1).then_with(|| x.0.cmp(y.0)));
     near.truncate(a.k);

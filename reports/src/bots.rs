@@ -8,9 +8,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use haifu_imitate::{LoadOptions, Tables, ALL_SCOPE};
+use haifu_imitate::ALL_SCOPE;
 use haifu_mining::report::{Cell, Table};
-use haifu_mining::{stats, Strategy};
+use haifu_mining::stats;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::{StyleDb, RATES};
 
@@ -18,9 +18,7 @@ use crate::charts::{Chart, Plot};
 use crate::html::{Block, Page};
 
 fn distribution(db: &StyleDb, scope: &str) -> Result<Distribution> {
-    let load = LoadOptions { scopes: Some(vec![scope.to_string()]), strategies: vec![Strategy::All], sources: None };
-    let tables = Tables::load(&db.dir, &load)?;
-    Ok(Distribution::of(tables.get(scope, Strategy::All).unwrap_or(haifu_imitate::table::empty_table())))
+    Ok(Distribution::of(db.tables(Some(&[scope]))?.get(scope)))
 }
 
 /// Builds the report into `out` (index.html with charts/, README.md, each table as CSV, Markdown and JSON).

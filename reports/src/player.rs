@@ -19,10 +19,10 @@ use anyhow::{Context, Result};
 use hashbrown::HashMap;
 
 use haifu_imitate::rank::{rank, Reason, Winds};
-use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
+use haifu_imitate::{SeqTable, ALL_SCOPE};
 use haifu_ingest::extract::{ExtractedGame, Source};
 use haifu_mining::report::{Cell, Table};
-use haifu_mining::{Shape, Strategy};
+use haifu_mining::Shape;
 use haifu_rules::shanten::shanten_each;
 use haifu_rules::{Kind, KINDS};
 use haifu_style::compare::{js_distance, Distribution};
@@ -160,9 +160,8 @@ fn moves(games: &[(i64, ExtractedGame)], player: &str, all: &SeqTable, o: &Playe
 /// Builds the report and writes `out/index.html` (with `out/charts/`) and `out/README.md` with the tables.
 pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path) -> Result<(Vec<Table>, Vec<String>)> {
     let profile = db.profile(&o.player)?;
-    let load = LoadOptions { scopes: None, strategies: vec![Strategy::All], sources: None };
-    let tables = Tables::load(&db.dir, &load)?;
-    let table = |s: &str| tables.get(s, Strategy::All).cloned().unwrap_or_default();
+    let tables = db.tables(None)?;
+    let table = |s: &str| tables.get(s);
     let all = table(ALL_SCOPE);
     let games = replayed_games(dataset, &o.years, db.meta.rules.players, |_| true)?;
     let mine: Vec<(i64, ExtractedGame)> =
@@ -170,7 +169,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     if mine.is_empty() {
         anyhow::bail!("{}: no game of {:?} in years {:?}", dataset.display(), o.player, o.years);
     }
-    let mut found = moves(&mine, &o.player, &all, o);
+    let mut found = moves(&mine, &o.player, all, o);
     let decisions: u64 = mine
         .iter()
         .map(|(_, g)| {
@@ -250,8 +249,8 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     }
 
     // sequences the player plays far more often than everyone (folded pairs seen 10+ times by the player)
-    let own = Distribution::of(&table(&o.player));
-    let everyone = Distribution::of(&all);
+    let own = Distribution::of(table(&o.player));
+    let everyone = Distribution::of(all);
     let mut lift: Vec<((u32, u32), u64, f64)> = own
         .counts
         .iter()
@@ -282,7 +281,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
         .profiles
         .iter()
         .filter(|p| p.player != o.player)
-        .map(|p| (p.player.clone(), js_distance(&own, &Distribution::of(&table(&p.player)))))
+        .map(|p| (p.player.clone(), js_distance(&own, &Distribution::of(table(&p.player)))))
         .collect();
     nearest.sort_by(|a, b| a.1.total_cmp(&b.1));
     nearest.truncate(5);

@@ -21,14 +21,14 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use haifu_imitate::ALL_SCOPE;
+use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Float64, Table, UInt64, Utf8};
 use haifu_ingest::extract::{extract, ExtractedGame};
 use haifu_ingest::stored::{read_games, GameIndex};
 use haifu_mining::mine::in_sample;
 use haifu_mining::tables::{write_parquet, write_tables};
-use haifu_mining::MineOptions;
+use haifu_mining::{MineOptions, Strategy};
 
 use crate::tally::{of_game, Tally, RATES};
 
@@ -296,6 +296,14 @@ impl StyleDb {
         Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta })
     }
 
+    /// The `all` strategy tables (every source summed) of `scopes`, or of every scope; what comparison,
+    /// identification and the reports read. A scope without a table reads as empty ([`StyleTables::get`]).
+    pub fn tables(&self, scopes: Option<&[&str]>) -> Result<StyleTables> {
+        let scopes = scopes.map(|s| s.iter().map(|x| x.to_string()).collect());
+        let load = LoadOptions { scopes, strategies: vec![Strategy::All], sources: None };
+        Ok(StyleTables(Tables::load(&self.dir, &load)?))
+    }
+
     pub fn profile(&self, player: &str) -> Result<&Profile> {
         self.profiles.iter().find(|p| p.player == player).with_context(|| {
             format!(
@@ -305,6 +313,16 @@ impl StyleDb {
                 self.dir.display()
             )
         })
+    }
+}
+
+/// A database's `all` strategy tables ([`StyleDb::tables`]).
+pub struct StyleTables(Tables);
+
+impl StyleTables {
+    /// A scope's table; empty when the scope has none (a player whose games counted no sequence).
+    pub fn get(&self, scope: &str) -> &SeqTable {
+        self.0.get(scope, Strategy::All).unwrap_or_else(|| haifu_imitate::table::empty_table())
     }
 }
 

@@ -15,8 +15,8 @@ use anyhow::Result;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
-use haifu_mining::{Shape, Strategy};
+use haifu_imitate::{SeqTable, ALL_SCOPE};
+use haifu_mining::Shape;
 
 use crate::db::StyleDb;
 use crate::tally::{Tally, RATES};
@@ -85,9 +85,8 @@ fn folded_counts(t: &SeqTable, b: u32, a: u32) -> (f64, f64) {
 
 impl<'a> Scorer<'a> {
     pub fn new(db: &'a StyleDb) -> Result<Scorer<'a>> {
-        let load = LoadOptions { scopes: None, strategies: vec![Strategy::All], sources: None };
-        let tables = Tables::load(&db.dir, &load)?;
-        let get = |s: &str| tables.get(s, Strategy::All).cloned().unwrap_or_default();
+        let tables = db.tables(None)?;
+        let get = |s: &str| tables.get(s).clone();
         Ok(Scorer { db, all: get(ALL_SCOPE), players: db.profiles.iter().map(|p| get(&p.player)).collect() })
     }
 

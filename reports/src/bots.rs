@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use haifu_imitate::ALL_SCOPE;
 use haifu_mining::report::{Cell, Table};
@@ -154,14 +154,6 @@ pub fn bots_report(
     tables.extend(shapes);
     tables.extend(tops);
 
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut md = String::from("# Humans against bots\n\n");
-    for t in &tables {
-        t.write(out)?;
-        md.push_str(&t.to_markdown());
-        md.push('\n');
-    }
-    std::fs::write(out.join("README.md"), md).with_context(|| format!("writing {}/README.md", out.display()))?;
-    let (_, problems) = page.write(&out.join("index.html"))?;
+    let problems = crate::html::write_report(out, "Humans against bots", &tables, &page)?;
     Ok((tables, problems))
 }

@@ -128,6 +128,20 @@ fn span(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) {
     (if from_zero && lo >= 0.0 { lo } else { lo - pad }, hi + pad)
 }
 
+/// The series' names in a box at the upper right.
+fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+) -> Result<()> {
+    chart
+        .configure_series_labels()
+        .label_font((FAMILY, 12))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(plot_err)
+}
+
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<()> {
     root.fill(&WHITE).map_err(plot_err)?;
     let mut builder = ChartBuilder::on(root);
@@ -164,14 +178,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<
                             .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
                             .map_err(plot_err)?;
                     }
-                    chart
-                        .configure_series_labels()
-                        .label_font((FAMILY, 12))
-                        .background_style(WHITE.mix(0.85))
-                        .border_style(BLACK.mix(0.3))
-                        .position(SeriesLabelPosition::UpperRight)
-                        .draw()
-                        .map_err(plot_err)?;
+                    legend(&mut chart)?;
                 }};
             }
             match (log_x, log_y) {
@@ -230,14 +237,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<
                             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
                     }
                     if series.len() > 1 {
-                        chart
-                            .configure_series_labels()
-                            .label_font((FAMILY, 12))
-                            .background_style(WHITE.mix(0.85))
-                            .border_style(BLACK.mix(0.3))
-                            .position(SeriesLabelPosition::UpperRight)
-                            .draw()
-                            .map_err(plot_err)?;
+                        legend(&mut chart)?;
                     }
                 }};
             }

@@ -163,3 +163,17 @@ impl Page {
         Ok((pngs, problems))
     }
 }
+
+/// Writes a report folder: each table as CSV, Markdown and JSON, `README.md` with them all under `heading`, and
+/// the page as `index.html` (charts in `charts/`); returns the charts that could not be drawn.
+pub fn write_report(out: &Path, heading: &str, tables: &[Table], page: &Page) -> Result<Vec<String>> {
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut md = format!("# {heading}\n\n");
+    for t in tables {
+        t.write(out)?;
+        md.push_str(&t.to_markdown());
+        md.push('\n');
+    }
+    std::fs::write(out.join("README.md"), md).with_context(|| format!("writing {}/README.md", out.display()))?;
+    Ok(page.write(&out.join("index.html"))?.1)
+}

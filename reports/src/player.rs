@@ -15,7 +15,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hashbrown::HashMap;
 
 use haifu_imitate::rank::{rank, Reason, Winds};
@@ -163,9 +163,10 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     let tables = db.tables(None)?;
     let table = |s: &str| tables.get(s);
     let all = table(ALL_SCOPE);
-    let games = replayed_games(dataset, &o.years, db.meta.rules.players, |_| true)?;
-    let mine: Vec<(i64, ExtractedGame)> =
-        games.into_iter().filter(|(_, g)| g.info.players.iter().any(|p| p.name == o.player)).collect();
+    // only the player's games are replayed
+    let mine = replayed_games(dataset, &o.years, db.meta.rules.players, |index, g| {
+        (0..db.meta.rules.players).any(|s| index.name(g, s) == o.player)
+    })?;
     if mine.is_empty() {
         anyhow::bail!("{}: no game of {:?} in years {:?}", dataset.display(), o.player, o.years);
     }
@@ -342,14 +343,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     page.push(Block::Table(near.clone()));
     out_tables.extend([list, characteristic, near]);
 
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut md = format!("# {}: style and individual moves\n\n", o.player);
-    for t in &out_tables {
-        t.write(out)?;
-        md.push_str(&t.to_markdown());
-        md.push('\n');
-    }
-    std::fs::write(out.join("README.md"), md).with_context(|| format!("writing {}/README.md", out.display()))?;
-    let (_, problems) = page.write(&out.join("index.html"))?;
+    let heading = format!("{}: style and individual moves", o.player);
+    let problems = crate::html::write_report(out, &heading, &out_tables, &page)?;
     Ok((out_tables, problems))
 }

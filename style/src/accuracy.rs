@@ -55,12 +55,14 @@ pub struct AccuracyReport {
 fn seats_of(db: &StyleDb, dataset: &Path, years: &[i32]) -> Result<(HashMap<String, Vec<Observed>>, usize)> {
     // with a sampled database, only the games it left out
     let sample = db.meta.sample;
-    let games = replayed_games(dataset, years, db.meta.rules.players, |g| sample.is_none() || !in_sample(g, sample))?;
+    let games =
+        replayed_games(dataset, years, db.meta.rules.players, |_, g| sample.is_none() || !in_sample(g, sample))?;
+    let profiled: hashbrown::HashSet<&str> = db.profiles.iter().map(|p| p.player.as_str()).collect();
     let mut out: HashMap<String, Vec<Observed>> = HashMap::new();
     for (_, g) in &games {
         for seat in 0..g.info.n_players {
             let name = &g.info.players[usize::from(seat)].name;
-            if db.profiles.iter().any(|p| &p.player == name) {
+            if profiled.contains(name.as_str()) {
                 out.entry_ref(name.as_str()).or_default().push(observe(g, seat));
             }
         }

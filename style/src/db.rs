@@ -115,18 +115,19 @@ pub struct StyleMeta {
     pub sample: Option<f64>,
 }
 
-/// Every game of `years` at tables of `players` seats, replayed; games the replay refuses are errors (the
-/// dataset's games were replayed at ingest).
+/// Every game of `years` at tables of `players` seats that `keep` accepts (it sees the games index: year,
+/// names), replayed; games the replay refuses are errors (the dataset's games were replayed at ingest). Only
+/// the games kept are replayed.
 pub fn replayed_games(
     dataset: &Path,
     years: &[i32],
     players: u8,
-    keep: impl Fn(i64) -> bool + Sync,
+    keep: impl Fn(&GameIndex, i64) -> bool + Sync,
 ) -> Result<Vec<(i64, ExtractedGame)>> {
     let index = GameIndex::read(dataset)?;
     let games = read_games(dataset).with_context(|| format!("reading {}", dataset.display()))?;
     let wanted = |g: i64| {
-        keep(g)
+        keep(&index, g)
             && index.players(g) == Some(players)
             && (years.is_empty() || index.year(g).is_some_and(|y| years.contains(&y)))
     };
@@ -162,7 +163,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     if opts.sample.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
         bail!("--sample {:?}: a share above 0 and at most 1", opts.sample);
     }
-    let games = replayed_games(dataset, &opts.years, opts.players, |g| in_sample(g, opts.sample))?;
+    let games = replayed_games(dataset, &opts.years, opts.players, |_, g| in_sample(g, opts.sample))?;
     if games.is_empty() {
         bail!("{}: no {}-player game in years {:?}", dataset.display(), opts.players, opts.years);
     }

@@ -135,7 +135,7 @@ pub fn run(a: &DemoArgs) -> Result<()> {
             "html": rates.as_ref().map(|_| report.join("index.html").display().to_string()),
             "match_rates": rates.as_ref().map(|r| r.to_json()),
             "network": beside.as_ref().map(|(run, b)| serde_json::json!({
-                "run": run, "beside_tables": crate::neural::side_by_side_json(b, |_| true),
+                "run": run, "beside_tables": haifu_neural::hybrid::side_by_side_json(b, |_| true),
             })),
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
@@ -214,7 +214,7 @@ fn small_network(
     tables: &Path,
     out: &Path,
     seed: u64,
-) -> Result<(haifu_neural::train::TrainReport, Vec<crate::neural::SideBySide>)> {
+) -> Result<(haifu_neural::train::TrainReport, Vec<haifu_neural::hybrid::SideBySide>)> {
     use haifu_imitate::{EvalOptions, LoadOptions, Selection, TableVariant, Tables, TestData, ALL_SCOPE};
     use haifu_neural::train::{train, DeviceChoice, TrainOptions};
     let games = haifu_neural::Games::read(dataset)?;
@@ -226,19 +226,11 @@ fn small_network(
     };
     let (train_set, test_set) = haifu_neural::load(dataset, &games, &split)?;
     let opts = TrainOptions {
-        arch: haifu_neural::model::Arch::Mlp,
         layers: 3,
-        channels: 0,
-        epochs: 3,
         batch: 256,
-        lr: 1e-3,
         device: DeviceChoice::Cpu,
         seed,
-        out: out.to_path_buf(),
-        resume: false,
-        augment: false,
-        bf16: false,
-        init: None,
+        ..TrainOptions::new(haifu_neural::model::Arch::Mlp, out.to_path_buf())
     };
     let report = train(&train_set, &test_set, &opts)?;
     let run = haifu_neural::eval::load_run(out, DeviceChoice::Cpu)?;
@@ -250,6 +242,6 @@ fn small_network(
         sources: None,
     };
     let tables = Tables::load(tables, &load)?;
-    let (beside, _) = crate::neural::side_by_side(&run, data, &tables, &[TableVariant::All], &eval, 0.5, 4096)?;
+    let (beside, _) = haifu_neural::hybrid::side_by_side(&run, data, &tables, &[TableVariant::All], &eval, 0.5, 4096)?;
     Ok((report, beside))
 }

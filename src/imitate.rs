@@ -281,7 +281,7 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
             let skipped: HashSet<&str> = report.skipped.iter().map(|(p, _)| p.as_str()).collect();
             let same = data.clone().retain_players(|p| !skipped.contains(p));
             let (results, other_size) =
-                crate::neural::side_by_side(&run, same, &tables, &variants, &opts, a.blend, 5000)?;
+                haifu_neural::hybrid::side_by_side(&run, same, &tables, &variants, &opts, a.blend, 5000)?;
             if results.is_empty() {
                 bail!("--backoff ranks with one table per player: give --table own, all or all-but-own");
             }
@@ -318,7 +318,7 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
             "players": players, "overall": overall,
             "backoff": backoff.as_ref().map(|(b, other_size)| json!({
                 "model": a.backoff.as_ref().map(|m| m.display().to_string()), "blend": a.blend,
-                "left_out_other_table_size": other_size, "variants": crate::neural::side_by_side_json(b, |_| true),
+                "left_out_other_table_size": other_size, "variants": haifu_neural::hybrid::side_by_side_json(b, |_| true),
             })),
             "skipped": report.skipped.iter().map(|(p, why)| json!({"player": p, "reason": why})).collect::<Vec<_>>(),
             "timing": {"load_data_s": load_data_s, "load_tables_s": load_tables_s, "eval_s": report.eval_seconds,

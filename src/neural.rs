@@ -9,8 +9,8 @@ use serde_json::{json, Value};
 
 use haifu_imitate::{EvalOptions, LoadOptions, Selection, TableVariant, Tables, TestData, ALL_SCOPE};
 use haifu_ingest::stored::game_hash;
-use haifu_neural::eval::{hits, load_run, probabilities, Counts, Loaded};
-use haifu_neural::hybrid::{join, tally, JointCounts};
+use haifu_neural::eval::{hits, load_run, Counts};
+use haifu_neural::hybrid::{side_by_side, side_by_side_json, SideBySide};
 use haifu_neural::train::DeviceChoice;
 use haifu_neural::{load_years, Games, Positions};
 
@@ -215,70 +215,6 @@ fn one_per_game(p: &Positions) -> Positions {
         start = end;
     }
     p.select(|i| keep[i])
-}
-
-/// One table variant's decisions ranked by the tables and by a network (`imitate eval --backoff`,
-/// `neural eval --tables`): counts per player (named) and overall.
-pub struct SideBySide {
-    pub variant: TableVariant,
-    pub players: Vec<(String, JointCounts)>,
-    pub overall: JointCounts,
-}
-
-/// The test decisions of `data` at tables of the run's size, ranked by each variant's tables and the network;
-/// also the number of decisions left out because their games are of the other table size.
-pub fn side_by_side(
-    run: &Loaded,
-    data: TestData,
-    tables: &Tables,
-    variants: &[TableVariant],
-    opts: &EvalOptions,
-    blend: f32,
-    batch: usize,
-) -> Result<(Vec<SideBySide>, usize)> {
-    if !(0.0..=1.0).contains(&blend) {
-        bail!("--blend {blend}: the table's weight is between 0 and 1");
-    }
-    let games = Games::read(&data.dataset)?;
-    let size = run.info.players;
-    let before = data.decisions.len();
-    let (dataset, selection, names) = (data.dataset.clone(), data.selection.clone(), data.players.clone());
-    let decisions = data.decisions.into_iter().filter(|d| games.players(d.game_id) == Some(size)).collect::<Vec<_>>();
-    let other_size = before - decisions.len();
-    let data = TestData::from_decisions(dataset, selection, names, decisions);
-    let wanted: HashSet<&str> = data.players.iter().map(String::as_str).collect();
-    let positions = load_years(&data.dataset, &games, &data.selection.years, size)?;
-    let positions = positions.select(|i| wanted.contains(games.name(positions.game[i], positions.seat[i])));
-    let probs = probabilities(run, &positions, batch);
-    let mut out = Vec::new();
-    for &variant in variants.iter().filter(|v| **v != TableVariant::Others) {
-        let joints = join(&data, tables, variant, opts, &positions, &probs, blend)?;
-        let (per, overall) = tally(data.players.len(), &joints);
-        let players = data.players.iter().cloned().zip(per).filter(|(_, c)| c.n_all > 0).collect();
-        out.push(SideBySide { variant, players, overall });
-    }
-    Ok((out, other_size))
-}
-
-/// `{variant: {"overall": .., "players": [..]}}`, the players those `show` accepts.
-pub fn side_by_side_json(results: &[SideBySide], show: impl Fn(&str) -> bool) -> Value {
-    results
-        .iter()
-        .map(|r| {
-            let players: Vec<Value> = r
-                .players
-                .iter()
-                .filter(|(p, _)| show(p))
-                .map(|(p, c)| {
-                    let mut v = c.to_json();
-                    v["player"] = json!(p);
-                    v
-                })
-                .collect();
-            (r.variant.name().to_string(), json!({"overall": r.overall.to_json(), "players": players}))
-        })
-        .collect::<serde_json::Map<_, _>>()
-        .into()
 }
 
 /// The side-by-side table as text: first choice / top 3 of each method.

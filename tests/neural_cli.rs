@@ -42,22 +42,14 @@ fn train_resume_and_eval_beside_the_imitator() {
     for y in [2022, 2023] {
         assert!(cache.join(format!("4p-year={y}.bin")).is_file(), "{y} cached");
     }
-    // the run's 2023 figures for the two players
-    let eval_players = || {
-        json(&haifu(&[
-            "neural",
-            "eval",
-            "--model",
-            &run,
-            "--dataset",
-            &ds,
-            "--years",
-            "2023",
-            "--players",
-            players,
-            "--json",
-        ]))
+    // `haifu neural eval` of the run on the 2023 decisions, with more arguments
+    let eval = |extra: &[&str]| {
+        let mut args = vec!["neural", "eval", "--model", &run, "--dataset", &ds, "--years", "2023"];
+        args.extend(extra);
+        haifu(&args)
     };
+    // the run's 2023 figures for the two players
+    let eval_players = || json(&eval(&["--players", players, "--json"]));
     let nn = eval_players();
     assert_eq!(nn["epochs"], 2);
     // read from the cache or replayed again: the same figures
@@ -94,18 +86,7 @@ fn train_resume_and_eval_beside_the_imitator() {
 
     // seed 004's protocol: one decision of each 2023 game (every one of the demo's is a four-player game with a
     // discard of choice)
-    let one = json(&haifu(&[
-        "neural",
-        "eval",
-        "--model",
-        &run,
-        "--dataset",
-        &ds,
-        "--years",
-        "2023",
-        "--one-per-game",
-        "--json",
-    ]));
+    let one = json(&eval(&["--one-per-game", "--json"]));
     assert_eq!(one["one_per_game"], true);
     assert_eq!(one["overall"]["n_all"].as_u64().unwrap(), demo_games_in(&ds, 2023));
     // a personal model: the global run fine-tuned on Honors's 2022 decisions, tested on Honors's 2023 ones
@@ -158,9 +139,7 @@ fn train_resume_and_eval_beside_the_imitator() {
         &run,
     ]);
     assert!(error(&wrong).contains("--init"));
-    let unknown =
-        haifu(&["neural", "eval", "--model", &run, "--dataset", &ds, "--years", "2023", "--players", "Nobody"]);
-    assert!(error(&unknown).contains("Nobody"));
+    assert!(error(&eval(&["--players", "Nobody"])).contains("Nobody"));
 }
 
 /// `imitate eval --backoff`: on the same decisions, the table's rows equal imitate eval's own, the network's

@@ -78,6 +78,28 @@ pub struct TrainOptions {
     pub init: Option<PathBuf>,
 }
 
+impl TrainOptions {
+    /// A run of `arch` into `out` at `haifu train`'s defaults (5 layers, 200 channels, 3 epochs, batch 5000,
+    /// lr 1e-3, the device libtorch picks, seed 0); change what differs with struct update syntax.
+    pub fn new(arch: Arch, out: PathBuf) -> TrainOptions {
+        TrainOptions {
+            arch,
+            layers: 5,
+            channels: 200,
+            epochs: 3,
+            batch: 5000,
+            lr: 1e-3,
+            device: DeviceChoice::Auto,
+            seed: 0,
+            out,
+            resume: false,
+            augment: false,
+            bf16: false,
+            init: None,
+        }
+    }
+}
+
 /// `out/model.json`: what a checkpoint of the run is, so that evaluation can rebuild the network.
 #[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct RunInfo {

@@ -40,19 +40,15 @@ fn run_arch(
     bf16: bool,
 ) -> TrainReport {
     let opts = TrainOptions {
-        arch,
         layers: 2,
         channels: 16,
         epochs: 4,
         batch: 256,
-        lr: 1e-3,
         device: DeviceChoice::Cpu,
         seed,
-        out: out.to_path_buf(),
-        resume: false,
-        init: None,
         augment: arch == Arch::DenseMlp,
         bf16,
+        ..TrainOptions::new(arch, out.to_path_buf())
     };
     train(train_set, test_set, &opts).unwrap()
 }

@@ -165,6 +165,9 @@ pub struct TableState {
     /// A kan or north extraction waits for its replacement draw; it interrupts the first turn and ippatsu once
     /// nobody robbed it.
     kan_pending: bool,
+    /// Seats whose concealed tiles this state does not know (bit per seat): a player's view, kept from what
+    /// the player is told. Their hands stay empty and their draws, discards and calls are taken as told.
+    hidden: u8,
 }
 
 /// What one seat may see: its own hand and everything public.
@@ -192,7 +195,18 @@ impl TableState {
         t
     }
 
-    /// Starts a round from its `INIT`.
+    /// A player's view: from now on only `seat`'s concealed tiles are known (the others' hands are not kept,
+    /// and their steps are not checked against them). Holds across rounds.
+    pub fn hide_hands_but(&mut self, seat: u8) {
+        self.hidden = 0b1111 & !(1 << seat);
+    }
+
+    /// This state knows the seat's concealed tiles.
+    pub fn knows_hand(&self, seat: u8) -> bool {
+        self.hidden & (1 << seat) == 0
+    }
+
+    /// Starts a round from its `INIT` (the hands of hidden seats are ignored).
     pub fn start(&mut self, init: &Init, players: u8) {
         self.players = players;
         self.kyoku = init.kyoku;
@@ -204,8 +218,9 @@ impl TableState {
         self.dora.push(init.dora_indicator);
         // the wall: 136 (108 with three players) less the dead wall of 14 and the dealt hands
         self.draws_left = if players == 3 { 108 - 14 - 39 } else { 136 - 14 - 52 };
-        for (s, h) in self.seats.iter_mut().zip(&init.hands) {
-            *s = SeatState { hand: h.iter().copied().collect(), ..SeatState::default() };
+        for (i, (s, h)) in self.seats.iter_mut().zip(&init.hands).enumerate() {
+            let hand = if self.hidden & (1 << i) == 0 { h.iter().copied().collect() } else { Hand::default() };
+            *s = SeatState { hand, ..SeatState::default() };
         }
         self.last_discard = None;
         self.uninterrupted = true;
@@ -234,32 +249,54 @@ impl TableState {
         }
         self.draws_left -= 1;
         self.last_discard = None;
+        let known = self.knows_hand(seat);
         let s = self.seat_mut(seat)?;
-        if s.size() != 13 {
-            return Err(format!("seat {seat} draws holding {} tiles", s.size()));
+        if known {
+            if s.size() != 13 {
+                return Err(format!("seat {seat} draws holding {} tiles", s.size()));
+            }
+            s.hand.insert(tile);
+            s.last_draw = Some(tile);
         }
-        s.hand.insert(tile);
-        s.last_draw = Some(tile);
         s.turn = s.turn.saturating_add(1);
         Ok(())
     }
 
+    /// A draw the viewer is not shown (another seat's, in a player's view).
+    pub fn draw_hidden(&mut self, seat: u8) -> Result<(), String> {
+        if self.knows_hand(seat) {
+            return Err(format!("a hidden draw for seat {seat}, whose hand is known"));
+        }
+        // any tile does: a hidden seat's hand is not kept
+        self.draw(seat, Tile::from_id(0))
+    }
+
     /// A discard; the riichi discard when the seat declared riichi (`REACH step=1`) just before.
     pub fn discard(&mut self, seat: u8, tile: Tile) -> Result<RiverTile, String> {
+        self.discard_told(seat, tile, false)
+    }
+
+    /// A discard as a player is told it: for a seat whose hand is hidden, `tsumogiri` says whether it was the
+    /// tile just drawn (for a known hand the state knows).
+    pub fn discard_told(&mut self, seat: u8, tile: Tile, tsumogiri: bool) -> Result<RiverTile, String> {
         let first_turn = self.uninterrupted;
+        let known = self.knows_hand(seat);
         let s = self.seat_mut(seat)?;
-        if s.size() != 14 {
-            return Err(format!("seat {seat} discards holding {} tiles", s.size()));
-        }
-        let before = s.hand;
-        if !s.hand.remove(tile) {
-            return Err(format!("tile {} ({tile}) is not in the hand of seat {seat}: {before:?}", tile.id()));
+        if known {
+            if s.size() != 14 {
+                return Err(format!("seat {seat} discards holding {} tiles", s.size()));
+            }
+            let before = s.hand;
+            if !s.hand.remove(tile) {
+                return Err(format!("tile {} ({tile}) is not in the hand of seat {seat}: {before:?}", tile.id()));
+            }
         }
         let riichi = s.riichi == Riichi::Declared;
         if riichi {
             s.riichi = Riichi::Discarded { double: first_turn && s.discards == 0 };
         }
-        let t = RiverTile { tile, tsumogiri: s.last_draw == Some(tile), riichi, called_away: false };
+        let tsumogiri = if known { s.last_draw == Some(tile) } else { tsumogiri };
+        let t = RiverTile { tile, tsumogiri, riichi, called_away: false };
         s.river.push(t);
         s.discards += 1;
         s.ippatsu = false;
@@ -291,13 +328,14 @@ impl TableState {
         } else {
             None
         };
+        let known = self.knows_hand(seat);
         let s = self.seat_mut(seat)?;
-        if let Some(t) = meld.from_hand().find(|&t| !s.hand.contains(t)) {
+        if let Some(t) = meld.from_hand().find(|&t| known && !s.hand.contains(t)) {
             let (kind, hand) = (meld.kind.name(), s.hand);
             return Err(format!("{kind} needs tile {} ({t}) that seat {seat} does not hold: {hand:?}", t.id()));
         }
         let opens = matches!(meld.kind, MeldKind::Chi | MeldKind::Pon | MeldKind::Daiminkan);
-        if opens && s.size() != 13 {
+        if known && opens && s.size() != 13 {
             return Err(format!("seat {seat} calls holding {} tiles", s.size()));
         }
         let pon_slot = match meld.kind {
@@ -509,5 +547,39 @@ mod tests {
         assert_eq!((t.scores[1], t.kyotaku), (24_000, 1));
         assert!(t.seats[1].ippatsu);
         assert_eq!(t.view(1).hand().len(), 13);
+    }
+
+    /// A player's view: the other hands are not kept, their draws and discards are taken as told, the own
+    /// hand is still checked.
+    #[test]
+    fn a_players_view_hides_the_other_hands() {
+        let xml = concat!(
+            r#"<mjloggm ver="2.3"><GO type="169" lobby="0"/>"#,
+            r#"<INIT seed="0,0,0,1,1,120" ten="250,250,250,250" oya="0" "#,
+            r#"hai0="0,4,8,12,16,20,24,28,32,36,40,44,48" hai1="1,5,9,13,17,21,25,29,33,37,41,108,109" "#,
+            r#"hai2="2,6,10,14,18,22,26,30,34,38,42,46,50" hai3="3,7,11,15,19,23,27,31,35,39,43,47,51"/>"#,
+            r#"</mjloggm>"#
+        );
+        let events = mjlog::parse(xml.as_bytes()).expect("parses");
+        let mut t = TableState::default();
+        t.hide_hands_but(1);
+        for e in &events {
+            t.apply(e).expect("a clean step");
+        }
+        assert!(t.seats[0].hand.is_empty() && t.seats[1].hand.len() == 13);
+        assert!(!t.knows_hand(0) && t.knows_hand(1));
+        // seat 0 draws unseen and discards a tile it was never seen to hold: taken as told
+        t.draw_hidden(0).expect("hidden draw");
+        let r = t.discard_told(0, Tile::from_id(110), true).expect("told discard");
+        assert!(r.tsumogiri && t.seats[0].river.len() == 1);
+        assert_eq!(t.draws_left, 69);
+        // seat 1 pons it with its two tiles; a tile it does not hold is still refused
+        let bad = Meld::call(MeldKind::Pon, &[Tile::from_id(111), Tile::from_id(108)], Tile::from_id(110), 3);
+        assert!(bad.is_ok_and(|m| t.call(1, m).is_err()));
+        let pon = Meld::call(MeldKind::Pon, &[Tile::from_id(108), Tile::from_id(109)], Tile::from_id(110), 3);
+        t.call(1, pon.unwrap()).expect("pon from the own hand");
+        assert_eq!(t.seats[1].hand.len(), 11);
+        // the own seat's draw cannot be hidden
+        assert!(t.draw_hidden(1).is_err());
     }
 }

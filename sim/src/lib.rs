@@ -40,6 +40,6 @@ pub mod wall;
 
 pub use action::{Action, IllegalAction};
 pub use bot::{Bot, RandomBot, TsumogiriBot, View};
-pub use engine::{Engine, Offer, RoundEnd, TenpaiRuleCases, TurnStart, WinBlock};
+pub use engine::{Engine, Offer, RoundEnd, SeatOptions, TenpaiRuleCases, TurnStart, WinBlock};
 pub use haifu_rules::table::{self, TableRules};
 pub use wall::{ScriptedWall, SeededWall, Wall};

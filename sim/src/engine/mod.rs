@@ -38,6 +38,7 @@ use haifu_rules::{Hand, Kind, Meld, Tile};
 
 mod end;
 mod legal;
+pub use legal::SeatOptions;
 mod play;
 
 use crate::action::{Action, IllegalAction};

@@ -190,20 +190,14 @@ impl<W: Wall> Engine<W> {
             return false;
         }
         let mut v = Vec::new();
-        self.call_options(seat, from, tile, &mut v);
+        self.options(seat).call_options(seat, from, tile, &mut v);
         !v.is_empty()
     }
 
     pub(super) fn can_ron(&self, seat: u8, from: u8, tile: Tile, offer: Offer) -> bool {
-        let s = &self.seats[usize::from(seat)];
-        if s.waits & bit(tile.kind()) == 0 || s.furiten() {
-            return false;
-        }
-        let Some(sc) = self.score_win(seat, from, tile, offer, false, Vec::new()) else { return false };
-        offer != Offer::Ankan || sc.yakuman.iter().any(|&y| y == 47 || y == 48)
+        self.options(seat).can_ron(seat, from, tile, offer)
     }
 
-    /// Scores a win of `seat` on `tile` (from `from`; from == seat for a tsumo, the tile already in hand).
     pub(super) fn score_win(
         &self,
         seat: u8,
@@ -213,32 +207,7 @@ impl<W: Wall> Engine<W> {
         rinshan: bool,
         ura: Vec<Tile>,
     ) -> Option<Score> {
-        let p = &self.table.seats[usize::from(seat)];
-        let tsumo = seat == from;
-        let mut concealed: ArrayVec<Tile, 14> = p.hand.tiles().iter().collect();
-        if !tsumo {
-            concealed.push(tile);
-        }
-        let np = self.rules.players;
-        let ctx = WinContext {
-            ruleset: self.ruleset,
-            tsumo,
-            seat_wind: Kind::from_index(27 + (seat + np - self.table.dealer) % np),
-            round_wind: Kind::from_index(27 + self.table.kyoku / 4),
-            riichi: match p.riichi {
-                Riichi::Accepted { double: true } => RiichiKind::Double,
-                Riichi::Accepted { double: false } => RiichiKind::Riichi,
-                _ => RiichiKind::None,
-            },
-            ippatsu: p.ippatsu && p.riichi.is_accepted(),
-            rinshan: tsumo && rinshan,
-            chankan: !tsumo && offer == Offer::Kakan,
-            last_tile: self.table.draws_left == 0 && (if tsumo { !rinshan } else { offer == Offer::Discard }),
-            first_draw: tsumo && self.table.uninterrupted && p.discards == 0 && !rinshan,
-            dora_indicators: self.table.dora.to_vec(),
-            ura_indicators: ura,
-        };
-        score::score(&concealed, tile, &p.melds, &ctx)
+        self.options(seat).score_win(seat, from, tile, offer, rinshan, ura)
     }
 
     pub(super) fn resolve(&mut self, r: Respond) -> Result<(), IllegalAction> {
@@ -412,9 +381,8 @@ impl<W: Wall> Engine<W> {
         let tile = if replacement { self.wall.replacement() } else { self.wall.draw() };
         let tile = tile.ok_or(IllegalAction::WallExhausted(if replacement { "replacement draw" } else { "draw" }))?;
         self.table.draw(seat, tile).map_err(|why| IllegalAction::NotLegal { seat, action: why })?;
-        let in_waits = self.seats[usize::from(seat)].waits & bit(tile.kind()) != 0;
         self.events.push(Event::Draw { seat, tile });
-        let tsumo_ok = in_waits && self.score_win(seat, seat, tile, Offer::Discard, replacement, Vec::new()).is_some();
+        let tsumo_ok = self.options(seat).tsumo_ok(seat, tile, replacement);
         let source = if replacement { TurnStart::Replacement } else { TurnStart::Draw };
         self.phase = Phase::Turn { seat, source, tsumo_ok };
         Ok(())

@@ -106,11 +106,22 @@ pub mod limit {
 /// Tenhou's limit code ([`limit`]) of a win from its points (AGARI `ten`) and whether the winner deals: what a
 /// log that gives only the points implies. A yakuman is [`limit::YAKUMAN`] whatever its points.
 pub fn limit_of_points(points: i32, dealer: bool, yakuman: bool) -> u8 {
+    limit_of_paid(points, if dealer { 6 } else { 4 }, yakuman)
+}
+
+/// As [`limit_of_points`] for a three-player tsumo, whose points are what the two others paid (Tenhou's
+/// sanma has tsumo loss): a dealer is paid twice the base by each (4 times it in all), anyone else twice by
+/// the dealer and once by the other (3 times).
+pub fn limit_of_sanma_tsumo(points: i32, dealer: bool, yakuman: bool) -> u8 {
+    limit_of_paid(points, if dealer { 4 } else { 3 }, yakuman)
+}
+
+/// The limit from points that are `times` the base points.
+fn limit_of_paid(points: i32, times: i32, yakuman: bool) -> u8 {
     if yakuman {
         return limit::YAKUMAN;
     }
-    // the base points of a ron: a dealer is paid six times them, anyone else four times
-    match points / if dealer { 6 } else { 4 } {
+    match points / times {
         8000.. => limit::YAKUMAN,
         6000.. => limit::SANBAIMAN,
         4000.. => limit::BAIMAN,
@@ -780,6 +791,11 @@ mod tests {
         assert_eq!(limit_of_points(48000, true, false), limit::YAKUMAN);
         assert_eq!(limit_of_points(18000, true, false), limit::HANEMAN);
         assert_eq!(limit_of_points(1000, false, true), limit::YAKUMAN);
+        // sanma tsumo (tsumo loss): a mangan is 2000 + 4000 for a non-dealer, 4000 + 4000 for the dealer
+        assert_eq!(limit_of_sanma_tsumo(6000, false, false), limit::MANGAN);
+        assert_eq!(limit_of_sanma_tsumo(8000, true, false), limit::MANGAN);
+        assert_eq!(limit_of_sanma_tsumo(5900, false, false), limit::NONE);
+        assert_eq!(limit_of_sanma_tsumo(9000, false, false), limit::HANEMAN);
     }
 
     /// Tiles of a hand in notation: plain copies (the highest ids first), a red five where written `0`.

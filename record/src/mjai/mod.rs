@@ -6,7 +6,7 @@
 //! # Reading
 //! - Each line is a [`Message`] ([`message`]): one serde type for every mjai message, which the writer
 //!   ([`write`]) writes too. Lines of a type mjai does not have are skipped, and so are the messages that carry
-//!   nothing for the record (`none`, `error`, `end_kyoku`).
+//!   nothing for the record (`none`, `error`, `hello`, `join`, `end_kyoku`).
 //! - One [`GameRecord`] per `start_game` .. `end_game`. A `start_kyoku` with no game open starts one; a file
 //!   that stops before `end_game` (or an `end_game` inside an unfinished round) gives a record without `owari`,
 //!   which replay reports as truncated.
@@ -28,7 +28,8 @@
 //!   next `start_kyoku` or of `end_game` (akochan's samples write only those).
 //! - `AGARI ten`: fu from `fu` (or RiichiEnv's `meta.score.fu`; 0 when absent); points from `hora_points`,
 //!   else the winner's gain less the sticks and honba; the limit (mangan ...) from the points and whether the
-//!   winner deals ([`haifu_rules::score::limit_of_points`]). No `paoWho`.
+//!   winner deals ([`haifu_rules::score::limit_of_points`]; a 3-player tsumo's points are what two players paid:
+//!   [`haifu_rules::score::limit_of_sanma_tsumo`]). No `paoWho`.
 //! - `AGARI yaku`: from mjai `yakus` names (the spelling of mjai's TenhouArchive, plus a few aliases) or
 //!   RiichiEnv's `meta.score.yaku` ids (dora, red and ura then counted from the tiles). As Tenhou writes them:
 //!   dora and red only when > 0, ura always for riichi winners, these three last; yakuman wins write only

@@ -271,7 +271,12 @@ impl<'a> GameReader<'a> {
             Message::Ryukyoku(d) => self.ryukyoku(i, d),
             Message::EndGame(e) => self.end_game(e),
             // nothing to write
-            Message::StartGame(_) | Message::EndKyoku(_) | Message::Pass(_) | Message::Error(_) => Ok(()),
+            Message::StartGame(_)
+            | Message::EndKyoku(_)
+            | Message::Pass(_)
+            | Message::Error(_)
+            | Message::Hello(_)
+            | Message::Join(_) => Ok(()),
         }
     }
 
@@ -389,7 +394,7 @@ impl<'a> GameReader<'a> {
                 }
                 // the turn goes on
                 Message::Dahai(_) | Message::Reach(_) | Message::ReachAccepted(_) => {}
-                Message::Pass(_) | Message::Error(_) => {}
+                Message::Pass(_) | Message::Error(_) | Message::Hello(_) | Message::Join(_) => {}
                 // the turn is over (or the round, or the game)
                 _ => return Ok(()),
             }
@@ -627,7 +632,11 @@ impl<'a> GameReader<'a> {
             machi: win,
             fu: infer::win_fu(h)?,
             points,
-            limit: haifu_rules::score::limit_of_points(points, who == dealer, !yakuman.is_empty()),
+            limit: if n == 3 && who == from {
+                haifu_rules::score::limit_of_sanma_tsumo(points, who == dealer, !yakuman.is_empty())
+            } else {
+                haifu_rules::score::limit_of_points(points, who == dealer, !yakuman.is_empty())
+            },
             yaku,
             yakuman,
             dora_indicators: dora,

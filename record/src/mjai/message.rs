@@ -244,6 +244,25 @@ pub struct EndGame {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Pass {}
 
+/// `hello`: a server greeting a player that has just connected (gimite/mjai's TCP protocol).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Hello {
+    /// `mjsonp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+    /// 3 for the original protocol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protocol_version: Option<u32>,
+}
+
+/// `join`: a player's answer to `hello`: its name and the room it wants.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Join {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub room: Option<String>,
+}
+
 /// `error`: a server refusing a player's answer.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ProtocolError {
@@ -301,6 +320,8 @@ messages! {
     "end_game" => EndGame(EndGame),
     "none" => Pass(Pass),
     "error" => Error(ProtocolError),
+    "hello" => Hello(Hello),
+    "join" => Join(Join),
 }
 
 impl Message {
@@ -464,6 +485,8 @@ mod tests {
             Message::EndGame(EndGame::default()),
             Message::Pass(Pass {}),
             Message::Error(ProtocolError { message: Some("unexpected response".into()) }),
+            Message::Hello(Hello { protocol: Some("mjsonp".into()), protocol_version: Some(3) }),
+            Message::Join(Join { name: "Ann".into(), room: Some("default".into()) }),
         ]
     }
 
@@ -472,7 +495,7 @@ mod tests {
         let all = every_message();
         let mut kinds: Vec<&str> = all.iter().map(Message::kind).collect();
         kinds.dedup();
-        assert_eq!(kinds.len(), 19, "one of each type: {kinds:?}");
+        assert_eq!(kinds.len(), 21, "one of each type: {kinds:?}");
         for m in &all {
             let line = serde_json::to_string(m).unwrap();
             assert!(line.starts_with(&format!("{{\"type\":\"{}\"", m.kind())), "{line}");
@@ -484,7 +507,14 @@ mod tests {
     #[test]
     fn lines_as_bots_write_them() {
         let read = |s: &str| Message::from_line(s.as_bytes());
-        assert_eq!(read(r#"{"type":"hello","protocol":"mjsonp","protocol_version":3}"#), Ok(None), "unknown: skipped");
+        assert_eq!(read(r#"{"type":"bye","reason":"x"}"#), Ok(None), "unknown: skipped");
+        let hello = Hello { protocol: Some("mjsonp".into()), protocol_version: Some(3) };
+        assert_eq!(
+            read(r#"{"type":"hello","protocol":"mjsonp","protocol_version":3}"#),
+            Ok(Some(Message::Hello(hello)))
+        );
+        let join = Join { name: "Ann".into(), room: None };
+        assert_eq!(read(r#"{"type":"join","name":"Ann"}"#), Ok(Some(Message::Join(join))));
         let Ok(Some(Message::Hora(h))) = read(r#"{"type":"hora","actor":0,"target":0,"ura_markers":["0s"]}"#) else {
             panic!("a hora")
         };

@@ -90,6 +90,41 @@ pub fn to_mjai(record: &GameRecord) -> Result<String, WriteError> {
     Ok(out)
 }
 
+/// The writer event by event, for a game still being played (`haifu mjai-server` sends each line as the
+/// engine writes its event). Holds back what mjai writes later than Tenhou (an open kan's dora, until the
+/// discard), so the lines taken after each step are in the order [`to_mjai`] writes them.
+pub struct MjaiWriter {
+    w: Writer,
+}
+
+impl Default for MjaiWriter {
+    fn default() -> MjaiWriter {
+        MjaiWriter::new()
+    }
+}
+
+impl MjaiWriter {
+    pub fn new() -> MjaiWriter {
+        MjaiWriter { w: Writer::new() }
+    }
+
+    /// Writes one event of the record (the errors of [`to_mjai`], without the event's index).
+    pub fn step(&mut self, e: &Event) -> Result<(), String> {
+        self.w.step(e).map_err(|message| format!("{}: {message}", e.kind_name()))
+    }
+
+    /// The lines written since the last call.
+    pub fn take(&mut self) -> Vec<Message> {
+        std::mem::take(&mut self.w.lines)
+    }
+
+    /// Ends the game: what was held back, `end_kyoku` of the last round and `end_game` when the record
+    /// reached `owari` (take them with [`MjaiWriter::take`]).
+    pub fn finish(&mut self) -> Result<(), String> {
+        self.w.finish()
+    }
+}
+
 /// The round being written.
 struct Round {
     hands: [TileSet; 4],

@@ -16,6 +16,8 @@ mod demo;
 mod export;
 mod imitate;
 mod mine;
+mod mjai_bot;
+mod mjai_server;
 mod neural;
 mod progress;
 mod report;
@@ -85,6 +87,10 @@ enum Command {
     Battle(sim::BattleArgs),
     /// Replay logs through the game engine and rescore every win; lists every mismatch with the log.
     Verify(verify::VerifyArgs),
+    /// The game engine as an mjai game server (TCP): clients join, play Tenhou-rule games, each game written.
+    MjaiServer(mjai_server::MjaiServerArgs),
+    /// A player over mjai (stdin/stdout or TCP): imitates a player of a style database, or plays a sim bot.
+    MjaiBot(mjai_bot::MjaiBotArgs),
 }
 
 #[derive(clap::Args)]
@@ -143,6 +149,8 @@ fn main() {
         Command::Sim(a) => sim::run_sim(&a),
         Command::Battle(a) => sim::run_battle(&a),
         Command::Verify(a) => verify::run(&a),
+        Command::MjaiServer(a) => mjai_server::run(&a),
+        Command::MjaiBot(a) => mjai_bot::run(&a),
     };
     if let Err(e) = result {
         eprintln!("haifu: error: {e:#}");

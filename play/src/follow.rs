@@ -1,0 +1,616 @@
+//! What one seat knows, kept from the mjai messages it receives, and what it is asked to answer.
+//!
+//! [`Follower`] holds the table as that seat sees it: a [`TableState`] whose other hands are hidden
+//! ([`TableState::hide_hands_but`]), so the same state the engine, the extractor and the neural encoder read,
+//! plus the seat's own rule bookkeeping (furiten, kuikae, waits: [`SeatRules`]) kept as the engine keeps it.
+//! Its legal actions come from [`SeatOptions`], the engine's own rules: the player cannot offer what the
+//! server would refuse, nor miss a win the engine would allow.
+//!
+//! mjai names tiles by kind (and red five); each tile entering play gets a physical id ([`IdAllocator`]) so
+//! that melds, rivers and the hand are the exact tiles of the record model. An own discard takes the tile just
+//! drawn when mjai says `tsumogiri`, else a copy of that kind from the hand.
+//!
+//! Messages are followed for any seat: `start_game` tells the seat (`id`); without it (a log read as an
+//! observer) the caller names the seat. Hidden tiles (`?`) are expected for the other seats.
+
+use haifu_neural::features::Safety;
+use haifu_record::ids::IdAllocator;
+use haifu_record::mjai::message::{self as m, Message, Pai};
+use haifu_record::state::TableState;
+use haifu_record::tags::Init;
+use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile};
+use haifu_sim::state::{bit, kuikae_of, SeatRules};
+use haifu_sim::{Action, Offer, SeatOptions, TableRules, TurnStart, View};
+
+/// What the seat is asked now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Its turn: it holds 3n+2 tiles (after a draw, a replacement draw, or its chi / pon).
+    Turn { source: TurnStart, tsumo_ok: bool },
+    /// It declared riichi: the riichi discard is due.
+    RiichiDiscard,
+    /// Another seat showed a tile it may win on or call.
+    Respond { from: u8, tile: Tile, offer: Offer },
+}
+
+/// One seat's knowledge of the game. See the module documentation.
+pub struct Follower {
+    seat: u8,
+    pub names: Vec<String>,
+    pub rules: TableRules,
+    pub table: TableState,
+    pub extras: SeatRules,
+    ids: IdAllocator,
+    /// Kans made this round (every seat).
+    kans: u8,
+    /// The next draw of a seat is the replacement draw of a kan or north.
+    replacement: bool,
+    question: Option<Question>,
+    asked: bool,
+    /// The tile of a win the seat passed (it becomes furiten once the game moves on).
+    passed: Option<Tile>,
+    in_game: bool,
+    /// The game's `start_game` (its rules), kept for a log that says the player count only in its hands.
+    start: m::StartGame,
+    /// Which kinds are safe against which seat (the neural encoder's input).
+    pub safety: Safety,
+}
+
+/// A message the seat's knowledge cannot take: names the message and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{kind}: {why}")]
+pub struct FollowError {
+    pub kind: &'static str,
+    pub why: String,
+}
+
+fn kind_index(k: Kind) -> usize {
+    usize::from(k.index())
+}
+
+/// The rules a `start_game` states (4 players, red fives and hanchan unless it says otherwise).
+pub fn rules_of(start: &m::StartGame, players: u8) -> TableRules {
+    let hanchan = !matches!((start.kyoku_first, start.gametype.as_deref()), (Some(4), _) | (_, Some("tonpu")));
+    let red = start.aka_flag.unwrap_or(true);
+    // Tenhou's GO bits: 0x01 ranked, 0x02 no red, 0x08 hanchan, 0x10 three players
+    let go = 0x01 | if red { 0 } else { 0x02 } | if hanchan { 0x08 } else { 0 } | if players == 3 { 0x10 } else { 0 };
+    TableRules::from_go_type(go)
+}
+
+impl Follower {
+    /// A follower of `seat` (a `start_game` with an `id` moves it to that seat).
+    pub fn new(seat: u8) -> Follower {
+        let rules = TableRules::from_go_type(0x09);
+        let mut table = TableState::new(4, rules.start_score());
+        table.hide_hands_but(seat);
+        Follower {
+            seat,
+            names: Vec::new(),
+            table,
+            extras: SeatRules::new(),
+            ids: IdAllocator::new(rules.red_fives),
+            rules,
+            kans: 0,
+            replacement: false,
+            question: None,
+            asked: false,
+            passed: None,
+            in_game: false,
+            start: m::StartGame::default(),
+            safety: Safety::default(),
+        }
+    }
+
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+
+    /// What the seat is asked (`None`: nothing). It may stand from an earlier message: see
+    /// [`Follower::asked`].
+    pub fn question(&self) -> Option<Question> {
+        self.question
+    }
+
+    /// The last message asked the question (an answer is due to it; else the answer is `none`).
+    pub fn asked(&self) -> bool {
+        self.asked && self.question.is_some()
+    }
+
+    /// The game is between `start_game` and `end_game`.
+    pub fn in_game(&self) -> bool {
+        self.in_game
+    }
+
+    /// The seat's view for a bot of `haifu-sim` ([`View`]).
+    pub fn view(&self) -> View<'_> {
+        let offered = match self.question {
+            Some(Question::Respond { from, tile, offer }) => Some((from, tile, offer)),
+            _ => None,
+        };
+        View { table_view: self.table.view(self.seat), offered }
+    }
+
+    /// The legal actions now (empty when the seat is asked nothing). A riichi discard due lists the
+    /// discards that keep the hand tenpai, as riichi discards.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let opts = SeatOptions {
+            table: &self.table,
+            rules: &self.rules,
+            ruleset: self.rules.ruleset(),
+            extras: &self.extras,
+            kans: self.kans,
+        };
+        match self.question {
+            None => {}
+            Some(Question::Turn { source, tsumo_ok }) => opts.turn_actions(self.seat, source, tsumo_ok, out),
+            Some(Question::RiichiDiscard) => {
+                // the turn as it was before the declaration: its riichi discards
+                let mut t = self.table.clone();
+                t.seats[usize::from(self.seat)].riichi = Default::default();
+                let o = SeatOptions { table: &t, ..opts };
+                o.turn_actions(self.seat, TurnStart::Draw, false, out);
+                out.retain(|a| matches!(a, Action::Discard { riichi: true, .. }));
+            }
+            Some(Question::Respond { from, tile, offer }) => {
+                if opts.can_ron(self.seat, from, tile, offer) {
+                    out.push(Action::Ron);
+                }
+                if offer == Offer::Discard {
+                    opts.call_options(self.seat, from, tile, out);
+                }
+                out.push(Action::Pass);
+            }
+        }
+    }
+
+    fn err(kind: &'static str, why: impl Into<String>) -> FollowError {
+        FollowError { kind, why: why.into() }
+    }
+
+    /// A tile entering play from another seat's hidden hand, or shown by the table.
+    fn fresh(&mut self, t: MjaiTile) -> Result<Tile, String> {
+        self.ids.fresh(t.kind, t.red && self.rules.red_fives)
+    }
+
+    /// A tile of the seat's own hand of this kind and colour (the drawn one first when `prefer_drawn`).
+    fn own_tile(&self, t: MjaiTile, prefer_drawn: bool) -> Result<Tile, String> {
+        let s = &self.table.seats[usize::from(self.seat)];
+        let fits = |x: Tile| x.kind() == t.kind && (!self.rules.red_fives || x.is_red_id() == t.red);
+        if let Some(d) = s.last_draw.filter(|&d| prefer_drawn && fits(d)) {
+            return Ok(d);
+        }
+        s.hand.tiles().iter().find(|&x| fits(x)).ok_or_else(|| format!("seat {} holds no {t}", self.seat))
+    }
+
+    /// Tiles leaving `actor`'s hand into a meld: its own exact tiles, or fresh ids for a hidden hand.
+    fn meld_tiles(&mut self, actor: u8, tiles: &[MjaiTile]) -> Result<Vec<Tile>, String> {
+        let mut out: Vec<Tile> = Vec::with_capacity(tiles.len());
+        for &t in tiles {
+            let id = if actor == self.seat {
+                // two copies of one kind: take distinct ids
+                let s = &self.table.seats[usize::from(self.seat)];
+                let fits = |x: Tile| x.kind() == t.kind && (!self.rules.red_fives || x.is_red_id() == t.red);
+                s.hand
+                    .tiles()
+                    .iter()
+                    .find(|&x| fits(x) && !out.contains(&x))
+                    .ok_or_else(|| format!("seat {} holds no {t} for its meld", self.seat))?
+            } else {
+                self.fresh(t)?
+            };
+            out.push(id);
+        }
+        Ok(out)
+    }
+
+    /// The tile as mjai names it.
+    pub fn mjai_tile(&self, t: Tile) -> MjaiTile {
+        MjaiTile { kind: t.kind(), red: self.rules.red_fives && t.is_red_id() }
+    }
+
+    /// Takes one message. After it, [`Follower::question`] says what the seat must answer.
+    ///
+    /// # Errors
+    /// A message that contradicts what the seat knows (a discard of a tile it does not hold, a call on no
+    /// discard, a fifth copy), naming the message type and why.
+    pub fn take(&mut self, msg: &Message) -> Result<(), FollowError> {
+        let kind = msg.kind();
+        // mjai pays a riichi stick (`reach_accepted`) before the call on the riichi discard: the question
+        // the discard raised still stands, but it is not asked again
+        let keep = matches!(msg, Message::ReachAccepted(_));
+        if !keep {
+            self.question = None;
+        }
+        self.asked = false;
+        // a win the seat let go by makes it furiten once the game moves on without its win
+        if let Some(tile) = self.passed.take() {
+            let my_win = matches!(msg, Message::Hora(h) if h.actor == self.seat);
+            if !my_win && self.extras.waits & bit(tile.kind()) != 0 {
+                self.extras.temp_furiten = true;
+                if self.table.seats[usize::from(self.seat)].riichi.is_accepted() {
+                    self.extras.riichi_furiten = true;
+                }
+            }
+        }
+        let before = self.question;
+        self.step(msg).map_err(|why| Self::err(kind, why))?;
+        self.asked = self.question.is_some() && (!keep || before.is_none());
+        Ok(())
+    }
+
+    fn step(&mut self, msg: &Message) -> Result<(), String> {
+        let me = self.seat;
+        match msg {
+            Message::StartGame(g) => {
+                if let Some(id) = g.id {
+                    self.seat = id;
+                }
+                self.names = g.names.clone().unwrap_or_default();
+                let players = if self.names.len() == 3 { 3 } else { 4 };
+                self.rules = rules_of(g, players);
+                self.start = g.clone();
+                self.table = TableState::new(players, self.rules.start_score());
+                self.table.hide_hands_but(self.seat);
+                self.in_game = true;
+            }
+            Message::StartKyoku(k) => self.start_round(k)?,
+            Message::Tsumo(t) => {
+                let replacement = std::mem::take(&mut self.replacement);
+                if t.actor == me {
+                    let mt = t.pai.tile().ok_or("the seat's own draw is hidden")?;
+                    let tile = self.ids.draw(usize::from(me), mt.kind, mt.red && self.rules.red_fives)?;
+                    self.table.draw(me, tile)?;
+                    let source = if replacement { TurnStart::Replacement } else { TurnStart::Draw };
+                    let tsumo_ok = self.options().tsumo_ok(me, tile, replacement);
+                    self.question = Some(Question::Turn { source, tsumo_ok });
+                } else {
+                    self.table.draw_hidden(t.actor)?;
+                }
+            }
+            Message::Dahai(d) => {
+                let tile = if d.actor == me {
+                    self.own_tile(d.pai, d.tsumogiri.unwrap_or(false))?
+                } else {
+                    self.fresh(d.pai)?
+                };
+                self.table.discard_told(d.actor, tile, d.tsumogiri.unwrap_or(false))?;
+                self.safety.discarded(&self.table, d.actor, tile);
+                if d.actor == me {
+                    let s = &self.table.seats[usize::from(me)];
+                    self.extras.discarded |= bit(tile.kind());
+                    self.extras.temp_furiten = false;
+                    self.extras.kuikae = 0;
+                    self.extras.update_waits(s);
+                } else {
+                    self.respond(d.actor, tile, Offer::Discard);
+                }
+            }
+            Message::Chi(c) | Message::Pon(c) | Message::Daiminkan(c) => {
+                let mk = match msg {
+                    Message::Chi(_) => MeldKind::Chi,
+                    Message::Pon(_) => MeldKind::Pon,
+                    _ => MeldKind::Daiminkan,
+                };
+                let (from, called) = self.table.last_discard.ok_or("a call with no discard to take")?;
+                if from != c.target || called.kind() != c.pai.kind {
+                    return Err(format!("calls {} of seat {} but the last discard is seat {from}'s", c.pai, c.target));
+                }
+                let tiles = self.meld_tiles(c.actor, &c.consumed)?;
+                let rel = (from + 4 - c.actor) % 4;
+                let meld = Meld::call(mk, &tiles, called, rel).map_err(|e| e.to_string())?;
+                self.table.call(c.actor, meld)?;
+                if mk == MeldKind::Daiminkan {
+                    self.kans += 1;
+                    self.replacement = true;
+                }
+                if c.actor == me {
+                    if mk == MeldKind::Daiminkan {
+                        self.extras.update_waits(&self.table.seats[usize::from(me)]);
+                    } else {
+                        self.extras.kuikae = kuikae_of(&meld);
+                        self.question = Some(Question::Turn { source: TurnStart::Call, tsumo_ok: false });
+                    }
+                }
+            }
+            Message::Ankan(a) => {
+                let k = a.consumed.first().ok_or("ankan without tiles")?.kind;
+                if a.actor != me {
+                    self.meld_tiles(a.actor, &a.consumed)?;
+                }
+                self.table.call(a.actor, Meld::ankan(k))?;
+                self.kans += 1;
+                self.replacement = true;
+                if a.actor == me {
+                    self.extras.update_waits(&self.table.seats[usize::from(me)]);
+                } else {
+                    self.respond(a.actor, k.ids()[0], Offer::Ankan);
+                }
+            }
+            Message::Kakan(a) => {
+                let tile = if a.actor == me { self.own_tile(a.pai, false)? } else { self.fresh(a.pai)? };
+                let s = &self.table.seats[usize::from(a.actor)];
+                let pon = s
+                    .melds
+                    .iter()
+                    .find(|m| m.kind == MeldKind::Pon && m.base_kind() == tile.kind())
+                    .ok_or_else(|| format!("kakan of {} without a pon of it", a.pai))?;
+                let meld = pon.kakan_of(tile).map_err(|e| e.to_string())?;
+                self.table.call(a.actor, meld)?;
+                self.kans += 1;
+                self.replacement = true;
+                if a.actor == me {
+                    self.extras.update_waits(&self.table.seats[usize::from(me)]);
+                } else {
+                    self.respond(a.actor, tile, Offer::Kakan);
+                }
+            }
+            Message::Nukidora(n) => {
+                let north = n.pai.unwrap_or(MjaiTile { kind: Kind::NORTH, red: false });
+                let tile = if n.actor == me { self.own_tile(north, true)? } else { self.fresh(north)? };
+                self.table.call(n.actor, Meld::nuki(tile))?;
+                self.replacement = true;
+                if n.actor == me {
+                    self.extras.update_waits(&self.table.seats[usize::from(me)]);
+                } else {
+                    self.respond(n.actor, tile, Offer::Nuki);
+                }
+            }
+            Message::Dora(d) => {
+                let t = self.fresh(d.dora_marker)?;
+                self.table.dora(t)?;
+            }
+            Message::Reach(r) => {
+                self.table.reach(r.actor, 1)?;
+                if r.actor == me {
+                    self.question = Some(Question::RiichiDiscard);
+                }
+            }
+            Message::ReachAccepted(r) => {
+                self.table.reach(r.actor, 2)?;
+                self.set_scores(r.scores.as_deref());
+            }
+            Message::Hora(h) => {
+                if h.scores.is_none() {
+                    if let Some(d) = &h.deltas {
+                        for (s, x) in self.table.scores.iter_mut().zip(d) {
+                            *s += x;
+                        }
+                    }
+                }
+                self.set_scores(h.scores.as_deref());
+            }
+            Message::Ryukyoku(r) => {
+                if r.scores.is_none() {
+                    if let Some(d) = &r.deltas {
+                        for (s, x) in self.table.scores.iter_mut().zip(d) {
+                            *s += x;
+                        }
+                    }
+                }
+                self.set_scores(r.scores.as_deref());
+            }
+            Message::EndGame(_) => self.in_game = false,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn options(&self) -> SeatOptions<'_> {
+        SeatOptions {
+            table: &self.table,
+            rules: &self.rules,
+            ruleset: self.rules.ruleset(),
+            extras: &self.extras,
+            kans: self.kans,
+        }
+    }
+
+    /// Another seat showed `tile`: the seat is asked when it may win on it or call it.
+    fn respond(&mut self, from: u8, tile: Tile, offer: Offer) {
+        let me = self.seat;
+        if from == me || me >= self.table.players {
+            return;
+        }
+        let q = Question::Respond { from, tile, offer };
+        self.question = Some(q);
+        let mut legal = Vec::new();
+        self.legal_actions(&mut legal);
+        if legal.len() == 1 {
+            // nothing but to pass: the seat is not asked
+            self.question = None;
+        }
+        // a tile in the waits makes the seat furiten when it goes by (whether or not a yaku allowed the win),
+        // except a closed kan, which only thirteen orphans may rob
+        let in_waits = self.extras.waits & bit(tile.kind()) != 0;
+        if in_waits && (offer != Offer::Ankan || legal.contains(&Action::Ron)) {
+            self.passed = Some(tile);
+        }
+    }
+
+    fn set_scores(&mut self, scores: Option<&[i32]>) {
+        if let Some(s) = scores {
+            for (a, b) in self.table.scores.iter_mut().zip(s) {
+                *a = *b;
+            }
+        }
+    }
+
+    fn start_round(&mut self, k: &m::StartKyoku) -> Result<(), String> {
+        let players = if k.tehais.len() == 3 { 3 } else { self.table.players };
+        if players != self.rules.players {
+            self.rules = rules_of(&self.start, players);
+        }
+        let wind = kind_index(k.bakaze.kind).checked_sub(27).filter(|w| *w < 4).ok_or("bakaze is not a wind")?;
+        self.ids = IdAllocator::new(self.rules.red_fives);
+        let marker = k.dora_marker.ok_or("start_kyoku without a dora marker")?;
+        let dora_indicator = self.fresh(marker)?;
+        let mut hands: [Vec<Tile>; 4] = Default::default();
+        let own = k.tehais.get(usize::from(self.seat)).ok_or("no hand for the seat")?;
+        for p in own {
+            let t = match p {
+                Pai::Tile(t) => *t,
+                Pai::Hidden => return Err("the seat's own hand is hidden".into()),
+            };
+            let id = self.ids.draw(usize::from(self.seat), t.kind, t.red && self.rules.red_fives)?;
+            hands[usize::from(self.seat)].push(id);
+        }
+        let mut scores = self.table.scores;
+        if let Some(s) = &k.scores {
+            for (a, b) in scores.iter_mut().zip(s) {
+                *a = *b;
+            }
+        }
+        let init = Init {
+            kyoku: (wind * 4) as u8 + k.kyoku.saturating_sub(1),
+            honba: k.honba,
+            kyotaku: k.kyotaku,
+            dice: [0, 0],
+            dora_indicator,
+            scores,
+            dealer: k.oya,
+            hands,
+        };
+        self.table.start(&init, players);
+        self.safety.clear();
+        self.kans = 0;
+        self.replacement = false;
+        self.passed = None;
+        self.extras = SeatRules::new();
+        self.extras.update_waits(&self.table.seats[usize::from(self.seat)]);
+        Ok(())
+    }
+
+    /// The message that says `action` (the answer to the question now).
+    pub fn answer(&self, action: &Action) -> Message {
+        let me = self.seat;
+        let own = &self.table.seats[usize::from(me)];
+        match *action {
+            Action::Discard { riichi: true, .. } if self.question != Some(Question::RiichiDiscard) => {
+                Message::Reach(m::Reach { actor: me })
+            }
+            Action::Discard { tile, .. } => Message::Dahai(m::Dahai {
+                actor: me,
+                pai: self.mjai_tile(tile),
+                tsumogiri: Some(own.last_draw == Some(tile)),
+            }),
+            Action::Tsumo | Action::Ron => {
+                let (target, tile) = match self.question {
+                    Some(Question::Respond { from, tile, .. }) => (from, Some(tile)),
+                    _ => (me, own.last_draw),
+                };
+                Message::Hora(m::Hora {
+                    actor: me,
+                    target,
+                    pai: tile.map(|t| self.mjai_tile(t)),
+                    uradora_markers: None,
+                    hora_tehais: None,
+                    yakus: None,
+                    fu: None,
+                    fan: None,
+                    hora_points: None,
+                    deltas: None,
+                    scores: None,
+                    meta: None,
+                })
+            }
+            Action::Chi { tiles } | Action::Pon { tiles } => {
+                let Some(Question::Respond { from, tile, .. }) = self.question else { return pass() };
+                let c = m::Call {
+                    actor: me,
+                    target: from,
+                    pai: self.mjai_tile(tile),
+                    consumed: tiles.iter().map(|&t| self.mjai_tile(t)).collect(),
+                };
+                if matches!(action, Action::Chi { .. }) {
+                    Message::Chi(c)
+                } else {
+                    Message::Pon(c)
+                }
+            }
+            Action::Daiminkan => {
+                let Some(Question::Respond { from, tile, .. }) = self.question else { return pass() };
+                let consumed =
+                    own.hand.tiles().iter().filter(|t| t.kind() == tile.kind()).map(|t| self.mjai_tile(t)).collect();
+                Message::Daiminkan(m::Call { actor: me, target: from, pai: self.mjai_tile(tile), consumed })
+            }
+            Action::Ankan { kind } => Message::Ankan(m::Ankan {
+                actor: me,
+                consumed: own.hand.tiles().iter().filter(|t| t.kind() == kind).map(|t| self.mjai_tile(t)).collect(),
+            }),
+            Action::Kakan { tile } => {
+                let consumed = own
+                    .melds
+                    .iter()
+                    .find(|m| m.kind == MeldKind::Pon && m.base_kind() == tile.kind())
+                    .map(|m| m.tiles().iter().map(|&t| self.mjai_tile(t)).collect())
+                    .unwrap_or_default();
+                Message::Kakan(m::Kakan { actor: me, pai: self.mjai_tile(tile), consumed })
+            }
+            Action::Nuki { tile } => Message::Nukidora(m::Nukidora { actor: me, pai: Some(self.mjai_tile(tile)) }),
+            Action::KyuushuKyuuhai => Message::Ryukyoku(m::Ryukyoku {
+                reason: Some("kyushukyuhai".into()),
+                actor: Some(me),
+                ..m::Ryukyoku::default()
+            }),
+            Action::Pass => pass(),
+        }
+    }
+}
+
+impl Follower {
+    /// Whether `msg`, said by this seat, is one of the answers its legal actions allow now (`none` when it is
+    /// asked nothing, or passes). Used to follow a log as a check of the rules: every move a real game made
+    /// must be one the seat could make.
+    pub fn answers_legally(&self, msg: &Message) -> bool {
+        let mut legal = Vec::new();
+        self.legal_actions(&mut legal);
+        if let Message::Pass(_) = msg {
+            return legal.is_empty() || legal.contains(&Action::Pass);
+        }
+        if let Message::Reach(_) = msg {
+            return legal.iter().any(|a| matches!(a, Action::Discard { riichi: true, .. }));
+        }
+        let key = |m: &Message| -> Option<String> {
+            Some(match m {
+                Message::Dahai(d) => format!("dahai {} {}", d.actor, d.pai),
+                Message::Hora(h) => format!("hora {} {}", h.actor, h.target),
+                Message::Chi(c) | Message::Pon(c) | Message::Daiminkan(c) => {
+                    let mut c2: Vec<String> = c.consumed.iter().map(|t| t.to_string()).collect();
+                    c2.sort();
+                    format!("{} {} {} {} {}", m.kind(), c.actor, c.target, c.pai, c2.join(","))
+                }
+                Message::Ankan(a) => format!("ankan {} {}", a.actor, a.consumed.first()?.kind),
+                Message::Kakan(a) => format!("kakan {} {}", a.actor, a.pai),
+                Message::Nukidora(n) => format!("nukidora {}", n.actor),
+                Message::Ryukyoku(r) => format!("ryukyoku {:?}", r.actor),
+                _ => return None,
+            })
+        };
+        let Some(want) = key(msg) else { return false };
+        legal.iter().any(|a| key(&self.answer(a)).as_deref() == Some(want.as_str()))
+    }
+}
+
+fn pass() -> Message {
+    Message::Pass(m::Pass {})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_follow_start_game() {
+        let g = m::StartGame { aka_flag: Some(false), kyoku_first: Some(4), ..Default::default() };
+        let r = rules_of(&g, 3);
+        assert_eq!((r.players, r.red_fives, r.hanchan), (3, false, false));
+        let r = rules_of(&m::StartGame::default(), 4);
+        assert_eq!((r.players, r.red_fives, r.hanchan), (4, true, true));
+    }
+
+    #[test]
+    fn kind_index_of_east() {
+        assert_eq!(kind_index(Kind::EAST), 27);
+    }
+}

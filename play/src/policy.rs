@@ -1,0 +1,380 @@
+//! The player at the table: how `haifu mjai-bot` decides.
+//!
+//! # Discards
+//! 1. The player's own sequence tables (the lookup imitator, SPEC 4): the strategy estimator picks the table
+//!    (tanyao, chanta, yakuhai, else all; fixed for the round once decided), the ranked candidates are taken
+//!    in order and the first one the seat may discard is played. The state ranked is the concealed hand as it
+//!    is (after a call: without the called tiles).
+//! 2. Everyone's tables (ALL) when the player's give no candidate.
+//! 3. The neural model (`--model`) when neither table has a candidate: its most probable legal discard.
+//! 4. The shanten rule last: the discard that keeps the hand closest to complete, most tile acceptance
+//!    among equals (the `efficiency` bot of `haifu sim`).
+//!
+//! # Everything else (a simple policy, read from the player's rates in the style database)
+//! - Wins: always (tsumo and ron), and norths are always set aside (3 players); nine terminals are declared.
+//! - Riichi: when a riichi discard is legal, declared with probability `min(1, riichi_rate / ALL's)`: a
+//!   player who declares riichi in as many rounds as everyone always does; one who declares half as often,
+//!   half the time (else dama). The riichi discard is the imitator's choice when it keeps tenpai, else the
+//!   shanten rule's.
+//! - Calls: a chi or pon the `caller` style bot would take (it gets closer to tenpai and keeps a yaku in sight)
+//!   is taken with probability `min(1, call_rate / ALL's)`. Open kans are never called.
+//! - Kans: an added kan always; a closed kan when the four tiles are not needed (the hand without them is no
+//!   further from tenpai), and in riichi whenever the rules allow it.
+//! - Folding: facing another seat's riichi with a hand two or more from tenpai, the seat folds (discards the
+//!   safest tile: the riichi seat's river first, then honors, then terminals) with probability `fold_rate`,
+//!   the share of such rounds the player gave up.
+//!
+//! A player not in the database (or no database) plays with everyone's rates. Randomness comes from `--seed`.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use haifu_imitate::{estimate, rank, MeldSummary, RoundEstimator, SeqTable, Tables, Winds, ALL_SCOPE};
+use haifu_mining::Strategy;
+use haifu_rules::shanten::shanten;
+use haifu_rules::{Kind, MeldKind, Tile, KINDS};
+use haifu_sim::style::{Lean, Style, StyleBot};
+use haifu_sim::{Action, Bot};
+use haifu_style::db::StyleDb;
+use haifu_style::tally::Tally;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+use crate::follow::{Follower, Question};
+
+/// The probabilities the policy plays by (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Rates {
+    pub riichi: f64,
+    pub call: f64,
+    pub fold: f64,
+}
+
+impl Rates {
+    /// From a player's counts beside everyone's.
+    pub fn of(player: &Tally, all: &Tally) -> Rates {
+        let share = |a: u64, b: u64| (b > 0).then(|| a as f64 / b as f64);
+        let relative = |p: Option<f64>, a: Option<f64>| match (p, a) {
+            (Some(p), Some(a)) if a > 0.0 => (p / a).min(1.0),
+            _ => 1.0,
+        };
+        Rates {
+            riichi: relative(share(player.riichi, player.rounds), share(all.riichi, all.rounds)),
+            call: relative(share(player.calls, player.rounds), share(all.calls, all.rounds)),
+            fold: share(player.folds, player.facing_riichi).or(share(all.folds, all.facing_riichi)).unwrap_or(0.5),
+        }
+    }
+}
+
+impl Default for Rates {
+    /// No database: always riichi, always call what the caller bot calls, fold half the time.
+    fn default() -> Rates {
+        Rates { riichi: 1.0, call: 1.0, fold: 0.5 }
+    }
+}
+
+/// Where a discard came from, counted for the summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Sources {
+    pub own_table: u64,
+    pub all_table: u64,
+    pub network: u64,
+    pub shanten: u64,
+    pub fold: u64,
+}
+
+/// A neural model that proposes a discard where the tables have none.
+pub trait Backoff {
+    /// Probabilities of the 34 kinds for the seat's position (illegal kinds may be anything).
+    fn probabilities(&mut self, f: &Follower) -> Option<[f32; 34]>;
+}
+
+/// The imitator of one player. See the module documentation.
+pub struct Player {
+    pub name: String,
+    tables: Option<Tables>,
+    /// The player's scope in the tables (`None`: only ALL).
+    scope: Option<String>,
+    pub rates: Rates,
+    backoff: Option<Box<dyn Backoff + Send>>,
+    estimator: RoundEstimator,
+    round: Option<(u8, u8)>,
+    caller: StyleBot,
+    folder: StyleBot,
+    efficient: StyleBot,
+    rng: SmallRng,
+    /// The riichi discard chosen with the declaration, played when the server asks for it.
+    riichi_tile: Option<Tile>,
+    pub sources: Sources,
+}
+
+fn style(name: &'static str, calls: bool, riichi: bool, fold_at: Option<i8>) -> Style {
+    Style { name, lean: Lean::Acceptance, calls, riichi, fold_at }
+}
+
+impl Player {
+    /// A player with no tables (the shanten rule, everyone's default rates): the baseline.
+    pub fn plain(name: &str, seed: u64) -> Player {
+        Player {
+            name: name.to_string(),
+            tables: None,
+            scope: None,
+            rates: Rates::default(),
+            backoff: None,
+            estimator: RoundEstimator::default(),
+            round: None,
+            caller: StyleBot::new(style("caller", true, false, None), seed ^ 1),
+            folder: StyleBot::new(style("folder", false, false, Some(2)), seed ^ 2),
+            efficient: StyleBot::new(style("efficiency", false, true, None), seed ^ 3),
+            rng: SmallRng::seed_from_u64(seed),
+            riichi_tile: None,
+            sources: Sources::default(),
+        }
+    }
+
+    /// The imitator of `player` from a style database (`haifu style build`); a player the database does not
+    /// profile is refused, naming the database.
+    pub fn from_db(db_dir: &Path, player: &str, seed: u64) -> Result<Player> {
+        let db = StyleDb::open(db_dir)?;
+        let profile = db.profile(player)?;
+        let rates = Rates::of(&profile.tally, &db.all);
+        let load = haifu_imitate::LoadOptions {
+            scopes: Some(vec![player.to_string(), ALL_SCOPE.to_string()]),
+            strategies: Vec::new(),
+            sources: None,
+        };
+        let tables = Tables::load(db_dir, &load).with_context(|| format!("the tables of {}", db_dir.display()))?;
+        let mut p = Player::plain(player, seed);
+        p.scope = tables.has_scope(player).then(|| player.to_string());
+        p.tables = Some(tables);
+        p.rates = rates;
+        Ok(p)
+    }
+
+    /// Adds a neural model for the discards the tables cannot rank.
+    pub fn with_backoff(mut self, b: Box<dyn Backoff + Send>) -> Player {
+        self.backoff = Some(b);
+        self
+    }
+
+    /// The action for the question now; `legal` is not empty.
+    pub fn decide(&mut self, f: &Follower, legal: &[Action]) -> Action {
+        let view = f.view();
+        if let Some(a) = legal.iter().find(|a| matches!(a, Action::Tsumo | Action::Ron | Action::Nuki { .. })) {
+            return *a;
+        }
+        if let Some(Question::RiichiDiscard) = f.question() {
+            let chosen = self.riichi_tile.take().map(|tile| Action::Discard { tile, riichi: true });
+            return chosen.filter(|a| legal.contains(a)).unwrap_or(legal[0]);
+        }
+        if legal.contains(&Action::Pass) {
+            let call = self.caller.decide(&view, legal);
+            let takes = matches!(call, Action::Chi { .. } | Action::Pon { .. });
+            if takes && self.rng.random_bool(self.rates.call.clamp(0.0, 1.0)) {
+                return call;
+            }
+            return Action::Pass;
+        }
+        if legal.contains(&Action::KyuushuKyuuhai) {
+            return Action::KyuushuKyuuhai;
+        }
+        if let Some(a) = legal.iter().find(|a| matches!(a, Action::Kakan { .. })) {
+            return *a;
+        }
+        if let Some(a) = legal.iter().find(|a| matches!(a, Action::Ankan { .. })) {
+            let Action::Ankan { kind } = *a else { unreachable!() };
+            if view.own().riichi.is_accepted() || self.kan_keeps_shape(f, kind) {
+                return *a;
+            }
+        }
+        let discards: Vec<Action> =
+            legal.iter().copied().filter(|a| matches!(a, Action::Discard { riichi: false, .. })).collect();
+        if discards.is_empty() {
+            return legal[0];
+        }
+        if view.own().riichi.is_accepted() {
+            return discards[0];
+        }
+        let riichi_ok = legal.iter().any(|a| matches!(a, Action::Discard { riichi: true, .. }));
+        if !riichi_ok && self.facing_riichi(f) && self.rng.random_bool(self.rates.fold.clamp(0.0, 1.0)) {
+            self.sources.fold += 1;
+            return self.folder.decide(&view, &discards);
+        }
+        let choice = self.discard(f, &discards);
+        if riichi_ok && self.rng.random_bool(self.rates.riichi.clamp(0.0, 1.0)) {
+            let Action::Discard { tile, .. } = choice else { return choice };
+            let mut r = Action::Discard { tile, riichi: true };
+            if !legal.contains(&r) {
+                let riichis: Vec<Action> =
+                    legal.iter().copied().filter(|a| matches!(a, Action::Discard { riichi: true, .. })).collect();
+                r = self.efficient.decide(&view, &riichis);
+                if !matches!(r, Action::Discard { riichi: true, .. }) {
+                    r = riichis[0];
+                }
+            }
+            if let Action::Discard { tile, .. } = r {
+                self.riichi_tile = Some(tile);
+            }
+            return r;
+        }
+        choice
+    }
+
+    fn efficient_choice(&mut self, f: &Follower, discards: &[Action]) -> Action {
+        let view = f.view();
+        self.efficient.decide(&view, discards)
+    }
+
+    /// Another seat declared riichi, and this hand is two or more from tenpai after its best discard.
+    fn facing_riichi(&self, f: &Follower) -> bool {
+        let t = &f.table;
+        let me = usize::from(f.seat());
+        let threat = (0..usize::from(t.players)).any(|s| s != me && t.seats[s].riichi.is_declared());
+        if !threat {
+            return false;
+        }
+        let mut c = *t.seats[me].hand.counts();
+        let mut best = i8::MAX;
+        for k in 0..KINDS {
+            if c[k] > 0 {
+                c[k] -= 1;
+                best = best.min(shanten(&c));
+                c[k] += 1;
+            }
+        }
+        best >= 2
+    }
+
+    /// A closed kan of `kind` leaves the rest of the hand no further from tenpai.
+    fn kan_keeps_shape(&self, f: &Follower, kind: Kind) -> bool {
+        let mut c = *f.table.seats[usize::from(f.seat())].hand.counts();
+        let best_now = (0..KINDS)
+            .filter(|&k| c[k] > 0)
+            .map(|k| {
+                let mut d = c;
+                d[k] -= 1;
+                shanten(&d)
+            })
+            .min()
+            .unwrap_or(i8::MAX);
+        c[usize::from(kind.index())] = 0;
+        shanten(&c) <= best_now
+    }
+
+    /// The discard: own tables, ALL, the network, the shanten rule (module documentation).
+    fn discard(&mut self, f: &Follower, discards: &[Action]) -> Action {
+        let me = f.seat();
+        let t = &f.table;
+        let own = &t.seats[usize::from(me)];
+        if self.round != Some((t.kyoku, t.honba)) {
+            self.round = Some((t.kyoku, t.honba));
+            self.estimator = RoundEstimator::default();
+        }
+        let kinds_of = |k: Kind| -> Option<Action> {
+            // the tile just drawn first (a tsumogiri), then a plain copy before a red five
+            let mut best: Option<Tile> = None;
+            for a in discards {
+                let Action::Discard { tile, .. } = *a else { continue };
+                if tile.kind() != k {
+                    continue;
+                }
+                let better = match best {
+                    None => true,
+                    Some(b) => own.last_draw != Some(b) && (own.last_draw == Some(tile) || b.is_red_id()),
+                };
+                if better {
+                    best = Some(tile);
+                }
+            }
+            best.map(|tile| Action::Discard { tile, riichi: false })
+        };
+        if let Some(tables) = &self.tables {
+            let counts = *own.hand.counts();
+            let winds = Winds::of_seat(t.kyoku, me, t.players);
+            let melds: Vec<Vec<Kind>> = own
+                .melds
+                .iter()
+                .filter(|m| m.kind != MeldKind::Nuki)
+                .map(|m| m.tiles().iter().map(|x| x.kind()).collect())
+                .collect();
+            let meld_refs: Vec<&[Kind]> = melds.iter().map(Vec::as_slice).collect();
+            let strategy = self.estimator.next(estimate(&counts, &MeldSummary::from_kinds(&meld_refs), winds));
+            let pick = |table: &SeqTable| rank(&counts, winds, table).candidates.iter().find_map(|c| kinds_of(c.kind));
+            let table_of =
+                |scope: &str| strategy.and_then(|s| tables.get(scope, s)).or_else(|| tables.get(scope, Strategy::All));
+            if let Some(a) = self.scope.as_deref().and_then(table_of).and_then(pick) {
+                self.sources.own_table += 1;
+                return a;
+            }
+            if let Some(a) = table_of(ALL_SCOPE).and_then(pick) {
+                self.sources.all_table += 1;
+                return a;
+            }
+        }
+        if let Some(b) = self.backoff.as_mut() {
+            if let Some(p) = b.probabilities(f) {
+                let best = discards
+                    .iter()
+                    .filter_map(|a| match a {
+                        Action::Discard { tile, .. } => Some(tile.kind()),
+                        _ => None,
+                    })
+                    .max_by(|x, y| p[usize::from(x.index())].total_cmp(&p[usize::from(y.index())]));
+                if let Some(a) = best.and_then(kinds_of) {
+                    self.sources.network += 1;
+                    return a;
+                }
+            }
+        }
+        self.sources.shanten += 1;
+        self.efficient_choice(f, discards)
+    }
+}
+
+/// A trained run of `haifu train` as the backoff: the seat's position encoded as in training (the 999 flat
+/// features of the same table state), scored on the CPU or GPU the run loads on.
+pub struct Network {
+    run: haifu_neural::eval::Loaded,
+}
+
+impl Network {
+    pub fn load(dir: &Path) -> Result<Network> {
+        let run = haifu_neural::eval::load_run(dir, haifu_neural::train::DeviceChoice::Auto)?;
+        Ok(Network { run })
+    }
+}
+
+impl Backoff for Network {
+    fn probabilities(&mut self, f: &Follower) -> Option<[f32; 34]> {
+        use haifu_neural::features::{encode, legal, FLAT};
+        let mut p = haifu_neural::positions::Positions::default();
+        p.features.resize(FLAT, 0);
+        encode(&f.table, f.seat(), &f.safety, &mut p.features);
+        let mask = legal(&f.table, f.seat()).iter().enumerate().fold(0u64, |m, (k, &ok)| m | (u64::from(ok) << k));
+        p.legal.push(mask);
+        p.label.push(0);
+        p.game.push(0);
+        p.seat.push(f.seat());
+        p.players.push(f.table.players);
+        haifu_neural::eval::probabilities(&self.run, &p, 1).first().copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_relative_to_everyone() {
+        let all = Tally { rounds: 1000, riichi: 200, calls: 300, facing_riichi: 100, folds: 40, ..Tally::default() };
+        let p = Tally { rounds: 100, riichi: 10, calls: 60, facing_riichi: 10, folds: 7, ..Tally::default() };
+        let r = Rates::of(&p, &all);
+        // riichi half as often as everyone; calls twice as often (capped); folds 7 of 10
+        assert!((r.riichi - 0.5).abs() < 1e-12);
+        assert_eq!(r.call, 1.0);
+        assert!((r.fold - 0.7).abs() < 1e-12);
+        // no riichi faced: everyone's fold share
+        let q = Tally { rounds: 10, ..Tally::default() };
+        assert!((Rates::of(&q, &all).fold - 0.4).abs() < 1e-12);
+    }
+}

@@ -276,7 +276,7 @@ fn three_players_with_north_extraction() {
         tsumo(0, "9m"),
         json!({"type": "hora", "actor": 0, "target": 0, "pai": "9m",
                "yakus": [["menzenchin_tsumoho", 1], ["rinshankaiho", 1], ["ikkitsukan", 2], ["dora", 1]],
-               "fu": 30, "fan": 5, "hora_points": 12000, "deltas": [8000, -4000, -4000]}),
+               "fu": 30, "fan": 5, "hora_points": 8000, "deltas": [8000, -4000, -4000]}),
         json!({"type": "end_kyoku"}),
         json!({"type": "end_game"}),
     ];
@@ -290,7 +290,9 @@ fn three_players_with_north_extraction() {
     });
     assert_eq!(nuki.unwrap().kind, MeldKind::Nuki);
     let agari = Agari::parse(tags(&g, "AGARI")[0]).unwrap();
-    assert_eq!((agari.points, agari.limit), (12000, 1));
+    // a 3-player tsumo's points are what the two others paid (Tenhou's sanma, tsumo loss: the corpus's 3-player
+    // AGARI tags replay so): the dealer's mangan is 4000 from each
+    assert_eq!((agari.points, agari.limit), (8000, 1));
     assert_eq!(r.rounds[0].end_scores[..3], [43000, 31000, 31000]);
     let owari = r.info.owari.unwrap();
     // 3 players: return 40000, uma 0 / -20

@@ -13,8 +13,7 @@
 //! Not compared, because mjai cannot say it (see `haifu_record::mjai::write`): the pao seat (its payment stays in
 //! the deltas, so the outcomes of a pao round's seats are left out), the limit code, the order of yaku, yaku
 //! with 0 han (dora, ura, red), dice, dan and rate, table level bits, `BYE`. Not compared because the reader
-//! does not take what the mjai line holds: the hands shown at abortive draws other than nine terminals (mjai's
-//! `tehais`), and `owari` game points, which the reader recomputes with the modern Tenhou rule (rounded to
+//! does not take what the mjai line holds: `owari` game points, which the reader recomputes with the modern Tenhou rule (rounded to
 //! thousands, uma 10-20): logs of 2009 (uma 5-10) and of 2022 on (points to one decimal) read back with other
 //! points; the test prints how many.
 //!
@@ -35,7 +34,7 @@ use haifu_ingest::{extract, ExtractedGame, Outcome};
 use haifu_record::event::{Event, Tag};
 use haifu_record::mjai::write::{to_mjai, WriteError};
 use haifu_record::source::decompress;
-use haifu_record::tags::{DrawKind, GameType};
+use haifu_record::tags::GameType;
 use haifu_record::{mjai, read_games, Format, GameRecord};
 use haifu_rules::{Meld, MeldKind, MjaiTile, Tile};
 use haifu_testkit::{corpus_dir, scenes, GameBuilder, Win};
@@ -142,15 +141,11 @@ fn facts(g: &ExtractedGame, pao: &[u16]) -> Vec<String> {
                 }
             }
             RoundEnd::Ryuukyoku(d) => {
-                // the reader takes the hands shown at exhaustive draws, nagashi and nine terminals only
-                let shown: Vec<String> = if d.kind.is_abortive() && d.kind != DrawKind::Yao9 {
-                    vec!["(abortive draw: not compared)".into()]
-                } else {
-                    d.shown[..n]
-                        .iter()
-                        .map(|h| h.as_ref().map_or("-".into(), |h| names(h.iter().copied(), red)))
-                        .collect()
-                };
+                // the hands shown, abortive draws included (four riichi shows all four)
+                let shown: Vec<String> = d.shown[..n]
+                    .iter()
+                    .map(|h| h.as_ref().map_or("-".into(), |h| names(h.iter().copied(), red)))
+                    .collect();
                 out.push(format!(
                     "round {i}: draw {} ba {},{} before {:?} delta {:?} shown {shown:?}",
                     d.kind.name(),

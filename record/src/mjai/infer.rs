@@ -328,7 +328,20 @@ pub(super) fn shown_hands(
                 shown[s] = Some(r.ids.hands[s].iter().collect());
             }
         }
-        _ => {}
+        // other abortive draws: the hands the log shows (haifu's writer and mjai-manue write `?` for a hand
+        // not shown); without `tehais`, four riichi shows all four (Tenhou does), the others none
+        _ => {
+            for (s, slot) in shown.iter_mut().enumerate().take(n) {
+                let listed = d.tehais.as_ref().and_then(|t| t.get(s));
+                let show = match listed {
+                    Some(h) => !h.is_empty() && h.iter().all(|p| p.tile().is_some()),
+                    None => kind == DrawKind::Reach4,
+                };
+                if show && r.size(s) == 13 {
+                    *slot = Some(r.ids.hands[s].iter().collect());
+                }
+            }
+        }
     }
     Ok(shown)
 }

@@ -36,8 +36,6 @@
 //!   `limit` (the reader derives it from the points), `machi` beyond its kind, the order of `yaku`.
 //! - `owari` game points: mjai has no field for them (the final scores are written); the reader recomputes
 //!   them with the modern rule, so logs of other eras (2009's uma, 2022's decimals) read back with other points.
-//! - Hands shown at abortive draws other than nine terminals are written in `tehais`, but the reader keeps them
-//!   only for exhaustive draws, nagashi mangan and nine terminals.
 //! - Starting scores of custom lobbies are written as they are, but the reader refuses totals other than
 //!   100000 (3 players 105000).
 //! - Which wind a `jikaze` / `bakaze` yaku names: the reader takes the seat's and the round's wind.

@@ -77,7 +77,7 @@ fn report(s: &Session, brain: &Brain, name: &str, json: bool) {
         eprintln!("{v}");
         return;
     }
-    let ms = |q| s.latency(q).map_or("-".to_string(), |d| format!("{:.3} ms", d.as_secs_f64() * 1e3));
+    let ms = |q| s.latency(q, None).map_or("-".to_string(), |d| format!("{:.3} ms", d.as_secs_f64() * 1e3));
     eprintln!(
         "mjai-bot {name}: {} games, {} messages, {} decisions (latency median {}, p99 {}), {} unreadable or \
          contradicting lines, {} server errors",

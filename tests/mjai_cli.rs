@@ -50,7 +50,8 @@ fn server(args: &[&str]) -> (Child, BufReader<std::process::ChildStdout>, String
     let mut out = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     out.read_line(&mut first).unwrap();
-    let addr = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_string();
+    let addr =
+        first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_string();
     (child, out, addr)
 }
 

@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use haifu_record::mjai::message::{self as m, Message};
 use haifu_sim::{Action, Bot};
 
-use crate::follow::Follower;
+use crate::follow::{Follower, Question};
 use crate::policy::Player;
 
 /// Who decides: the imitator of a player, or one of `haifu sim`'s bots.
@@ -31,8 +31,7 @@ impl Brain {
                 let view = f.view();
                 let a = b.decide(&view, legal);
                 // a sim bot answers a riichi discard due with any discard: keep it a riichi one
-                if let (Some(crate::follow::Question::RiichiDiscard), Action::Discard { tile, .. }) = (f.question(), a)
-                {
+                if let (Some(Question::RiichiDiscard), Action::Discard { tile, .. }) = (f.question(), a) {
                     let r = Action::Discard { tile, riichi: true };
                     return if legal.contains(&r) { r } else { legal[0] };
                 }
@@ -47,8 +46,9 @@ impl Brain {
 pub struct Session {
     pub messages: u64,
     pub games: u64,
-    /// Time from reading a message that asks something to writing the answer.
-    pub latencies: Vec<Duration>,
+    /// Time from reading a message that asks something to writing the answer, by what was asked (`turn`,
+    /// `riichi` for the riichi discard, `respond` to another seat's tile).
+    pub latencies: Vec<(&'static str, Duration)>,
     /// Lines that did not read or did not fit what the seat knows: (line number, why).
     pub problems: Vec<(u64, String)>,
     /// `error` messages the server sent.
@@ -56,21 +56,35 @@ pub struct Session {
 }
 
 impl Session {
-    /// The `q` quantile (0..=1) of the decision latencies.
-    pub fn latency(&self, q: f64) -> Option<Duration> {
-        let mut v = self.latencies.clone();
+    /// The `q` quantile (0..=1) of the decision latencies (of one kind of question, or all).
+    pub fn latency(&self, q: f64, kind: Option<&str>) -> Option<Duration> {
+        let mut v: Vec<Duration> =
+            self.latencies.iter().filter(|(k, _)| kind.is_none_or(|x| x == *k)).map(|&(_, d)| d).collect();
         v.sort_unstable();
         (!v.is_empty()).then(|| v[((v.len() - 1) as f64 * q).round() as usize])
     }
 
     pub fn to_json(&self) -> serde_json::Value {
         let us = |d: Option<Duration>| d.map(|d| d.as_secs_f64() * 1e6);
+        let by_kind: serde_json::Map<String, serde_json::Value> = ["turn", "riichi", "respond"]
+            .iter()
+            .map(|k| {
+                let n = self.latencies.iter().filter(|(x, _)| x == k).count();
+                let v = serde_json::json!({
+                    "decisions": n,
+                    "median_us": us(self.latency(0.5, Some(k))),
+                    "p99_us": us(self.latency(0.99, Some(k))),
+                });
+                (k.to_string(), v)
+            })
+            .collect();
         serde_json::json!({
             "messages": self.messages,
             "games": self.games,
             "decisions": self.latencies.len(),
-            "latency_median_us": us(self.latency(0.5)),
-            "latency_p99_us": us(self.latency(0.99)),
+            "latency_median_us": us(self.latency(0.5, None)),
+            "latency_p99_us": us(self.latency(0.99, None)),
+            "latency_by_question": by_kind,
             "problems": self.problems.iter().map(|(l, w)| serde_json::json!({"line": l, "why": w})).collect::<Vec<_>>(),
             "server_errors": self.server_errors,
         })
@@ -128,7 +142,12 @@ pub fn run(input: impl BufRead, mut output: impl Write, brain: &mut Brain, name:
                         } else {
                             let a = brain.decide(&follower, &legal);
                             let out = follower.answer(&a);
-                            session.latencies.push(started.elapsed());
+                            let kind = match follower.question() {
+                                Some(Question::Turn { .. }) => "turn",
+                                Some(Question::RiichiDiscard) => "riichi",
+                                _ => "respond",
+                            };
+                            session.latencies.push((kind, started.elapsed()));
                             out
                         }
                     }

@@ -24,7 +24,8 @@
 //!   safest tile: the riichi seat's river first, then honors, then terminals) with probability `fold_rate`,
 //!   the share of such rounds the player gave up.
 //!
-//! A player not in the database (or no database) plays with everyone's rates. Randomness comes from `--seed`.
+//! A player the database does not profile is refused (`Player::from_db`); [`Player::plain`] (no tables, the
+//! default rates) is the baseline for tests. Randomness comes from `--seed`.
 
 use std::path::Path;
 

@@ -194,3 +194,39 @@ fn the_bot_names_what_it_cannot_read_and_answers_every_line() {
     let summary: serde_json::Value = serde_json::from_str(err.lines().last().unwrap()).unwrap();
     assert_eq!(summary["problems"].as_array().unwrap().len(), 3, "{summary}");
 }
+
+/// Four imitators of real players (the corpus's players with the most games) finish a hanchan against the
+/// server, and the game verifies.
+#[test]
+fn imitators_of_real_players_finish_a_hanchan() {
+    let Some(corpus) = common::corpus() else { return };
+    let s = Scratch::new("mjai-real");
+    let (ds, db) = (s.0.join("ds"), s.0.join("db"));
+    let ingest = haifu(&["ingest", corpus.join("mjlog").to_str().unwrap(), "--out", ds.to_str().unwrap()]);
+    assert!(ingest.status.success(), "{}", String::from_utf8_lossy(&ingest.stderr));
+    let build = haifu(&["style", "build", "--dataset", ds.to_str().unwrap(), "--out", db.to_str().unwrap()]);
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    let list = json(&haifu(&["style", "list", "--db", db.to_str().unwrap(), "--json"]));
+    let mut players: Vec<(u64, String)> = list
+        .as_array()
+        .or_else(|| list["players"].as_array())
+        .expect("a list of players")
+        .iter()
+        .map(|p| (p["games"].as_u64().unwrap(), p["player"].as_str().unwrap().to_string()))
+        .collect();
+    players.sort_by(|a, b| b.cmp(a));
+    assert!(players.len() >= 4, "{players:?}");
+    let dbs = db.to_str().unwrap();
+    let clients: Vec<Vec<&str>> = players[..4].iter().map(|(_, p)| vec!["--db", dbs, "--player", p.as_str()]).collect();
+    let out = s.0.join("games");
+    let (report, bots) = play(&["--players", "4", "--games", "1", "--out", out.to_str().unwrap()], &clients);
+    check_match(&report, &bots, 1, &out);
+    let names: Vec<&str> =
+        report["games"][0]["seats"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    for (_, p) in &players[..4] {
+        assert!(names.contains(&p.as_str()), "{p} at the table: {names:?}");
+    }
+    for b in &bots {
+        assert!(b["sources"]["own_table"].as_u64().unwrap() > 0, "{b}");
+    }
+}

@@ -370,26 +370,8 @@ impl Follower {
                 self.table.reach(r.actor, 2)?;
                 self.set_scores(r.scores.as_deref());
             }
-            Message::Hora(h) => {
-                if h.scores.is_none() {
-                    if let Some(d) = &h.deltas {
-                        for (s, x) in self.table.scores.iter_mut().zip(d) {
-                            *s += x;
-                        }
-                    }
-                }
-                self.set_scores(h.scores.as_deref());
-            }
-            Message::Ryukyoku(r) => {
-                if r.scores.is_none() {
-                    if let Some(d) = &r.deltas {
-                        for (s, x) in self.table.scores.iter_mut().zip(d) {
-                            *s += x;
-                        }
-                    }
-                }
-                self.set_scores(r.scores.as_deref());
-            }
+            Message::Hora(h) => self.settle(h.deltas.as_deref(), h.scores.as_deref()),
+            Message::Ryukyoku(r) => self.settle(r.deltas.as_deref(), r.scores.as_deref()),
             Message::EndGame(_) => self.in_game = false,
             _ => {}
         }
@@ -426,6 +408,16 @@ impl Follower {
         if in_waits && (offer != Offer::Ankan || legal.contains(&Action::Ron)) {
             self.passed = Some(tile);
         }
+    }
+
+    /// A round's end: the scores after it when the message gives them, else the scores moved by its deltas.
+    fn settle(&mut self, deltas: Option<&[i32]>, scores: Option<&[i32]>) {
+        if let (None, Some(d)) = (scores, deltas) {
+            for (s, x) in self.table.scores.iter_mut().zip(d) {
+                *s += x;
+            }
+        }
+        self.set_scores(scores);
     }
 
     fn set_scores(&mut self, scores: Option<&[i32]>) {

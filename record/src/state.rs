@@ -504,17 +504,18 @@ mod tests {
     use super::*;
     use crate::mjlog;
 
+    /// A game's header and a deal (seat 1 holds two copies of one kind: tiles 108 and 109).
+    const DEALT: &str = concat!(
+        r#"<mjloggm ver="2.3"><GO type="169" lobby="0"/>"#,
+        r#"<INIT seed="0,0,0,1,1,120" ten="250,250,250,250" oya="0" "#,
+        r#"hai0="0,4,8,12,16,20,24,28,32,36,40,44,48" hai1="1,5,9,13,17,21,25,29,33,37,41,108,109" "#,
+        r#"hai2="2,6,10,14,18,22,26,30,34,38,42,46,50" hai3="3,7,11,15,19,23,27,31,35,39,43,47,51"/>"#,
+    );
+
     /// A short round in mjlog: seat 0 deals, draws and discards, seat 1 pons, seat 0 declares riichi.
     #[test]
     fn a_round_advances_event_by_event() {
-        let xml = concat!(
-            r#"<mjloggm ver="2.3"><GO type="169" lobby="0"/>"#,
-            r#"<INIT seed="0,0,0,1,1,120" ten="250,250,250,250" oya="0" "#,
-            r#"hai0="0,4,8,12,16,20,24,28,32,36,40,44,48" hai1="1,5,9,13,17,21,25,29,33,37,41,108,109" "#,
-            r#"hai2="2,6,10,14,18,22,26,30,34,38,42,46,50" hai3="3,7,11,15,19,23,27,31,35,39,43,47,51"/>"#,
-            r#"<T52/><D110/></mjloggm>"#
-        );
-        let events = mjlog::parse(xml.as_bytes()).expect("parses");
+        let events = mjlog::parse(format!("{DEALT}<T52/><D110/></mjloggm>").as_bytes()).expect("parses");
         let mut t = TableState::default();
         let mut err = None;
         for e in &events {
@@ -553,14 +554,7 @@ mod tests {
     /// hand is still checked.
     #[test]
     fn a_players_view_hides_the_other_hands() {
-        let xml = concat!(
-            r#"<mjloggm ver="2.3"><GO type="169" lobby="0"/>"#,
-            r#"<INIT seed="0,0,0,1,1,120" ten="250,250,250,250" oya="0" "#,
-            r#"hai0="0,4,8,12,16,20,24,28,32,36,40,44,48" hai1="1,5,9,13,17,21,25,29,33,37,41,108,109" "#,
-            r#"hai2="2,6,10,14,18,22,26,30,34,38,42,46,50" hai3="3,7,11,15,19,23,27,31,35,39,43,47,51"/>"#,
-            r#"</mjloggm>"#
-        );
-        let events = mjlog::parse(xml.as_bytes()).expect("parses");
+        let events = mjlog::parse(format!("{DEALT}</mjloggm>").as_bytes()).expect("parses");
         let mut t = TableState::default();
         t.hide_hands_but(1);
         for e in &events {

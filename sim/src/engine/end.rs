@@ -23,6 +23,7 @@ impl<W: Wall> Engine<W> {
             let riichi = self.table.seats[usize::from(w)].riichi.is_accepted();
             let ura = if riichi { self.wall.ura(self.table.dora.len()) } else { Vec::new() };
             let sc = self
+                .options(w)
                 .score_win(w, from, tile, offer, rinshan, ura.clone())
                 .ok_or(IllegalAction::NotLegal { seat: w, action: "win (no score)".into() })?;
             let pao = score::pao_payer(&sc, self.seats[usize::from(w)].pao, from);

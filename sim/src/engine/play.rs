@@ -198,18 +198,6 @@ impl<W: Wall> Engine<W> {
         self.options(seat).can_ron(seat, from, tile, offer)
     }
 
-    pub(super) fn score_win(
-        &self,
-        seat: u8,
-        from: u8,
-        tile: Tile,
-        offer: Offer,
-        rinshan: bool,
-        ura: Vec<Tile>,
-    ) -> Option<Score> {
-        self.options(seat).score_win(seat, from, tile, offer, rinshan, ura)
-    }
-
     pub(super) fn resolve(&mut self, r: Respond) -> Result<(), IllegalAction> {
         let np = self.rules.players;
         let mut rons: ArrayVec<u8, 4> = ArrayVec::new();

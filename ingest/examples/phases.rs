@@ -71,10 +71,19 @@ fn main() {
                 }
             }
         }
+        for c in env("NODICT", "").split(',').filter(|x| !x.is_empty()) {
+            props = props.set_column_dictionary_enabled(c.into(), false);
+        }
         let props = props.build();
         let drop: Vec<String> = env("DROP", "").split(',').filter(|x| !x.is_empty()).map(String::from).collect();
-        let keep: Vec<usize> =
-            B::schema().fields().iter().enumerate().filter(|(_, f)| !drop.contains(f.name())).map(|(i, _)| i).collect();
+        let only: Vec<String> = env("KEEP", "").split(',').filter(|x| !x.is_empty()).map(String::from).collect();
+        let keep: Vec<usize> = B::schema()
+            .fields()
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !drop.contains(f.name()) && (only.is_empty() || only.contains(f.name())))
+            .map(|(i, _)| i)
+            .collect();
         let schema = std::sync::Arc::new(B::schema().project(&keep).unwrap());
         let mut w = ArrowWriter::try_new(Vec::new(), schema, Some(props)).unwrap();
         for b in &batches {

@@ -5,12 +5,12 @@
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::tags::Agari;
 use haifu_rules::hand::suit_key;
-use haifu_rules::{write_counts, write_suit_digits, Counts, Suit, Tile};
+use haifu_rules::{Counts, Suit, Tile};
 
 use crate::columns;
 use crate::columns::{
-    Boolean, Date32, Each, Float32, Float64, Int16, Int32, Int64, Int8, List, Shown, Struct, Table, UInt16, UInt32,
-    UInt8, Utf8,
+    Boolean, Bytes, Date32, Each, Float32, Float64, Int16, Int32, Int64, Int8, List, Shown, Struct, Table, UInt16,
+    UInt32, UInt8, Utf8,
 };
 use crate::extract::{ExtractedGame, RoundEnd, RoundRecord};
 
@@ -224,18 +224,6 @@ columns! {
 
 // ---------------------------------------------------------------- decisions
 
-/// The hand in Tenhou notation, written into the reused `text`.
-fn hand_text<'t>(text: &'t mut String, counts: &Counts) -> &'t str {
-    write_counts(counts, text);
-    text
-}
-
-/// One suit's digits, written into the reused `text`.
-fn suit<'t>(text: &'t mut String, counts: &Counts, s: Suit) -> &'t str {
-    write_suit_digits(counts, s, text);
-    text
-}
-
 /// The counts without the discarded tile.
 pub fn after_discard(mut counts: Counts, discard: Tile) -> Counts {
     counts[usize::from(discard.kind().index())] -= 1;
@@ -250,7 +238,7 @@ fn win_yaku(round: &RoundRecord, seat: u8) -> Each<impl Iterator<Item = u8> + '_
 
 columns! {
     /// One row per discard: the state the player chose from.
-    pub struct DecisionsBatch("decisions") for<'a> |g: GameRow<'a>, text| {
+    pub struct DecisionsBatch("decisions") for<'a> |g: GameRow<'a>| {
         let info = &g.replayed.info;
         let np = usize::from(info.n_players);
         // ids 16, 52, 88 are plain fives in a lobby without red fives
@@ -274,11 +262,9 @@ columns! {
     turn: UInt8 = d.turn,
     source: Utf8 = d.source.name(),
     source_tile: UInt8 = d.source_tile.id(),
-    hand: List<UInt8> = &counts[..],
+    hand: Bytes<34> = &counts,
     hand_red: UInt8 = if red { d.hand.tiles().red_mask() } else { 0 },
-    hand_text: Utf8 = hand_text(text, &counts),
     discard: UInt8 = d.discard.id(),
-    discard_kind: Utf8 = d.discard.kind().name(),
     tsumogiri: Boolean = d.tsumogiri,
     riichi: Boolean = d.riichi,
     in_riichi: Boolean = d.in_riichi,
@@ -290,12 +276,6 @@ columns! {
     tiles_left: UInt8 = d.tiles_left,
     outcome: Utf8 = d.outcome.name(),
     win_yaku: List<UInt8> = win_yaku(round, d.seat),
-    man_before: Utf8 = suit(text, &d.before, Suit::Man),
-    man_after: Utf8 = suit(text, &after, Suit::Man),
-    pin_before: Utf8 = suit(text, &d.before, Suit::Pin),
-    pin_after: Utf8 = suit(text, &after, Suit::Pin),
-    sou_before: Utf8 = suit(text, &d.before, Suit::Sou),
-    sou_after: Utf8 = suit(text, &after, Suit::Sou),
     man_before_key: UInt32 = suit_key(&d.before, Suit::Man),
     man_after_key: UInt32 = suit_key(&after, Suit::Man),
     pin_before_key: UInt32 = suit_key(&d.before, Suit::Pin),

@@ -15,9 +15,9 @@ use std::sync::Arc;
 
 pub use arrow::array::{ArrayBuilder as Builder, ArrayRef};
 use arrow::array::{
-    ArrayBuilder, BooleanBuilder, Date32Builder, Float32Builder, Float64Builder, Int16Builder, Int32Builder,
-    Int64Builder, Int8Builder, ListBuilder, RecordBatch, StringBuilder, StructArray, UInt16Builder, UInt32Builder,
-    UInt64Builder, UInt8Builder,
+    ArrayBuilder, BooleanBuilder, Date32Builder, FixedSizeBinaryBuilder, Float32Builder, Float64Builder, Int16Builder,
+    Int32Builder, Int64Builder, Int8Builder, ListBuilder, RecordBatch, StringBuilder, StructArray, UInt16Builder,
+    UInt32Builder, UInt64Builder, UInt8Builder,
 };
 pub use arrow::datatypes::Field;
 use arrow::datatypes::{DataType, Schema, SchemaRef};
@@ -201,6 +201,56 @@ impl<T: Display> Put<Utf8> for Shown<T> {
         // writing into a string builder cannot fail
         let _ = write!(b, "{}", self.0);
         b.append_value("");
+    }
+}
+
+/// A column of `N` bytes per row (Arrow `FixedSizeBinary(N)`, Parquet `FIXED_LEN_BYTE_ARRAY`): one value per
+/// row where a list would write `N` values with their levels.
+pub struct Bytes<const N: usize>;
+
+/// The builder of a [`Bytes`] column (Arrow's needs the width at construction, so it has no `Default`).
+pub struct BytesBuilder<const N: usize>(FixedSizeBinaryBuilder);
+
+impl<const N: usize> Default for BytesBuilder<N> {
+    fn default() -> Self {
+        BytesBuilder(FixedSizeBinaryBuilder::new(N as i32))
+    }
+}
+
+impl<const N: usize> ArrayBuilder for BytesBuilder<N> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn finish(&mut self) -> ArrayRef {
+        Arc::new(self.0.finish())
+    }
+    fn finish_cloned(&self) -> ArrayRef {
+        Arc::new(self.0.finish_cloned())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn into_box_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+}
+
+impl<const N: usize> Column for Bytes<N> {
+    type Builder = BytesBuilder<N>;
+    const NULLABLE: bool = false;
+    fn data_type() -> DataType {
+        DataType::FixedSizeBinary(N as i32)
+    }
+}
+
+impl<const N: usize> Put<Bytes<N>> for &[u8; N] {
+    #[inline]
+    fn put(self, b: &mut BytesBuilder<N>) {
+        // the width is the builder's own, so the append cannot fail
+        let _ = b.0.append_value(self);
     }
 }
 

@@ -9,6 +9,7 @@ pub mod error;
 pub mod extract;
 pub mod parts;
 pub mod pipeline;
+pub mod shapes;
 pub mod source;
 pub mod stored;
 

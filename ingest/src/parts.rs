@@ -46,8 +46,10 @@ pub struct PartEntry {
 }
 
 /// The version of the tables' schema this haifu writes and reads (docs/SCHEMA.md): version 2 added the
-/// decisions table's integer shape keys.
-pub const SCHEMA_VERSION: u32 = 2;
+/// decisions table's integer shape keys; version 3 dropped its text copies (the hand in Tenhou notation, the
+/// discard's kind, the six digit strings: the `shapes` lookup gives the digits of a key) and stores the hand as
+/// 34 bytes.
+pub const SCHEMA_VERSION: u32 = 3;
 
 fn schema_v1() -> u32 {
     1
@@ -59,7 +61,7 @@ pub fn require_current_schema(dataset: &Path, parts: &BTreeMap<String, PartEntry
     if let Some(old) = parts.values().find(|e| e.table == "decisions" && e.schema < SCHEMA_VERSION) {
         bail!(
             "{}: its decisions table has schema version {} (written by an older haifu); this haifu reads version \
-             {SCHEMA_VERSION} (integer shape keys): ingest the logs again into a new folder (`haifu ingest LOGS \
+             {SCHEMA_VERSION} (integer shape keys, the hand as 34 bytes): ingest the logs again into a new folder (`haifu ingest LOGS \
              --out NEW_DIR`)",
             dataset.display(),
             old.schema

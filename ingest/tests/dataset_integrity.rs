@@ -134,7 +134,7 @@ fn a_part_rewritten_by_another_tool_reads_the_same_once_adopted() {
 }
 
 /// A dataset whose decisions parts were written with schema version 1 (part list lines without `schema`, as
-/// haifu wrote them before the integer shape keys) is refused by readers and by an ingest into it, in one line
+/// haifu wrote them before the integer shape keys) or 2 is refused by readers and by an ingest into it, in one line
 /// that says to ingest again; its other tables still read.
 #[test]
 fn a_dataset_of_an_older_schema_is_refused_with_what_to_do() {
@@ -142,8 +142,12 @@ fn a_dataset_of_an_older_schema_is_refused_with_what_to_do() {
     let ds = dataset(&s);
     let list = ds.join("_haifu/parts.jsonl");
     let text = std::fs::read_to_string(&list).unwrap();
-    assert!(text.lines().all(|l| l.contains("\"schema\":2")), "every part records the schema: {text}");
-    std::fs::write(&list, text.replace(",\"schema\":2", "")).unwrap();
+    assert!(text.lines().all(|l| l.contains("\"schema\":3")), "every part records the schema: {text}");
+    // version 2 (the hand as a list, the text copies of the shapes)
+    std::fs::write(&list, text.replace("\"schema\":3", "\"schema\":2")).unwrap();
+    let e = part_files(&ds, "decisions").unwrap_err().to_string();
+    assert!(e.contains("schema version 2") && e.contains("ingest the logs again"), "{e}");
+    std::fs::write(&list, text.replace(",\"schema\":3", "")).unwrap();
 
     let e = part_files(&ds, "decisions").unwrap_err().to_string();
     assert!(e.contains("schema version 1") && e.contains("ingest the logs again"), "{e}");
@@ -156,4 +160,29 @@ fn a_dataset_of_an_older_schema_is_refused_with_what_to_do() {
     let inputs = haifu_ingest::source::expand_inputs(&[dir], &[]).unwrap();
     let e = haifu_ingest::pipeline::ingest(&inputs, &opts, &haifu_ingest::pipeline::Silent).unwrap_err().to_string();
     assert!(e.contains("schema version 1"), "{e}");
+}
+
+/// Dictionary pages only for text: the decisions table's names and melds have one, its numbers and the
+/// hand's 34 bytes are written plain (schema 3); the shapes lookup sits beside the tables and reads back.
+#[test]
+fn text_columns_get_dictionaries_and_numbers_do_not() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let s = Scratch::new("dataset-dictionaries");
+    let ds = dataset(&s);
+    let part = first_part(&ds, "decisions", "2024");
+    let meta = SerializedFileReader::new(File::open(&part).unwrap()).unwrap().metadata().clone();
+    let rg = meta.row_group(0);
+    let dictionary = |path: &str| {
+        let c = rg.columns().iter().find(|c| c.column_path().string() == path).unwrap_or_else(|| panic!("{path}"));
+        c.dictionary_page_offset().is_some()
+    };
+    for text in ["player", "source", "outcome", "melds.list.item"] {
+        assert!(dictionary(text), "{text}");
+    }
+    for number in ["game_id", "hand", "discard", "pin_before_key", "scores.list.item", "win_yaku.list.item"] {
+        let paths: Vec<String> = rg.columns().iter().map(|c| c.column_path().string()).collect();
+        assert!(!dictionary(number), "{number} {paths:?}");
+    }
+    let shapes = ParquetRecordBatchReaderBuilder::try_new(File::open(ds.join("shapes.parquet")).unwrap()).unwrap();
+    assert_eq!(shapes.metadata().file_metadata().num_rows(), 405_350);
 }

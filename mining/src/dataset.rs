@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context, Result};
-use arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
+use arrow::array::{Array, ArrayRef, AsArray, FixedSizeBinaryArray, RecordBatch};
 use arrow::buffer::ScalarBuffer;
 use arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema};
 use hashbrown::HashMap;
@@ -160,6 +160,20 @@ pub fn cast_to(b: &RecordBatch, name: &str, to: &DataType, path: &Path) -> Resul
         bail!("{}: column `{name}` has nulls", path.display());
     }
     arrow::compute::cast(c, to).with_context(|| format!("{}: column `{name}` is {}", path.display(), c.data_type()))
+}
+
+/// The decisions table's `hand` column: 34 counts per row, one byte per tile kind (schema 3).
+pub fn hands<'a>(b: &'a RecordBatch, path: &Path) -> Result<&'a FixedSizeBinaryArray> {
+    let c = column(b, "hand", path)?;
+    c.as_fixed_size_binary_opt().filter(|h| h.value_length() == 34).ok_or_else(|| {
+        anyhow!("{}: column `hand` is {}, not 34 counts (FixedSizeBinary(34))", path.display(), c.data_type())
+    })
+}
+
+/// Row `i`'s hand as 34 counts.
+pub fn hand_counts(hands: &FixedSizeBinaryArray, i: usize) -> [u8; 34] {
+    // the width is checked by `hands`
+    hands.value(i).try_into().expect("34 counts")
 }
 
 /// Games per player (distinct `game_id` among the player's decisions) in these decisions files, counting

@@ -13,7 +13,7 @@ use arrow::array::AsArray;
 use arrow::datatypes::{DataType, UInt8Type};
 use hashbrown::{HashMap, HashSet};
 
-use crate::dataset::{cast_to, for_each_batch, part_files, part_year, years_text};
+use crate::dataset::{cast_to, for_each_batch, hand_counts, hands, part_files, part_year, years_text};
 use crate::report::{Cell, Table};
 use crate::shape::Shape;
 use crate::space;
@@ -224,15 +224,12 @@ pub fn hand_matches(dataset: &Path, a_years: &[i32], b_years: &[i32], players: O
             for_each_batch(&path, &["player", "hand"], |b| {
                 let player = cast_to(b, "player", &DataType::Utf8, &path)?;
                 let player = player.as_string::<i32>();
-                let hand =
-                    b.column_by_name("hand").and_then(|c| c.as_list_opt::<i32>()).ok_or_else(|| anyhow!("hand"))?;
+                let hand = hands(b, &path)?;
                 for i in 0..b.num_rows() {
                     if players.is_some_and(|p| !p.iter().any(|x| x == player.value(i))) {
                         continue;
                     }
-                    let h = hand.value(i);
-                    let values: &[u8] = h.as_primitive::<UInt8Type>().values();
-                    let c: [u8; 34] = values.try_into().map_err(|_| anyhow!("row {i}: `hand` is not 34 counts"))?;
+                    let c = hand_counts(hand, i);
                     if c.iter().map(|&x| u32::from(x)).sum::<u32>() == 14 {
                         n += 1;
                         set.insert(c);

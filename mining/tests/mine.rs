@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use arrow::array::AsArray;
 use arrow::datatypes::{DataType, UInt8Type};
-use haifu_mining::dataset::{cast_to, for_each_batch, part_files};
+use haifu_mining::dataset::{cast_to, for_each_batch, hand_counts, hands, part_files};
 use haifu_mining::mine::SOURCES;
 use haifu_mining::tables::write_tables;
 use haifu_mining::{mine, Engine, MineOptions, Mined, RoundsMode, Shape, Strategy, StrategyRounds, ALL_SCOPE};
@@ -278,7 +278,7 @@ fn oracle(dataset: &Path) -> BTreeMap<(&'static str, String, String), u64> {
     let mut out = BTreeMap::new();
     for path in part_files(dataset, "decisions", &[]).unwrap() {
         for_each_batch(&path, &["hand", "melds", "discard", "source"], |b| {
-            let hand = b.column_by_name("hand").unwrap().as_list::<i32>();
+            let hand = hands(b, &path).unwrap();
             let melds = b.column_by_name("melds").unwrap().as_list::<i32>();
             let mv = arrow::compute::cast(melds.values(), &DataType::Utf8).unwrap();
             let mv = mv.as_string::<i32>();
@@ -287,7 +287,7 @@ fn oracle(dataset: &Path) -> BTreeMap<(&'static str, String, String), u64> {
             let source = cast_to(b, "source", &DataType::Utf8, &path).unwrap();
             let source = source.as_string::<i32>();
             for i in 0..b.num_rows() {
-                let counts: [u8; 34] = hand.value(i).as_primitive::<UInt8Type>().values().to_vec().try_into().unwrap();
+                let counts = hand_counts(hand, i);
                 let mut before = counts;
                 let src = SOURCES.iter().find(|s| **s == source.value(i)).unwrap();
                 if matches!(*src, "chi" | "pon") {

@@ -6,6 +6,7 @@
 use arrow::datatypes::{DataType, Field};
 use haifu_ingest::batches::{DecisionsBatch, EventsBatch, GamesBatch, RoundsBatch, WinColumns};
 use haifu_ingest::columns::{Columns, Table};
+use haifu_ingest::shapes::ShapesBatch;
 use haifu_mining::tables::{PlayersTable, SequencesTable};
 use haifu_style::db::ProfilesTable;
 
@@ -106,6 +107,7 @@ fn schema_doc_matches_the_declared_tables() {
         (RoundsBatch::NAME, RoundsBatch::fields()),
         (EventsBatch::NAME, EventsBatch::fields()),
         (DecisionsBatch::NAME, DecisionsBatch::fields()),
+        (ShapesBatch::NAME, ShapesBatch::fields()),
         (SequencesTable::NAME, SequencesTable::fields()),
         (PlayersTable::NAME, PlayersTable::fields()),
         (ProfilesTable::NAME, ProfilesTable::fields()),

@@ -1,0 +1,97 @@
+//! The `shapes` lookup written beside a dataset's tables (`DIR/shapes.parquet`): every suit shape a hand can
+//! hold, its integer key (the decisions table's `*_key` columns, `rules::hand::shape_key`) and its digits
+//! (SPEC 2). The decisions table stores only the keys; a SQL user joins this file to read the digits.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+
+use crate::columns;
+use crate::columns::{Table, UInt32, UInt8, Utf8};
+
+/// The lookup's file name in the dataset folder.
+pub const FILE: &str = "shapes.parquet";
+
+/// Every suit shape of at most 14 tiles, each digit 0..=4 times (405,350 of them), by ascending key.
+pub fn every_shape() -> impl Iterator<Item = (u32, [u8; 9])> {
+    (0..5u32.pow(9)).filter_map(|key| {
+        let mut digits = [0u8; 9];
+        let mut k = key;
+        for d in &mut digits {
+            *d = (k % 5) as u8;
+            k /= 5;
+        }
+        (digits.iter().map(|&n| u32::from(n)).sum::<u32>() <= 14).then_some((key, digits))
+    })
+}
+
+/// The digits of a shape, ascending, `-` for none, written into the reused `text`.
+fn digits<'t>(text: &'t mut String, counts: &[u8; 9]) -> &'t str {
+    text.clear();
+    for (d, &n) in counts.iter().enumerate() {
+        for _ in 0..n {
+            text.push(char::from(b'1' + d as u8));
+        }
+    }
+    if text.is_empty() {
+        text.push('-');
+    }
+    text
+}
+
+/// The whole lookup in one push.
+pub struct EveryShape;
+
+columns! {
+    /// One row per suit shape.
+    pub struct ShapesBatch("shapes") for<'a> |_all: EveryShape, text| {
+        for (key, counts) in every_shape();
+        let tiles = counts.iter().sum::<u8>();
+    }
+    key: UInt32 = key,
+    digits: Utf8 = digits(text, &counts),
+    tiles: UInt8 = tiles,
+}
+
+/// Writes `dataset/shapes.parquet` unless it is there (it never changes); a temporary file renamed into
+/// place, so a reader never sees half of it.
+pub fn write_lookup(dataset: &Path) -> Result<()> {
+    let path = dataset.join(FILE);
+    if path.is_file() {
+        return Ok(());
+    }
+    let mut batch = ShapesBatch::default();
+    batch.push(&EveryShape);
+    let tmp = dataset.join(format!(".{FILE}.tmp"));
+    let file = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?)).build();
+    let mut w = ArrowWriter::try_new(file, ShapesBatch::schema(), Some(props))?;
+    w.write(&batch.finish()).with_context(|| format!("writing {}", tmp.display()))?;
+    w.close().with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use haifu_rules::hand::shape_key;
+
+    #[test]
+    fn the_lookup_holds_every_shape_of_a_hand_once_with_its_digits() {
+        let all: Vec<(u32, [u8; 9])> = every_shape().collect();
+        // nine digits, 0..=4 copies each, at most 14 tiles: 405,350 (a separate count over the 5^9 vectors,
+        // and the number of suit shapes the shanten tables index)
+        assert_eq!(all.len(), 405_350);
+        assert_eq!(all.len(), haifu_rules::shanten::SUIT_SHAPES);
+        assert!(all.iter().all(|(k, d)| shape_key(d) == *k));
+        assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
+        let mut text = String::new();
+        // 3336678: three 3s, two 6s, a 7 and an 8 (the key worked out in rules::hand's tests)
+        let k = all.iter().find(|(k, _)| *k == 75 + 6_250 + 15_625 + 78_125).unwrap();
+        assert_eq!(digits(&mut text, &k.1), "3336678");
+        assert_eq!(digits(&mut text, &all[0].1), "-");
+    }
+}

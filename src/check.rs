@@ -41,7 +41,7 @@ pub fn run(a: &CheckArgs) -> Result<()> {
         }
     }
     if !rep.findings.is_empty() {
-        std::process::exit(1);
+        crate::exit_now(1);
     }
     Ok(())
 }

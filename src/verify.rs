@@ -125,6 +125,6 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
         Ok(())
     } else {
         // a script can tell a clean run from one with findings by the exit status
-        std::process::exit(2);
+        crate::exit_now(2);
     }
 }

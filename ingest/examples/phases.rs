@@ -71,6 +71,11 @@ fn main() {
                 }
             }
         }
+        for c in env("DELTA", "").split(',').filter(|x| !x.is_empty()) {
+            props = props
+                .set_column_dictionary_enabled(c.into(), false)
+                .set_column_encoding(c.into(), parquet::basic::Encoding::DELTA_BINARY_PACKED);
+        }
         for c in env("NODICT", "").split(',').filter(|x| !x.is_empty()) {
             props = props.set_column_dictionary_enabled(c.into(), false);
         }

@@ -67,7 +67,11 @@ pub fn write_lookup(dataset: &Path) -> Result<()> {
     batch.push(&EveryShape);
     let tmp = dataset.join(format!(".{FILE}.tmp"));
     let file = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?)).build();
+    // every value is distinct: a dictionary would only cost time
+    let props = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
+        .set_dictionary_enabled(false)
+        .build();
     let mut w = ArrowWriter::try_new(file, ShapesBatch::schema(), Some(props))?;
     w.write(&batch.finish()).with_context(|| format!("writing {}", tmp.display()))?;
     w.close().with_context(|| format!("writing {}", tmp.display()))?;

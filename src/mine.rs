@@ -34,9 +34,16 @@ pub struct MineArgs {
     /// with that strategy's yaku.
     #[arg(long, default_value = "winner")]
     pub strategy_rounds: StrategyRounds,
-    /// Counting engine: rust (fast path) or polars (lazy streaming query); both give the same tables.
+    /// Counting engine: rust (fast path), polars (lazy streaming query) or spark (PySpark code handed to
+    /// spark-submit, cluster/README.md); all give the same tables.
     #[arg(long, default_value = "rust")]
     pub engine: Engine,
+    /// Spark master for --engine spark: local[N], spark://HOST:PORT, yarn, k8s://...
+    #[arg(long, default_value = "local[2]")]
+    pub master: String,
+    /// The spark-submit to run for --engine spark.
+    #[arg(long, default_value = "spark-submit")]
+    pub spark_submit: PathBuf,
     /// Keep only this share of the games (0 < F <= 1), the same games every run (a hash of the game id);
     /// a smaller share's games are part of a larger one's. Rust engine only.
     #[arg(long)]
@@ -61,6 +68,27 @@ impl MineArgs {
             sample: self.sample,
         }
     }
+}
+
+/// `--engine spark`: the job writes the tables; haifu checks their schema and prints the job's summary.
+fn run_spark(a: &MineArgs, opts: &MineOptions) -> Result<()> {
+    let job = haifu_mining::spark::SparkJob { master: a.master.clone(), spark_submit: a.spark_submit.clone() };
+    let meta = haifu_mining::spark::mine_spark(&a.dataset, &a.out, opts, &job)?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&meta)?);
+        return Ok(());
+    }
+    println!(
+        "mined {} decisions of {} into {} scopes, {} rows, on Spark ({}) in {:.1}s",
+        meta["decisions_read"],
+        a.dataset.display(),
+        meta["scopes"],
+        meta["rows"],
+        a.master,
+        meta["elapsed_s"].as_f64().unwrap_or(0.0)
+    );
+    println!("tables: {} ({SEQUENCES}, {PLAYERS}, {META}; schema checked)", a.out.display());
+    Ok(())
 }
 
 /// The JSON object of `meta.json` and of `--json`.
@@ -88,6 +116,9 @@ pub fn meta(a: &MineArgs, opts: &MineOptions, m: &Mined) -> serde_json::Value {
 
 pub fn run(a: &MineArgs) -> Result<()> {
     let opts = a.options();
+    if opts.engine == Engine::Spark {
+        return run_spark(a, &opts);
+    }
     let spinner = crate::progress::spinner(std::io::stderr().is_terminal() && !a.json, "mining sequences");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build()?;
     let mined = pool.install(|| haifu_mining::mine(&a.dataset, &opts))?;

@@ -440,6 +440,9 @@ def atomic_write_text(path: str, text: str) -> None:
 
 def haifu_version() -> str:
     """The version of the haifu workspace this script belongs to (the tables' format), from Cargo.toml."""
+    # `haifu mine --engine spark` runs a copy of this script from a temporary folder and says its version
+    if os.environ.get("HAIFU_VERSION"):
+        return os.environ["HAIFU_VERSION"]
     cargo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Cargo.toml")
     try:
         with open(cargo, encoding="utf-8") as f:

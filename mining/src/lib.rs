@@ -15,6 +15,7 @@ pub mod polars_engine;
 pub mod report;
 pub mod shape;
 pub mod space;
+pub mod spark;
 pub mod stats;
 pub mod strategy;
 pub mod tables;
@@ -30,5 +31,8 @@ pub fn mine(dataset: &Path, opts: &MineOptions) -> anyhow::Result<Mined> {
     match opts.engine {
         Engine::Rust => mine::mine_rust(dataset, opts),
         Engine::Polars => polars_engine::mine_polars(dataset, opts),
+        Engine::Spark => {
+            anyhow::bail!("the spark engine runs as a Spark job that writes the tables itself (spark::mine_spark)")
+        }
     }
 }

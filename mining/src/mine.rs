@@ -66,6 +66,8 @@ pub enum StrategyRounds {
 pub enum Engine {
     Rust,
     Polars,
+    /// PySpark DataFrame code handed to `spark-submit` (`spark::mine_spark`).
+    Spark,
 }
 
 macro_rules! text_enum {
@@ -89,7 +91,7 @@ macro_rules! text_enum {
 }
 text_enum!(RoundsMode, "rounds mode", "all" => RoundsMode::All, "won" => RoundsMode::Won);
 text_enum!(StrategyRounds, "strategy rounds", "winner" => StrategyRounds::Winner, "all" => StrategyRounds::All);
-text_enum!(Engine, "engine", "rust" => Engine::Rust, "polars" => Engine::Polars);
+text_enum!(Engine, "engine", "rust" => Engine::Rust, "polars" => Engine::Polars, "spark" => Engine::Spark);
 
 /// What `haifu mine` was asked for; recorded in `meta.json`.
 #[derive(Clone, Debug, Serialize)]

@@ -1,0 +1,185 @@
+//! `haifu mine --engine spark`: the same counting as PySpark DataFrame code (`cluster/haifu_spark/mine.py`,
+//! embedded in the binary), handed to `spark-submit` with the same options; the files it writes are then held
+//! to the schema of [`SequencesTable`] and [`PlayersTable`], so that `haifu imitate` reads them unchanged.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{anyhow, bail, Context, Result};
+use arrow::datatypes::SchemaRef;
+use haifu_ingest::columns::Table;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+use crate::mine::MineOptions;
+use crate::tables::{PlayersTable, SequencesTable, META, PLAYERS, SEQUENCES};
+
+/// The PySpark job, as in the repository's `cluster/haifu_spark/mine.py`.
+pub const SCRIPT: &str = include_str!("../../cluster/haifu_spark/mine.py");
+
+/// Where and how the job runs.
+pub struct SparkJob {
+    /// `local[2]`, `spark://host:7077`, `yarn`, `k8s://...`: passed to `spark-submit --master`.
+    pub master: String,
+    /// The `spark-submit` to run.
+    pub spark_submit: PathBuf,
+}
+
+/// The `spark-submit` arguments after the script: the options that change the tables, as the script reads them.
+pub fn job_args(dataset: &Path, out: &Path, opts: &MineOptions) -> Vec<String> {
+    let mut args = vec!["--dataset".into(), dataset.display().to_string(), "--out".into(), out.display().to_string()];
+    if !opts.years.is_empty() {
+        let years: Vec<String> = opts.years.iter().map(i32::to_string).collect();
+        args.extend(["--years".into(), years.join(",")]);
+    }
+    if let Some(p) = &opts.players {
+        args.extend(["--players".into(), p.join(",")]);
+    }
+    if let Some(n) = opts.min_games {
+        args.extend(["--min-games".into(), n.to_string()]);
+    }
+    args.extend([
+        "--rounds".into(),
+        opts.rounds.to_string(),
+        "--strategy-rounds".into(),
+        opts.strategy_rounds.to_string(),
+    ]);
+    if let Some(f) = opts.sample {
+        args.extend(["--sample".into(), f.to_string()]);
+    }
+    args.push("--json".into());
+    args
+}
+
+/// Runs the job and returns its `meta.json`, once both tables hold haifu's schema.
+pub fn mine_spark(dataset: &Path, out: &Path, opts: &MineOptions, job: &SparkJob) -> Result<serde_json::Value> {
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let script_dir = tempfile_dir(out)?;
+    let script = script_dir.join("haifu_spark_mine.py");
+    std::fs::write(&script, SCRIPT).with_context(|| format!("writing {}", script.display()))?;
+    let mut submit = Command::new(&job.spark_submit);
+    // a spark-submit of a Python environment (PyPI's pyspark) finds Spark and runs the driver with that
+    // environment's python: its folder goes first on PATH
+    if let Some(dir) = job.spark_submit.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let paths = std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(&path));
+        submit.env("PATH", std::env::join_paths(paths).context("PATH")?);
+    }
+    let output = submit
+        .arg("--master")
+        .arg(&job.master)
+        .arg(&script)
+        .args(job_args(dataset, out, opts))
+        .env("HAIFU_VERSION", env!("CARGO_PKG_VERSION"))
+        .stderr(std::process::Stdio::inherit())
+        .output();
+    let _ = std::fs::remove_dir_all(&script_dir);
+    let output = output
+        .with_context(|| format!("running {} (give its path with --spark-submit)", job.spark_submit.display()))?;
+    if !output.status.success() {
+        bail!("the Spark job failed ({}); its messages are above", output.status);
+    }
+    check_schema(&out.join(SEQUENCES), &SequencesTable::schema())?;
+    check_schema(&out.join(PLAYERS), &PlayersTable::schema())?;
+    let meta =
+        std::fs::read_to_string(out.join(META)).with_context(|| format!("reading {}", out.join(META).display()))?;
+    serde_json::from_str(&meta).with_context(|| format!("{}: not JSON", out.join(META).display()))
+}
+
+/// A fresh hidden folder in `out` for the script's copy.
+fn tempfile_dir(out: &Path) -> Result<PathBuf> {
+    let dir = out.join(format!(".haifu-spark-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    Ok(dir)
+}
+
+/// The file's columns must be `want`'s: names, order, types and nullability; each difference is named.
+pub fn check_schema(path: &Path, want: &SchemaRef) -> Result<()> {
+    let file = std::fs::File::open(path).with_context(|| format!("the Spark job wrote no {}", path.display()))?;
+    let got = ParquetRecordBatchReaderBuilder::try_new(file)
+        .with_context(|| format!("reading {}", path.display()))?
+        .schema()
+        .clone();
+    let mut problems = Vec::new();
+    for (i, w) in want.fields().iter().enumerate() {
+        match got.fields().get(i) {
+            None => problems.push(format!("column {i} `{}` missing", w.name())),
+            Some(g) if g.name() != w.name() => {
+                problems.push(format!("column {i} is `{}`, not `{}`", g.name(), w.name()))
+            }
+            Some(g) if g.data_type() != w.data_type() || g.is_nullable() != w.is_nullable() => problems.push(format!(
+                "`{}` is {}{}, not {}{}",
+                w.name(),
+                g.data_type(),
+                if g.is_nullable() { " (nullable)" } else { "" },
+                w.data_type(),
+                if w.is_nullable() { " (nullable)" } else { "" }
+            )),
+            Some(_) => {}
+        }
+    }
+    if got.fields().len() > want.fields().len() {
+        problems.push(format!("{} columns more than haifu's", got.fields().len() - want.fields().len()));
+    }
+    if !problems.is_empty() {
+        return Err(anyhow!("{}: not haifu's schema: {}", path.display(), problems.join("; ")));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow::datatypes::{DataType, Field, Schema};
+    use parquet::arrow::ArrowWriter;
+
+    use super::*;
+
+    fn write_empty(path: &Path, schema: SchemaRef) {
+        let mut w = ArrowWriter::try_new(std::fs::File::create(path).unwrap(), schema, None).unwrap();
+        w.flush().unwrap();
+        w.close().unwrap();
+    }
+
+    #[test]
+    fn a_table_of_another_schema_is_refused_with_its_columns_named() {
+        let dir = std::env::temp_dir().join(format!("haifu-spark-schema-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.parquet");
+        write_empty(&good, SequencesTable::schema());
+        check_schema(&good, &SequencesTable::schema()).unwrap();
+        // what Spark's own writer gives: signed, nullable columns
+        let fields: Vec<Field> = SequencesTable::schema()
+            .fields()
+            .iter()
+            .map(|f| match f.data_type() {
+                DataType::UInt32 => Field::new(f.name(), DataType::Int32, true),
+                _ => f.as_ref().clone(),
+            })
+            .collect();
+        let bad = dir.join("bad.parquet");
+        write_empty(&bad, Arc::new(Schema::new(fields)));
+        let e = check_schema(&bad, &SequencesTable::schema()).unwrap_err().to_string();
+        assert!(e.contains("not haifu's schema") && e.contains("Int32 (nullable), not UInt32"), "{e}");
+        let e = check_schema(&good, &PlayersTable::schema()).unwrap_err().to_string();
+        assert!(e.contains("not haifu's schema"), "{e}");
+        assert!(check_schema(&dir.join("none.parquet"), &PlayersTable::schema()).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_job_gets_the_options_that_change_the_tables() {
+        let opts = MineOptions {
+            years: vec![2019, 2020],
+            min_games: Some(5),
+            rounds: crate::RoundsMode::Won,
+            sample: Some(0.5),
+            ..MineOptions::default()
+        };
+        let args = job_args(Path::new("D"), Path::new("O"), &opts).join(" ");
+        assert_eq!(
+            args,
+            "--dataset D --out O --years 2019,2020 --min-games 5 --rounds won --strategy-rounds winner --sample 0.5 --json"
+        );
+    }
+}

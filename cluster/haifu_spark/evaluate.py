@@ -41,7 +41,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mine import ALL_SCOPE, MineError, listed_parts, part_files, session, years_text  # noqa: E402
+from mine import ALL_SCOPE, MineError, listed_parts, part_files, run_job, years_text  # noqa: E402
 
 VARIANTS = ["own", "all", "others", "all-but-own"]
 SOURCES = ["draw", "chi", "pon", "kan", "nuki"]
@@ -518,19 +518,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     # the Python workers rank with pyarrow: the driver's interpreter (the venv's), unless told otherwise
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    spark = session(args)
-    try:
-        out = evaluate(spark, args)
-    except MineError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    finally:
-        spark.stop()
-    if args.json:
-        print(json.dumps(out, indent=2, sort_keys=True, ensure_ascii=False))
-    else:
-        print_text(out)
-    return 0
+    return run_job(args, evaluate, print_text)
 
 
 if __name__ == "__main__":

@@ -500,27 +500,37 @@ def session(args):
     return spark
 
 
-def main(argv=None) -> int:
-    args = parse_args(argv)
+def run_job(args, job, show) -> int:
+    """Runs `job(spark, args)` in a session; prints its result as JSON (--json) or with `show`; the exit status
+    (1 with the message on stderr when the job refuses its input). Shared by mine.py and evaluate.py."""
     spark = session(args)
     try:
-        meta = mine(spark, args)
+        result = job(spark, args)
     except MineError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     finally:
         spark.stop()
     if args.json:
-        print(json.dumps(meta, indent=2, sort_keys=True))
+        print(json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False))
     else:
-        print(f"mined {meta['decisions_read']} decisions of {args.dataset} into {meta['scopes']} scopes "
-              f"({meta['players']} players + ALL), {meta['rows']} rows, in {meta['elapsed_s']:.2f}s (spark)")
-        print(f"{'strategy':<8} {'rounds':>8} {'decisions':>10} {'sequences':>11} {'distinct':>9}")
-        for s in STRATEGIES:
-            st = meta["all"][s]
-            print(f"{s:<8} {st['rounds']:>8} {st['decisions']:>10} {st['sequences']:>11} {st['distinct']:>9}")
-        print(f"tables: {args.out} (sequences.parquet, players.parquet, meta.json)")
+        show(result)
     return 0
+
+
+def print_summary(args, meta) -> None:
+    print(f"mined {meta['decisions_read']} decisions of {args.dataset} into {meta['scopes']} scopes "
+          f"({meta['players']} players + ALL), {meta['rows']} rows, in {meta['elapsed_s']:.2f}s (spark)")
+    print(f"{'strategy':<8} {'rounds':>8} {'decisions':>10} {'sequences':>11} {'distinct':>9}")
+    for s in STRATEGIES:
+        st = meta["all"][s]
+        print(f"{s:<8} {st['rounds']:>8} {st['decisions']:>10} {st['sequences']:>11} {st['distinct']:>9}")
+    print(f"tables: {args.out} (sequences.parquet, players.parquet, meta.json)")
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    return run_job(args, mine, lambda meta: print_summary(args, meta))
 
 
 if __name__ == "__main__":

@@ -371,6 +371,15 @@ impl DatasetWriter {
     }
 }
 
+/// Writes `path` through a hidden temporary file in the same directory, renamed at the end.
+pub fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Result<()> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
+    let tmp: PathBuf = path.with_file_name(format!(".{name}.tmp"));
+    let f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    write(f).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+}
+
 /// Appends text to a file by writing the whole new content to a temporary file and renaming it.
 pub fn append_atomic(path: &Path, text: &str) -> Result<()> {
     let mut content = if path.exists() { std::fs::read(path)? } else { Vec::new() };

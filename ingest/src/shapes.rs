@@ -4,13 +4,16 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
+use haifu_rules::hand::shape_digits;
+use haifu_rules::{write_suit_digits, Counts, Suit, KINDS};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
 use crate::columns;
 use crate::columns::{Table, UInt32, UInt8, Utf8};
+use crate::dataset::atomic_write;
 
 /// The lookup's file name in the dataset folder.
 pub const FILE: &str = "shapes.parquet";
@@ -18,27 +21,17 @@ pub const FILE: &str = "shapes.parquet";
 /// Every suit shape of at most 14 tiles, each digit 0..=4 times (405,350 of them), by ascending key.
 pub fn every_shape() -> impl Iterator<Item = (u32, [u8; 9])> {
     (0..5u32.pow(9)).filter_map(|key| {
-        let mut digits = [0u8; 9];
-        let mut k = key;
-        for d in &mut digits {
-            *d = (k % 5) as u8;
-            k /= 5;
-        }
+        let digits = shape_digits(key);
         (digits.iter().map(|&n| u32::from(n)).sum::<u32>() <= 14).then_some((key, digits))
     })
 }
 
 /// The digits of a shape, ascending, `-` for none, written into the reused `text`.
 fn digits<'t>(text: &'t mut String, counts: &[u8; 9]) -> &'t str {
-    text.clear();
-    for (d, &n) in counts.iter().enumerate() {
-        for _ in 0..n {
-            text.push(char::from(b'1' + d as u8));
-        }
-    }
-    if text.is_empty() {
-        text.push('-');
-    }
+    // the shape as the man suit of an otherwise empty hand
+    let mut hand: Counts = [0; KINDS];
+    hand[..9].copy_from_slice(counts);
+    write_suit_digits(&hand, Suit::Man, text);
     text
 }
 
@@ -65,17 +58,17 @@ pub fn write_lookup(dataset: &Path) -> Result<()> {
     }
     let mut batch = ShapesBatch::default();
     batch.push(&EveryShape);
-    let tmp = dataset.join(format!(".{FILE}.tmp"));
-    let file = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
     // every value is distinct: a dictionary would only cost time
     let props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
         .set_dictionary_enabled(false)
         .build();
-    let mut w = ArrowWriter::try_new(file, ShapesBatch::schema(), Some(props))?;
-    w.write(&batch.finish()).with_context(|| format!("writing {}", tmp.display()))?;
-    w.close().with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+    atomic_write(&path, |file| {
+        let mut w = ArrowWriter::try_new(file, ShapesBatch::schema(), Some(props))?;
+        w.write(&batch.finish())?;
+        w.close()?;
+        Ok(())
+    })
 }
 
 #[cfg(test)]

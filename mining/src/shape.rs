@@ -42,13 +42,8 @@ impl Shape {
         haifu_rules::hand::shape_key(&self.0)
     }
 
-    pub fn from_key(mut key: u32) -> Shape {
-        let mut c = [0u8; 9];
-        for n in &mut c {
-            *n = (key % 5) as u8;
-            key /= 5;
-        }
-        Shape(c)
+    pub fn from_key(key: u32) -> Shape {
+        Shape(haifu_rules::hand::shape_digits(key))
     }
 
     /// Number of tiles (the length of a sequence side).

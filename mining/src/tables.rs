@@ -2,14 +2,14 @@
 //! `players.parquet` and `meta.json`, each written to a hidden temporary file and renamed, so that a reader
 //! never sees half a table.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use arrow::array::RecordBatch;
 use arrow::datatypes::{DataType, SchemaRef};
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Table, UInt32, UInt64, UInt8, Utf8};
+pub use haifu_ingest::dataset::atomic_write;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
@@ -21,15 +21,6 @@ use crate::strategy::Strategy;
 pub const SEQUENCES: &str = "sequences.parquet";
 pub const PLAYERS: &str = "players.parquet";
 pub const META: &str = "meta.json";
-
-/// Writes `path` through a hidden temporary file in the same directory, renamed at the end.
-pub fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Result<()> {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
-    let tmp: PathBuf = path.with_file_name(format!(".{name}.tmp"));
-    let f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    write(f).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
-}
 
 /// Writes the record batches `next` hands out (until `None`) as one Parquet file.
 pub fn write_parquet(path: &Path, schema: SchemaRef, mut next: impl FnMut() -> Option<RecordBatch>) -> Result<()> {

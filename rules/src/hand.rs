@@ -200,6 +200,16 @@ pub fn shape_key(digits: &[u8; 9]) -> u32 {
     digits.iter().rev().fold(0u32, |k, &n| k * 5 + u32::from(n))
 }
 
+/// The nine digit counts of a [`shape_key`] (its inverse for every key below 5^9).
+pub fn shape_digits(mut key: u32) -> [u8; 9] {
+    let mut digits = [0u8; 9];
+    for d in &mut digits {
+        *d = (key % 5) as u8;
+        key /= 5;
+    }
+    digits
+}
+
 /// [`shape_key`] of one suit of a hand's counts.
 pub fn suit_key(counts: &Counts, suit: Suit) -> u32 {
     let base = usize::from(suit.kind(1).index());

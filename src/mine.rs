@@ -73,7 +73,15 @@ impl MineArgs {
 /// `--engine spark`: the job writes the tables; haifu checks their schema and prints the job's summary.
 fn run_spark(a: &MineArgs, opts: &MineOptions) -> Result<()> {
     let job = haifu_mining::spark::SparkJob { master: a.master.clone(), spark_submit: a.spark_submit.clone() };
-    let meta = haifu_mining::spark::mine_spark(&a.dataset, &a.out, opts, &job)?;
+    let mined = haifu_mining::spark::mine_spark(&a.dataset, &a.out, opts, &job)?;
+    if !mined.schema_checked {
+        eprintln!(
+            "note: {} is a URI for the cluster's storage, which haifu does not read: the job cast the tables to \
+             haifu's schema; copy the folder to a local one for `haifu imitate` and `haifu stats`",
+            a.out.display()
+        );
+    }
+    let meta = mined.meta;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&meta)?);
         return Ok(());
@@ -87,7 +95,8 @@ fn run_spark(a: &MineArgs, opts: &MineOptions) -> Result<()> {
         a.master,
         meta["elapsed_s"].as_f64().unwrap_or(0.0)
     );
-    println!("tables: {} ({SEQUENCES}, {PLAYERS}, {META}; schema checked)", a.out.display());
+    let checked = if mined.schema_checked { "; schema checked" } else { "" };
+    println!("tables: {} ({SEQUENCES}, {PLAYERS}, {META}{checked})", a.out.display());
     Ok(())
 }
 

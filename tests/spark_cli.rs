@@ -80,4 +80,24 @@ fn the_spark_engine_gives_the_rust_engines_tables() {
         assert_eq!(a.schema(), b.schema(), "{table}");
         assert!(a.equals_missing(&b), "{table}: the rows differ");
     }
+
+    // the dataset and the output as URIs (as on object storage): the job reads and writes them through the
+    // cluster's file systems (Hadoop's), haifu hands them over untouched and does not read the output
+    let uri = s.0.join("uri");
+    let (dataset_uri, out_uri) = (format!("file://{}", p(&dataset)), format!("file://{}", p(&uri)));
+    let mut args = vec!["mine", "--dataset", &dataset_uri, "--out", &out_uri, "--json", "--engine", "spark"];
+    args.extend(options);
+    args.extend(["--master", "local[2]", "--spark-submit", p(&submit)]);
+    let out = haifu(&args);
+    let u = json(&out);
+    assert_eq!(r["rows"], u["rows"]);
+    assert_eq!(u["dataset"], dataset_uri.as_str());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is a URI for the cluster's storage"));
+    for table in ["sequences.parquet", "players.parquet"] {
+        let (a, b) = (read(&rust.join(table)), read(&uri.join(table)));
+        assert_eq!(a.schema(), b.schema(), "{table}");
+        assert!(a.equals_missing(&b), "{table}: the rows differ (URIs)");
+    }
+    let left: Vec<_> = std::fs::read_dir(&uri).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 3, "only the three files are left in the output: {left:?}");
 }

@@ -41,7 +41,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mine import ALL_SCOPE, MineError, listed_parts, part_files, run_job, years_text  # noqa: E402
+from mine import (  # noqa: E402
+    ALL_SCOPE, MineError, Store, add_session_args, check_session_args, join, listed_parts, part_files, run_job,
+    years_text)
 
 VARIANTS = ["own", "all", "others", "all-but-own"]
 SOURCES = ["draw", "chi", "pon", "kan", "nuki"]
@@ -67,8 +69,9 @@ def load_decisions(spark, args):
     """Spark: the test decisions with what ranking needs; the driver: flat arrays for the tasks."""
     from pyspark.sql import functions as F
 
-    parts = listed_parts(args.dataset)
-    files = part_files(args.dataset, parts, "decisions", args.years)
+    store = Store(spark)
+    parts = listed_parts(store, args.dataset)
+    files = part_files(store, args.dataset, parts, "decisions", args.years)
     cols = ["game_id", "round", "event_index", "kyoku", "seat", "player", "discard", "in_riichi", "hand", "scores",
             "man_before_key", "pin_before_key", "sou_before_key"]
     d = spark.read.parquet(*files).select(*cols)
@@ -369,13 +372,13 @@ def evaluate(spark, args) -> dict:
     load_data_s = time.monotonic() - t0
 
     t1 = time.monotonic()
-    seq_path = os.path.join(args.tables, "sequences.parquet")
-    if not os.path.isfile(seq_path):
+    store = Store(spark)
+    seq_path = join(args.tables, "sequences.parquet")
+    if not store.is_file(seq_path):
         raise EvalError(f"{seq_path} is missing: write the tables with `haifu mine`")
     meta = None
-    if os.path.isfile(os.path.join(args.tables, "meta.json")):
-        with open(os.path.join(args.tables, "meta.json"), encoding="utf-8") as f:
-            meta = json.load(f)
+    if store.is_file(join(args.tables, "meta.json")):
+        meta = json.loads(store.read_text(join(args.tables, "meta.json")))
     seq = spark.read.parquet(seq_path)
     scopes = sorted(r["scope"] for r in seq.select("scope").distinct().collect())
     scope_set = set(scopes)
@@ -486,12 +489,11 @@ def parse_args(argv=None):
     p.add_argument("--strategy", default="none", help="none or fixed:tanyao|chanta|yakuhai (estimated: not yet)")
     p.add_argument("--include-riichi", action="store_true", help="rank discards made while already in riichi too")
     p.add_argument("--sources", help="sum only these sources of the tables (draw, chi, pon, kan, nuki)")
-    p.add_argument("--master", default=None, help="Spark master when not run by spark-submit (default: local[2])")
-    p.add_argument("--driver-memory", default="3g", help="driver memory in local mode (default: 3g)")
-    p.add_argument("--shuffle-partitions", type=int, default=8, help="spark.sql.shuffle.partitions (default: 8)")
+    add_session_args(p)
     p.add_argument("--tasks", type=int, default=16, help="tasks the tables are spread over (default: 16)")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
+    check_session_args(p, a)
     try:
         a.years = [int(y) for y in a.years.split(",") if y.strip()]
     except ValueError:

@@ -21,13 +21,12 @@ Run it with spark-submit, or with the venv's python (local mode, --master local[
 from __future__ import annotations
 
 import argparse
-import glob
 import json
 import os
-import shutil
 import sys
 import tempfile
 import time
+import uuid
 from datetime import datetime, timezone
 
 # docs/SCHEMA.md and mining/src/mine.rs
@@ -51,28 +50,111 @@ class MineError(Exception):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# files, through the cluster's own file systems
+
+
+class Store:
+    """Files through Hadoop's FileSystem API in Spark's JVM, so that the job reads and writes wherever the
+    cluster's Spark does (a local path, hdfs://, s3a://, gs://, abfss://, dbfs:/, /Volumes/...) with the cluster's
+    credentials, and nothing here needs a client of its own. A path without a scheme is on the cluster's default
+    file system (`fs.defaultFS`: the local disk in local mode and on a standalone cluster without HDFS)."""
+
+    def __init__(self, spark):
+        self._jvm = spark._jvm
+        self._conf = spark._jsc.hadoopConfiguration()
+
+    def _path(self, path: str):
+        return self._jvm.org.apache.hadoop.fs.Path(path)
+
+    def _fs(self, path: str):
+        return self._path(path).getFileSystem(self._conf)
+
+    def status(self, path: str):
+        """The file's status, or None where nothing is."""
+        fs = self._fs(path)
+        p = self._path(path)
+        return fs.getFileStatus(p) if fs.exists(p) else None
+
+    def is_file(self, path: str) -> bool:
+        st = self.status(path)
+        return st is not None and st.isFile()
+
+    def is_dir(self, path: str) -> bool:
+        st = self.status(path)
+        return st is not None and st.isDirectory()
+
+    def size(self, path: str) -> int:
+        return int(self._fs(path).getFileStatus(self._path(path)).getLen())
+
+    def list(self, path: str) -> list[tuple[str, bool]]:
+        """(name, is a folder) of the entries of a folder, sorted by name; none where it is missing."""
+        if not self.is_dir(path):
+            return []
+        return sorted((st.getPath().getName(), bool(st.isDirectory())) for st in self._fs(path).listStatus(self._path(path)))
+
+    def read_text(self, path: str) -> str:
+        jvm = self._jvm
+        buf = jvm.java.io.ByteArrayOutputStream()
+        stream = self._fs(path).open(self._path(path))
+        try:
+            jvm.org.apache.hadoop.io.IOUtils.copyBytes(stream, buf, 1 << 16, False)
+        finally:
+            stream.close()
+        return buf.toString("UTF-8")
+
+    def mkdirs(self, path: str) -> None:
+        self._fs(path).mkdirs(self._path(path))
+
+    def delete(self, path: str) -> None:
+        self._fs(path).delete(self._path(path), True)
+
+    def put(self, local: str, path: str) -> None:
+        """Uploads a local file to `path`: first beside it under a hidden name, then renamed over it, so a reader
+        finds the whole old file, the whole new one, or (for an instant, where rename does not replace) none."""
+        # the folder's own file system (a mount table's target: viewfs://, Databricks' /Volumes)
+        Path = self._jvm.org.apache.hadoop.fs.Path
+        want = self._path(path)
+        folder = want.getParent().getFileSystem(self._conf).resolvePath(want.getParent())
+        fs = folder.getFileSystem(self._conf)
+        fs.setWriteChecksum(False)  # the local file system's .crc side files are no part of haifu's tables
+        dst = Path(folder, want.getName())
+        tmp = Path(folder, f".{want.getName()}.{uuid.uuid4().hex}.tmp")
+        fs.copyFromLocalFile(False, True, self._path("file://" + os.path.abspath(local)), tmp)
+        if fs.exists(dst):
+            fs.delete(dst, False)
+        if not fs.rename(tmp, dst):
+            fs.delete(tmp, False)
+            raise MineError(f"could not rename {tmp} to {path}")
+
+
+def join(base: str, *names: str) -> str:
+    """A path under `base`, which may be a URI (s3a://bucket/prefix) or a local path."""
+    return "/".join([base.rstrip("/")] + [n.strip("/") for n in names])
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # the part list (ingest/src/parts.rs, mining/src/dataset.rs)
 
 
-def committed_runs(dataset: str) -> set[str]:
-    path = os.path.join(dataset, META_DIR, "runs.jsonl")
-    runs: set[str] = set()
-    if not os.path.exists(path):
-        return runs
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                r = json.loads(line).get("run")
-                if isinstance(r, str):
-                    runs.add(r)
-    return runs
+def jsonl(store: Store, path: str):
+    """(line number, object) of a JSON-lines file's non-empty lines."""
+    for i, line in enumerate(store.read_text(path).splitlines(), 1):
+        if line.strip():
+            yield i, json.loads(line)
 
 
-def listed_parts(dataset: str) -> dict[str, dict]:
+def committed_runs(store: Store, dataset: str) -> set[str]:
+    path = join(dataset, META_DIR, "runs.jsonl")
+    if not store.is_file(path):
+        return set()
+    return {r for _, e in jsonl(store, path) if isinstance(r := e.get("run"), str)}
+
+
+def listed_parts(store: Store, dataset: str) -> dict[str, dict]:
     """The part list folded (adds less removes), committed runs only, by file (sorted as haifu's BTreeMap)."""
-    path = os.path.join(dataset, META_DIR, "parts.jsonl")
-    runs = committed_runs(dataset)
-    if not os.path.isfile(path):
+    path = join(dataset, META_DIR, "parts.jsonl")
+    runs = committed_runs(store, dataset)
+    if not store.is_file(path):
         if not runs:
             raise MineError(f"{dataset} is not a haifu dataset (no {META_DIR}/runs.jsonl): write one with `haifu ingest`")
         raise MineError(
@@ -80,19 +162,15 @@ def listed_parts(dataset: str) -> dict[str, dict]:
             f"again, or run `haifu check --adopt {dataset}` to record the parts it holds"
         )
     parts: dict[str, dict] = {}
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            e = json.loads(line)
-            if e.get("run") not in runs:
-                continue
-            if e["op"] == "add":
-                parts[e["file"]] = e
-            elif e["op"] == "remove":
-                parts.pop(e["file"], None)
-            else:
-                raise MineError(f"{path} line {i}: unknown op {e['op']!r}")
+    for i, e in jsonl(store, path):
+        if e.get("run") not in runs:
+            continue
+        if e["op"] == "add":
+            parts[e["file"]] = e
+        elif e["op"] == "remove":
+            parts.pop(e["file"], None)
+        else:
+            raise MineError(f"{path} line {i}: unknown op {e['op']!r}")
     return dict(sorted(parts.items()))
 
 
@@ -110,11 +188,11 @@ def part_year(file: str) -> int | None:
         return None
 
 
-def part_files(dataset: str, parts: dict[str, dict], table: str, years: list[int]) -> list[str]:
+def part_files(store: Store, dataset: str, parts: dict[str, dict], table: str, years: list[int]) -> list[str]:
     """The listed parts of `table` for the years (every year, unknown included, when none), each checked to be
     there with the listed size. (haifu checks the xxh3 checksum too; that needs a package this path leaves out.)"""
-    if not os.path.isdir(os.path.join(dataset, table)):
-        raise MineError(f"{dataset} has no {table} table ({os.path.join(dataset, table)} is missing)")
+    if not store.is_dir(join(dataset, table)):
+        raise MineError(f"{dataset} has no {table} table ({join(dataset, table)} is missing)")
     if any(e["table"] == "decisions" and e.get("schema", 1) < SCHEMA_VERSION for e in parts.values()):
         old = min(e.get("schema", 1) for e in parts.values() if e["table"] == "decisions")
         raise MineError(
@@ -125,21 +203,23 @@ def part_files(dataset: str, parts: dict[str, dict], table: str, years: list[int
     for file, e in parts.items():
         if e["table"] != table:
             continue
-        path = os.path.join(dataset, file)
-        if not os.path.isfile(path):
+        path = join(dataset, file)
+        st = store.status(path)
+        if st is None or not st.isFile():
             raise MineError(f"{path} is missing: the dataset lists it ({e['rows']} rows of {table}, run {e['run']})")
-        if os.path.getsize(path) != e["bytes"]:
-            raise MineError(
-                f"{path} differs from the part the dataset lists ({e['bytes']} bytes; found {os.path.getsize(path)})"
-            )
+        if st.getLen() != e["bytes"]:
+            raise MineError(f"{path} differs from the part the dataset lists ({e['bytes']} bytes; found {st.getLen()})")
         files.append(file)
     listed = set(files)
-    for on_disk in sorted(glob.glob(os.path.join(dataset, table, "*", "*.parquet"))):
-        rel = os.path.relpath(on_disk, dataset)
-        if rel not in listed and not os.path.basename(rel).startswith("."):
-            print(f"haifu-spark: note: {on_disk} is not one of the dataset's parts (no commit lists it): left out",
-                  file=sys.stderr)
-    chosen = [os.path.join(dataset, f) for f in files if not years or part_year(f) in years]
+    for folder, is_dir in store.list(join(dataset, table)):
+        if not is_dir:
+            continue
+        for name, sub in store.list(join(dataset, table, folder)):
+            rel = f"{table}/{folder}/{name}"
+            if not sub and name.endswith(".parquet") and not name.startswith(".") and rel not in listed:
+                print(f"haifu-spark: note: {join(dataset, rel)} is not one of the dataset's parts (no commit lists "
+                      f"it): left out", file=sys.stderr)
+    chosen = [join(dataset, f) for f in files if not years or part_year(f) in years]
     if not chosen:
         raise MineError(f"{dataset} has no {table} for years {years_text(years)}")
     return chosen
@@ -193,9 +273,10 @@ def mine(spark, args) -> dict:
 
     start = time.monotonic()
     dataset = args.dataset
-    parts = listed_parts(dataset)
-    decisions_files = part_files(dataset, parts, "decisions", args.years)
-    rounds_files = part_files(dataset, parts, "rounds", args.years)
+    store = Store(spark)
+    parts = listed_parts(store, dataset)
+    decisions_files = part_files(store, dataset, parts, "decisions", args.years)
+    rounds_files = part_files(store, dataset, parts, "rounds", args.years)
     if args.sample is not None and not (0.0 < args.sample <= 1.0):
         raise MineError(f"the sample fraction must be in (0, 1], not {args.sample}")
 
@@ -300,9 +381,9 @@ def mine(spark, args) -> dict:
     for r in seq_stats:
         stats[r["scope_i"]][r["strategy"]].update(sequences=int(r["sequences"]), distinct=int(r["distinct"]))
 
-    os.makedirs(args.out, exist_ok=True)
-    rows = write_sequences(out_seq, os.path.join(args.out, "sequences.parquet"), args.out)
-    write_players(scopes, games, stats, os.path.join(args.out, "players.parquet"))
+    store.mkdirs(args.out)
+    rows = write_sequences(spark, store, out_seq, args.out)
+    write_players(store, scopes, games, stats, join(args.out, "players.parquet"))
     for df in (d, fd, by_player, per_round):
         df.unpersist()
 
@@ -327,7 +408,7 @@ def mine(spark, args) -> dict:
                 for i, s in enumerate(STRATEGIES)},
         "elapsed_s": time.monotonic() - start,
     }
-    atomic_write_text(os.path.join(args.out, "meta.json"), json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    put_text(store, join(args.out, "meta.json"), json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return meta
 
 
@@ -385,36 +466,36 @@ def writer(path: str, schema):
     return pq.ParquetWriter(path, schema, compression="zstd", compression_level=1)
 
 
-def write_sequences(df, path: str, out_dir: str) -> int:
-    """Spark writes the sorted table as part files (a range partitioning: part i's rows come before part i+1's);
-    they are streamed in order into one file of haifu's types, so the driver holds one part at a time."""
-    import pyarrow.parquet as pq
-
-    tmp = tempfile.mkdtemp(prefix=".sequences-spark-", dir=out_dir)
+def write_sequences(spark, store: Store, df, out: str) -> int:
+    """Spark writes the sorted table as part files under OUT (a range partitioning: part i's rows come before
+    part i+1's); the driver reads them back in order through Spark, casts them to haifu's types into one local
+    file, and uploads it as OUT/sequences.parquet. The driver holds one part at a time."""
+    tmp = join(out, f"_haifu-spark-{uuid.uuid4().hex}")
+    schema = sequences_schema()
+    rows = 0
     try:
-        df.write.mode("overwrite").option("compression", "zstd").parquet(os.path.join(tmp, "t"))
-        files = sorted(glob.glob(os.path.join(tmp, "t", "part-*.parquet")))
-        schema = sequences_schema()
-        partial = path + ".tmp"
-        rows = 0
-        w = writer(partial, schema)
-        try:
-            for f in files:
-                t = pq.read_table(f)
-                if t.num_rows:
-                    w.write_table(conform(t, schema), row_group_size=1 << 20)
-                    rows += t.num_rows
-            if rows == 0:
-                w.write_table(schema.empty_table())
-        finally:
-            w.close()
-        os.replace(partial, path)
+        df.write.mode("overwrite").option("compression", "zstd").parquet(tmp)
+        with tempfile.TemporaryDirectory(prefix="haifu-spark-") as local:
+            partial = os.path.join(local, "sequences.parquet")
+            w = writer(partial, schema)
+            try:
+                for name, _ in store.list(tmp):
+                    if name.startswith("part-") and name.endswith(".parquet"):
+                        t = spark.read.parquet(join(tmp, name)).toArrow()
+                        if t.num_rows:
+                            w.write_table(conform(t, schema), row_group_size=1 << 20)
+                            rows += t.num_rows
+                if rows == 0:
+                    w.write_table(schema.empty_table())
+            finally:
+                w.close()
+            store.put(partial, join(out, "sequences.parquet"))
         return rows
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        store.delete(tmp)
 
 
-def write_players(scopes, games, stats, path: str) -> None:
+def write_players(store: Store, scopes, games, stats, path: str) -> None:
     import pyarrow as pa
 
     cols = {k: [] for k in players_schema().names}
@@ -426,16 +507,18 @@ def write_players(scopes, games, stats, path: str) -> None:
             for k in ("rounds", "decisions", "sequences", "distinct"):
                 cols[k].append(stats[sc][st][k])
     t = pa.Table.from_pydict(cols, schema=players_schema())
-    w = writer(path + ".tmp", t.schema)
-    w.write_table(t)
-    w.close()
-    os.replace(path + ".tmp", path)
+    with tempfile.TemporaryDirectory(prefix="haifu-spark-") as local:
+        w = writer(os.path.join(local, "players.parquet"), t.schema)
+        w.write_table(t)
+        w.close()
+        store.put(os.path.join(local, "players.parquet"), path)
 
 
-def atomic_write_text(path: str, text: str) -> None:
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(path + ".tmp", path)
+def put_text(store: Store, path: str, text: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="haifu-spark-") as local:
+        with open(os.path.join(local, "f"), "w", encoding="utf-8") as f:
+            f.write(text)
+        store.put(os.path.join(local, "f"), path)
 
 
 def haifu_version() -> str:
@@ -471,18 +554,32 @@ def parse_args(argv=None):
     p.add_argument("--strategy-rounds", choices=["winner", "all"], default="winner",
                    help="decisions feeding a strategy's table: the winner's or all players' in rounds won with it")
     p.add_argument("--sample", type=float, help="keep only this share of the games (haifu's hash of the game id)")
-    p.add_argument("--master", default=None,
-                   help="Spark master when not run by spark-submit (default: local[2])")
-    p.add_argument("--driver-memory", default="3g", help="driver memory in local mode (default: 3g)")
-    p.add_argument("--shuffle-partitions", type=int, default=8, help="spark.sql.shuffle.partitions (default: 8)")
+    add_session_args(p)
     p.add_argument("--json", action="store_true", help="print meta.json on stdout")
     a = p.parse_args(argv)
+    check_session_args(p, a)
     try:
         a.years = [int(y) for y in a.years.split(",") if y.strip()]
     except ValueError:
         p.error(f"--years: not a list of years: {a.years!r}")
     a.players = [x for x in a.players.split(",")] if a.players is not None else None
     return a
+
+
+def add_session_args(p) -> None:
+    """The options of the Spark session (shared by mine.py and evaluate.py)."""
+    p.add_argument("--master", default=None, help="Spark master when not run by spark-submit (default: local[2])")
+    p.add_argument("--driver-memory", default="3g", help="driver memory in local mode (default: 3g)")
+    p.add_argument("--shuffle-partitions", type=int, default=8, help="spark.sql.shuffle.partitions (default: 8)")
+    p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="a Spark setting for a session this script starts (under spark-submit, give spark-submit "
+                        "the --conf), e.g. spark.hadoop.fs.s3a.endpoint=URL; repeatable")
+
+
+def check_session_args(p, a) -> None:
+    for c in a.conf:
+        if "=" not in c:
+            p.error(f"--conf: not KEY=VALUE: {c!r}")
 
 
 def session(args):
@@ -495,6 +592,9 @@ def session(args):
     b = (b.config("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
          .config("spark.sql.ansi.enabled", "false")  # the sample hash wraps on 64 bits, as Rust's wrapping_mul
          .config("spark.ui.showConsoleProgress", "false"))
+    for c in args.conf:
+        key, value = c.split("=", 1)
+        b = b.config(key, value)
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark

@@ -50,10 +50,36 @@ pub fn job_args(dataset: &Path, out: &Path, opts: &MineOptions) -> Vec<String> {
     args
 }
 
-/// Runs the job and returns its `meta.json`, once both tables hold haifu's schema.
-pub fn mine_spark(dataset: &Path, out: &Path, opts: &MineOptions, job: &SparkJob) -> Result<serde_json::Value> {
-    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let script_dir = tempfile_dir(out)?;
+/// Whether a dataset or output path is a URI for the cluster's file systems (`s3a://`, `hdfs://`, `dbfs:/`, ...)
+/// rather than a local path: haifu hands it to the job as it is and cannot read it itself.
+pub fn is_uri(path: &Path) -> bool {
+    let text = path.to_string_lossy();
+    match text.split_once(':') {
+        // a scheme of two letters or more (`C:` is a drive), then `//` or `/`
+        Some((scheme, rest)) => {
+            scheme.len() > 1
+                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && rest.starts_with('/')
+        }
+        None => false,
+    }
+}
+
+/// What the job wrote: its `meta.json`, and whether haifu read the tables back and found its schema (a local
+/// OUT; a URI is on the cluster's storage, where the job's own casts are all that holds the schema).
+pub struct SparkMined {
+    pub meta: serde_json::Value,
+    pub schema_checked: bool,
+}
+
+/// Runs the job and returns its `meta.json`, once both tables hold haifu's schema (a local OUT).
+pub fn mine_spark(dataset: &Path, out: &Path, opts: &MineOptions, job: &SparkJob) -> Result<SparkMined> {
+    let local = !is_uri(out);
+    if local {
+        std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    }
+    let script_dir = tempfile_dir(if local { out.to_path_buf() } else { std::env::temp_dir() })?;
     let script = script_dir.join("haifu_spark_mine.py");
     std::fs::write(&script, SCRIPT).with_context(|| format!("writing {}", script.display()))?;
     let mut submit = Command::new(&job.spark_submit);
@@ -78,16 +104,22 @@ pub fn mine_spark(dataset: &Path, out: &Path, opts: &MineOptions, job: &SparkJob
     if !output.status.success() {
         bail!("the Spark job failed ({}); its messages are above", output.status);
     }
+    if !local {
+        // the job printed its meta.json (--json)
+        let meta = serde_json::from_slice(&output.stdout).context("the Spark job printed no meta.json on stdout")?;
+        return Ok(SparkMined { meta, schema_checked: false });
+    }
     check_schema(&out.join(SEQUENCES), &SequencesTable::schema())?;
     check_schema(&out.join(PLAYERS), &PlayersTable::schema())?;
     let meta =
         std::fs::read_to_string(out.join(META)).with_context(|| format!("reading {}", out.join(META).display()))?;
-    serde_json::from_str(&meta).with_context(|| format!("{}: not JSON", out.join(META).display()))
+    let meta = serde_json::from_str(&meta).with_context(|| format!("{}: not JSON", out.join(META).display()))?;
+    Ok(SparkMined { meta, schema_checked: true })
 }
 
-/// A fresh hidden folder in `out` for the script's copy.
-fn tempfile_dir(out: &Path) -> Result<PathBuf> {
-    let dir = out.join(format!(".haifu-spark-{}", std::process::id()));
+/// A fresh hidden folder in `dir` for the script's copy.
+fn tempfile_dir(dir: PathBuf) -> Result<PathBuf> {
+    let dir = dir.join(format!(".haifu-spark-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     Ok(dir)
 }
@@ -165,6 +197,16 @@ mod tests {
         assert!(e.contains("not haifu's schema"), "{e}");
         assert!(check_schema(&dir.join("none.parquet"), &PlayersTable::schema()).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn uris_are_told_from_local_paths() {
+        for uri in ["s3a://bucket/haifu", "gs://b/d", "abfss://c@acct.dfs.core.windows.net/d", "hdfs:///d", "dbfs:/d"] {
+            assert!(is_uri(Path::new(uri)), "{uri}");
+        }
+        for local in ["/tmp/d", "d", "./s3a/d", "C:/d", "a:b", "tables:2024"] {
+            assert!(!is_uri(Path::new(local)), "{local}");
+        }
     }
 
     #[test]

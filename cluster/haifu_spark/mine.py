@@ -102,6 +102,10 @@ class Store:
             stream.close()
         return buf.toString("UTF-8")
 
+    def get(self, path: str, local: str) -> None:
+        """Downloads `path` to the local file `local` (replaced)."""
+        self._fs(path).copyToLocalFile(False, self._path(path), self._path("file://" + os.path.abspath(local)), True)
+
     def mkdirs(self, path: str) -> None:
         self._fs(path).mkdirs(self._path(path))
 
@@ -468,8 +472,10 @@ def writer(path: str, schema):
 
 def write_sequences(spark, store: Store, df, out: str) -> int:
     """Spark writes the sorted table as part files under OUT (a range partitioning: part i's rows come before
-    part i+1's); the driver reads them back in order through Spark, casts them to haifu's types into one local
-    file, and uploads it as OUT/sequences.parquet. The driver holds one part at a time."""
+    part i+1's); the driver fetches them in order, casts them to haifu's types into one local file, and uploads it
+    as OUT/sequences.parquet. The driver holds one part at a time."""
+    import pyarrow.parquet as pq
+
     tmp = join(out, f"_haifu-spark-{uuid.uuid4().hex}")
     schema = sequences_schema()
     rows = 0
@@ -481,7 +487,8 @@ def write_sequences(spark, store: Store, df, out: str) -> int:
             try:
                 for name, _ in store.list(tmp):
                     if name.startswith("part-") and name.endswith(".parquet"):
-                        t = spark.read.parquet(join(tmp, name)).toArrow()
+                        store.get(join(tmp, name), os.path.join(local, "part.parquet"))
+                        t = pq.read_table(os.path.join(local, "part.parquet"))
                         if t.num_rows:
                             w.write_table(conform(t, schema), row_group_size=1 << 20)
                             rows += t.num_rows
@@ -583,8 +590,18 @@ def check_session_args(p, a) -> None:
 
 
 def session(args):
+    """The session the job runs in, and whether the job started it (and so stops it). A notebook's or a
+    Databricks job's session is used as it is."""
+    from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
+    active = SparkSession.getActiveSession()
+    if active is None and SparkContext._active_spark_context is not None:
+        active = SparkSession.builder.getOrCreate()
+    if active is not None:
+        active.conf.set("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
+        active.conf.set("spark.sql.ansi.enabled", "false")
+        return active, False
     b = SparkSession.builder.appName("haifu-mine")
     # spark-submit starts the Python driver with a gateway of its own and the master it was given
     if args.master or not os.environ.get("PYSPARK_GATEWAY_PORT"):
@@ -597,20 +614,21 @@ def session(args):
         b = b.config(key, value)
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    return spark
+    return spark, True
 
 
 def run_job(args, job, show) -> int:
     """Runs `job(spark, args)` in a session; prints its result as JSON (--json) or with `show`; the exit status
     (1 with the message on stderr when the job refuses its input). Shared by mine.py and evaluate.py."""
-    spark = session(args)
+    spark, started = session(args)
     try:
         result = job(spark, args)
     except MineError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     finally:
-        spark.stop()
+        if started:
+            spark.stop()
     if args.json:
         print(json.dumps(result, indent=2, sort_keys=True, ensure_ascii=False))
     else:

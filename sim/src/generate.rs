@@ -116,14 +116,17 @@ pub struct Generated {
     pub bytes: u64,
 }
 
-/// The file name of a game: a Tenhou-like log id (`2022010100gm-00a9-0000-1f2e3d4c`) and the format's
-/// extension, so that ingest reads the date from it.
-pub fn log_name(date: &str, go_type: u32, seed: u64, format: LogFormat) -> String {
+/// The file name of game `index` of a run: a Tenhou-like log id (`2022010100gm-00a9-3f2e-0000001c`) and the
+/// format's extension, so that ingest reads the date from it. The lobby field holds 16 bits of the run's seed
+/// and the last field the game's index, so that no two games of a run share a name (a name from the game's own
+/// seed did: 32 bits collide within a few hundred thousand games).
+pub fn log_name(date: &str, go_type: u32, run_seed: u64, index: u32, format: LogFormat) -> String {
     let ext = match format {
         LogFormat::Mjlog => "xml",
         LogFormat::Mjai => "mjson",
     };
-    format!("{date}00gm-{go_type:04x}-0000-{:08x}.{ext}", seed as u32)
+    let run = (game_seed(run_seed, u64::MAX) >> 48) as u16;
+    format!("{date}00gm-{go_type:04x}-{run:04x}-{index:08x}.{ext}")
 }
 
 /// Plays `games` games in parallel and writes one file per game into `out`; `done` is called after each.
@@ -134,6 +137,9 @@ pub fn generate(o: &GenerateOptions, done: &(dyn Fn(usize) + Sync)) -> Result<Ge
     }
     if o.date.len() != 8 || !o.date.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!("date {:?}: expected YYYYMMDD", o.date));
+    }
+    if o.games as u64 > u64::from(u32::MAX) + 1 {
+        return Err(format!("{} games: a run names at most 2^32 games", o.games));
     }
     std::fs::create_dir_all(&o.out).map_err(|e| format!("creating {}: {e}", o.out.display()))?;
     let results: Vec<Result<(PathBuf, usize, u64), String>> = (0..o.games as u64)
@@ -148,7 +154,7 @@ pub fn generate(o: &GenerateOptions, done: &(dyn Fn(usize) + Sync)) -> Result<Ge
                 LogFormat::Mjai => haifu_record::mjai::write::to_mjai(&record).map_err(|e| e.to_string())?,
             };
             let rounds = record.events.iter().filter(|e| e.as_tag("INIT").is_some()).count();
-            let path = o.out.join(log_name(&o.date, o.rules.go_type, seed, o.format));
+            let path = o.out.join(log_name(&o.date, o.rules.go_type, o.seed, i as u32, o.format));
             write(&path, text.as_bytes())?;
             done(1);
             Ok((path, rounds, text.len() as u64))
@@ -165,8 +171,22 @@ pub fn generate(o: &GenerateOptions, done: &(dyn Fn(usize) + Sync)) -> Result<Ge
     Ok(g)
 }
 
+/// Writes a game's log; a file already there is left as it is when it holds the same log (the same run
+/// again) and is an error otherwise, so that no log is overwritten unseen.
 fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    std::fs::write(path, bytes).map_err(|e| format!("writing {}: {e}", path.display()))
+    use std::io::Write;
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+        Ok(mut f) => f.write_all(bytes).map_err(|e| format!("writing {}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => match std::fs::read(path) {
+            Ok(old) if old == bytes => Ok(()),
+            _ => Err(format!(
+                "{} already holds another game (from an earlier run with other options): write into an empty \
+                 folder, or remove it",
+                path.display()
+            )),
+        },
+        Err(e) => Err(format!("writing {}: {e}", path.display())),
+    }
 }
 
 #[cfg(test)]
@@ -189,6 +209,31 @@ mod tests {
         let mut played = [0; 8];
         (0..200).flat_map(|i| seating(8, 4, 3, i)).for_each(|p| played[p] += 1);
         assert!(played.iter().all(|&n| n > 50), "{played:?}");
+    }
+
+    #[test]
+    fn names_are_distinct_within_a_run_and_differ_between_runs() {
+        let names: std::collections::HashSet<String> =
+            (0..300_000).map(|i| log_name("20220101", 0xa9, 14, i, LogFormat::Mjlog)).collect();
+        assert_eq!(names.len(), 300_000);
+        let a = log_name("20220101", 0xa9, 14, 7, LogFormat::Mjlog);
+        assert_eq!(haifu_record::source::find_log_id(&a).as_deref(), Some(&a[..31]), "{a}");
+        assert_eq!(haifu_record::source::log_id_date(&a), Some((2022, 1, 1)));
+        assert_ne!(a, log_name("20220101", 0xa9, 15, 7, LogFormat::Mjlog));
+        assert!(log_name("20220101", 0xa9, 14, 7, LogFormat::Mjai).ends_with("-00000007.mjson"));
+    }
+
+    #[test]
+    fn a_file_holding_another_game_is_not_overwritten() {
+        let dir = std::env::temp_dir().join(format!("haifu-sim-write-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.xml");
+        write(&path, b"one").unwrap();
+        write(&path, b"one").unwrap();
+        let e = write(&path, b"two").unwrap_err();
+        assert!(e.contains("already holds another game"), "{e}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"one");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -4,7 +4,8 @@
 # Starts one master and two workers on 127.0.0.1 (free ports) from the venv's PyPI pyspark and the machine's Java,
 # submits the mining job with `spark-submit --master spark://...`, checks that its tables equal `haifu mine`'s row
 # for row (cluster/compare.py) and that `haifu imitate eval` on both gives identical figures, and stops the
-# processes it started, by their ids (with their children), on every exit. See cluster/README.md,
+# processes it started, by their ids (with their children), on every exit. The executors get a Python that does
+# not exist (spark.pyspark.python): the job must run no Python there (DEPLOY.md). See cluster/README.md,
 # "Standalone cluster test".
 #
 #   DATASET      a dataset written by `haifu ingest`; default: ingest ${HAIFU_CORPUS:-../shared/corpus}/mjlog
@@ -273,6 +274,7 @@ submit() {  # submit NAME OPTIONS...: the job into $tmp/out/spark-NAME
         --conf "spark.executor.extraJavaOptions=$marker" \
         --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
         --conf spark.ui.enabled=false \
+        --conf "spark.pyspark.driver.python=$PY" --conf spark.pyspark.python=/nonexistent/python \
         --conf spark.eventLog.enabled=true --conf spark.eventLog.compress=false --conf "spark.eventLog.dir=file://$tmp/logs/events" \
         "$here/haifu_spark/mine.py" --dataset "$dataset" --out "$tmp/out/spark-$name" \
         --shuffle-partitions "$SHUFFLE_PARTITIONS" "$@" \

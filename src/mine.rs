@@ -12,10 +12,10 @@ use haifu_mining::{MineOptions, Mined, Strategy};
 
 #[derive(clap::Args)]
 pub struct MineArgs {
-    /// Dataset written by `haifu ingest`.
+    /// Dataset written by `haifu ingest` (with --engine spark also a URI the cluster reads: s3a://, gs://, ...).
     #[arg(long)]
     pub dataset: PathBuf,
-    /// Output directory for sequences.parquet, players.parquet and meta.json.
+    /// Output directory for sequences.parquet, players.parquet and meta.json (with --engine spark also a URI).
     #[arg(long, short)]
     pub out: PathBuf,
     /// Years of games to count, comma-separated (default: every year).
@@ -44,6 +44,10 @@ pub struct MineArgs {
     /// The spark-submit to run for --engine spark.
     #[arg(long, default_value = "spark-submit")]
     pub spark_submit: PathBuf,
+    /// A Spark setting for --engine spark, KEY=VALUE, handed to spark-submit as --conf (repeatable), e.g.
+    /// spark.executor.instances=16 or spark.hadoop.fs.s3a.endpoint=URL.
+    #[arg(long = "spark-conf", value_name = "KEY=VALUE")]
+    pub spark_conf: Vec<String>,
     /// Keep only this share of the games (0 < F <= 1), the same games every run (a hash of the game id);
     /// a smaller share's games are part of a larger one's. Rust engine only.
     #[arg(long)]
@@ -72,7 +76,11 @@ impl MineArgs {
 
 /// `--engine spark`: the job writes the tables; haifu checks their schema and prints the job's summary.
 fn run_spark(a: &MineArgs, opts: &MineOptions) -> Result<()> {
-    let job = haifu_mining::spark::SparkJob { master: a.master.clone(), spark_submit: a.spark_submit.clone() };
+    let job = haifu_mining::spark::SparkJob {
+        master: a.master.clone(),
+        spark_submit: a.spark_submit.clone(),
+        conf: a.spark_conf.clone(),
+    };
     let mined = haifu_mining::spark::mine_spark(&a.dataset, &a.out, opts, &job)?;
     if !mined.schema_checked {
         eprintln!(

@@ -45,6 +45,10 @@ fn the_spark_engine_gives_the_rust_engines_tables() {
     ]);
     let e = error(&missing);
     assert!(e.contains("/nonexistent/spark-submit") && e.contains("--spark-submit"), "{e}");
+    let t = s.0.join("t");
+    let bad_conf = ["mine", "--dataset", p(&s.0), "--out", p(&t), "--engine", "spark", "--spark-conf", "spark.ui"];
+    let e = error(&haifu(&bad_conf));
+    assert!(e.contains("spark.ui: not KEY=VALUE"), "{e}");
 
     let Some(submit) = spark_submit() else {
         assert!(
@@ -87,7 +91,7 @@ fn the_spark_engine_gives_the_rust_engines_tables() {
     let (dataset_uri, out_uri) = (format!("file://{}", p(&dataset)), format!("file://{}", p(&uri)));
     let mut args = vec!["mine", "--dataset", &dataset_uri, "--out", &out_uri, "--json", "--engine", "spark"];
     args.extend(options);
-    args.extend(["--master", "local[2]", "--spark-submit", p(&submit)]);
+    args.extend(["--master", "local[2]", "--spark-submit", p(&submit), "--spark-conf", "spark.ui.enabled=false"]);
     let out = haifu(&args);
     let u = json(&out);
     assert_eq!(r["rows"], u["rows"]);

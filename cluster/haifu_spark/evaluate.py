@@ -27,7 +27,7 @@ The plan (imitate/src/eval.rs, rank.rs, table.rs, data.rs):
 
 Options that change the figures are haifu's: --years, --players | --min-games, --table, --strategy
 (none, fixed:tanyao|chanta|yakuhai; `estimated` is not done yet), --include-riichi, --sources.
-Spark's own: --master (default local[2]), --driver-memory (3g), --shuffle-partitions (8), --tasks (16).
+Spark's own: --master (default local[2]), --driver-memory (3g), --shuffle-partitions (8 with a local master), --tasks (16).
 
     python cluster/haifu_spark/evaluate.py --dataset DIR --tables TABLES --years 2021,2022 --json
 """

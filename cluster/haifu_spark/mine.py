@@ -267,9 +267,28 @@ def shape_text(F, key):
     """The digits of a shape key (mining/src/shape.rs `Shape::text`): nine base-5 digits, digit 1 lowest, '-' when
     empty; and the number of tiles."""
     counts = [F.floor(key / (5 ** d)) % 5 for d in range(9)]
-    text = F.concat(*[F.repeat(F.lit(str(d + 1)), counts[d].cast("int")) for d in range(9)])
+    # digit d+1 written counts[d] times (0-4; a lookup, as Spark 3.5's repeat takes no column)
+    runs = [F.array(*[F.lit(str(d + 1) * n) for n in range(5)]) for d in range(9)]
+    text = F.concat(*[F.element_at(runs[d], counts[d].cast("int") + 1) for d in range(9)])
     tiles = sum(counts[1:], counts[0])
     return F.when(text == "", F.lit("-")).otherwise(text), tiles
+
+
+def scope_index_of(spark, F, games_per_player, players: list[str], args):
+    """(player, scope_i): each chosen player's place in `players` (sorted), from 1. Made in the JVM, not from a
+    Python list, so that the executors run no Python: from the listed names (a short list) or, for every player
+    or --min-games, by numbering the present players in name order (Spark's binary string order is the code
+    point order of Python's sort)."""
+    from pyspark.sql import Window
+
+    if args.players is not None:
+        names = F.array(*[F.lit(p) for p in players])
+        i = (F.col("id") + 1).cast("int")
+        return spark.range(len(players)).select(F.element_at(names, i).alias("player"), i.alias("scope_i"))
+    chosen = games_per_player
+    if args.min_games is not None:
+        chosen = chosen.where(F.col("games") >= args.min_games)
+    return chosen.select("player", F.row_number().over(Window.orderBy("player")).cast("int").alias("scope_i"))
 
 
 def mine(spark, args) -> dict:
@@ -291,8 +310,8 @@ def mine(spark, args) -> dict:
     d = d.cache()
 
     # games per player (distinct games among the player's decisions) and the rows read
-    per_player = {r["player"]: r["games"] for r in
-                  d.groupBy("player").agg(F.countDistinct("game_id").alias("games")).collect()}
+    games_per_player = d.groupBy("player").agg(F.countDistinct("game_id").alias("games")).cache()
+    per_player = {r["player"]: r["games"] for r in games_per_player.collect()}
     decisions_read = d.count()
     if args.players is not None:
         players = sorted(set(args.players))
@@ -347,11 +366,14 @@ def mine(spark, args) -> dict:
         "player", "strategy", "source", F.col("s.b").alias("before_key"), F.col("s.a").alias("after_key"))
     by_player = pairs.groupBy("player", "strategy", "source", "before_key", "after_key").agg(F.count("*").alias("count"))
     by_player = by_player.cache()
-    scope_index = spark.createDataFrame([(p, i + 1) for i, p in enumerate(players)], "player string, scope_i int")
+    scope_index = scope_index_of(spark, F, games_per_player, players, args)
     keys = ["strategy", "source", "before_key", "after_key"]
     all_rows = by_player.groupBy(*keys).agg(F.sum("count").alias("count")).select(F.lit(0).alias("scope_i"), *keys, "count")
     player_rows = by_player.join(F.broadcast(scope_index), "player").select("scope_i", *keys, "count")
-    source_i = F.array_position(F.array(*[F.lit(s) for s in SOURCES]), F.col("source"))
+    # the source's place in haifu's order (a CASE: Spark 3.5's array_position takes no column)
+    source_i = F.lit(0)
+    for i, s in enumerate(SOURCES):
+        source_i = F.when(F.col("source") == s, F.lit(i + 1)).otherwise(source_i)
     seq = all_rows.unionByName(player_rows).withColumn("source_i", source_i)
     seq = seq.orderBy("scope_i", "strategy", "source_i", "before_key", "after_key")
 
@@ -388,7 +410,7 @@ def mine(spark, args) -> dict:
     store.mkdirs(args.out)
     rows = write_sequences(spark, store, out_seq, args.out)
     write_players(store, scopes, games, stats, join(args.out, "players.parquet"))
-    for df in (d, fd, by_player, per_round):
+    for df in (d, games_per_player, fd, by_player, per_round):
         df.unpersist()
 
     meta = {
@@ -577,7 +599,8 @@ def add_session_args(p) -> None:
     """The options of the Spark session (shared by mine.py and evaluate.py)."""
     p.add_argument("--master", default=None, help="Spark master when not run by spark-submit (default: local[2])")
     p.add_argument("--driver-memory", default="3g", help="driver memory in local mode (default: 3g)")
-    p.add_argument("--shuffle-partitions", type=int, default=8, help="spark.sql.shuffle.partitions (default: 8)")
+    p.add_argument("--shuffle-partitions", type=int, default=None,
+                   help="spark.sql.shuffle.partitions (default: 8 with a local master, else the cluster's setting)")
     p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                    help="a Spark setting for a session this script starts (under spark-submit, give spark-submit "
                         "the --conf), e.g. spark.hadoop.fs.s3a.endpoint=URL; repeatable")
@@ -599,22 +622,30 @@ def session(args):
     if active is None and SparkContext._active_spark_context is not None:
         active = SparkSession.builder.getOrCreate()
     if active is not None:
-        active.conf.set("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
-        active.conf.set("spark.sql.ansi.enabled", "false")
+        configure(active, args)
         return active, False
     b = SparkSession.builder.appName("haifu-mine")
     # spark-submit starts the Python driver with a gateway of its own and the master it was given
     if args.master or not os.environ.get("PYSPARK_GATEWAY_PORT"):
         b = b.master(args.master or "local[2]").config("spark.driver.memory", args.driver_memory)
-    b = (b.config("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
-         .config("spark.sql.ansi.enabled", "false")  # the sample hash wraps on 64 bits, as Rust's wrapping_mul
-         .config("spark.ui.showConsoleProgress", "false"))
+    b = b.config("spark.ui.showConsoleProgress", "false")
     for c in args.conf:
         key, value = c.split("=", 1)
         b = b.config(key, value)
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
+    configure(spark, args)
     return spark, True
+
+
+def configure(spark, args) -> None:
+    """The session settings the job needs: wrapping 64-bit arithmetic (the sample hash, as Rust's wrapping_mul),
+    and few shuffle partitions on one machine (Spark's 200 are mostly fixed cost there)."""
+    spark.conf.set("spark.sql.ansi.enabled", "false")
+    if args.shuffle_partitions is not None:
+        spark.conf.set("spark.sql.shuffle.partitions", str(args.shuffle_partitions))
+    elif spark.sparkContext.master.startswith("local"):
+        spark.conf.set("spark.sql.shuffle.partitions", "8")
 
 
 def run_job(args, job, show) -> int:

@@ -22,6 +22,8 @@ pub struct SparkJob {
     pub master: String,
     /// The `spark-submit` to run.
     pub spark_submit: PathBuf,
+    /// `KEY=VALUE` settings, each passed as `spark-submit --conf KEY=VALUE` (executors, memory, credentials).
+    pub conf: Vec<String>,
 }
 
 /// The `spark-submit` arguments after the script: the options that change the tables, as the script reads them.
@@ -89,6 +91,12 @@ pub fn mine_spark(dataset: &Path, out: &Path, opts: &MineOptions, job: &SparkJob
         let path = std::env::var_os("PATH").unwrap_or_default();
         let paths = std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(&path));
         submit.env("PATH", std::env::join_paths(paths).context("PATH")?);
+    }
+    for c in &job.conf {
+        if !c.contains('=') {
+            bail!("--spark-conf {c}: not KEY=VALUE");
+        }
+        submit.arg("--conf").arg(c);
     }
     let output = submit
         .arg("--master")

@@ -63,6 +63,10 @@ pub struct TrainArgs {
     /// Start from the last checkpoint of this run (same model, layers, channels and table size).
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// With --init: after the last epoch move every weight back to init + A * (fine-tuned - init), a
+    /// weight-space ensemble of the two networks (WiSE-FT); the run reports the fine-tuned figures too.
+    #[arg(long, value_name = "A", requires = "init", conflicts_with = "resume")]
+    pub interpolate: Option<f64>,
     /// Go on from the last checkpoint in --out up to --epochs in all (Adam's moments start again from zero).
     #[arg(long)]
     pub resume: bool,
@@ -105,6 +109,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         out: a.out.clone(),
         resume: a.resume,
         init: a.init.clone(),
+        interpolate: a.interpolate,
         augment: a.augment,
         bf16: a.bf16,
     };
@@ -124,6 +129,9 @@ pub fn run(a: &TrainArgs) -> Result<()> {
     } else {
         if let Some((top1, top3)) = report.initial {
             println!("before training (the --init network): top-1 {:.2}%, top-3 {:.2}%", 100.0 * top1, 100.0 * top3);
+        }
+        if let Some((top1, top3)) = report.fine_tuned {
+            println!("fine-tuned, before --interpolate: top-1 {:.2}%, top-3 {:.2}%", 100.0 * top1, 100.0 * top3);
         }
         for m in &report.epochs {
             println!(

@@ -115,6 +115,38 @@ fn train_resume_and_eval_beside_the_imitator() {
         &run,
         "--json",
     ]));
+    // --interpolate 0 trains the same way, then moves every weight back to the global run's: its figures
+    // are the global network's, and the fine-tuned ones it reports are the plain run's
+    let back = json(&haifu(&[
+        "train",
+        "--dataset",
+        &ds,
+        "--years",
+        "2022",
+        "--test-years",
+        "2023",
+        "--out",
+        &format!("{out}/honors-0"),
+        "--epochs",
+        "1",
+        "--layers",
+        "2",
+        "--batch",
+        "256",
+        "--device",
+        "cpu",
+        "--player",
+        "Honors",
+        "--init",
+        &run,
+        "--interpolate",
+        "0",
+        "--json",
+    ]));
+    assert_eq!(back["fine_tuned"][0], tuned["test_top1"]);
+    assert_eq!(back["fine_tuned"][1], tuned["test_top3"]);
+    assert_eq!(back["test_top1"], tuned["initial"][0]);
+    assert_eq!(back["test_top3"], tuned["initial"][1]);
     let honors = a.iter().find(|p| p["player"] == "Honors").unwrap();
     assert_eq!(tuned["test_positions"], honors["n_all"], "the personal test set is the player's decisions");
     // before its first step the personal run is the global one: the same figures as neural eval's for Honors

@@ -2,6 +2,7 @@
 //! with a step learning-rate schedule, the illegal discards masked in the loss and in every ranking, a
 //! checkpoint and a metrics line per epoch. Deterministic on CPU for a seed.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -76,6 +77,10 @@ pub struct TrainOptions {
     /// Start from another run's last checkpoint (a personal model fine-tuned from the global one); the
     /// network must be of the same shape.
     pub init: Option<PathBuf>,
+    /// With `init`: after the last epoch, every weight (batch-norm statistics too) moved back to
+    /// `init + a * (fine-tuned - init)` (weight-space ensembling of the two networks, WiSE-FT: Wortsman et al.,
+    /// "Robust fine-tuning of zero-shot models", CVPR 2022); the last checkpoint and figures are of that network.
+    pub interpolate: Option<f64>,
 }
 
 impl TrainOptions {
@@ -96,6 +101,7 @@ impl TrainOptions {
             augment: false,
             bf16: false,
             init: None,
+            interpolate: None,
         }
     }
 }
@@ -207,6 +213,9 @@ pub struct TrainReport {
     /// global model beside the personal one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub initial: Option<(f64, f64)>,
+    /// With `--interpolate`: the fine-tuned network's test top-1 and top-3 before it was moved back towards
+    /// the starting one (the reported figures are the interpolated network's).
+    pub fine_tuned: Option<(f64, f64)>,
     pub bf16: bool,
     /// Training positions per second of training time (forward, backward and step; evaluation excluded).
     pub positions_per_s: f64,
@@ -314,6 +323,18 @@ fn lr_at(base: f64, epoch: usize, epochs: usize) -> f64 {
 
 /// Trains on `train`, evaluates on `test` after every epoch, and writes `out/epoch-N.ot` and
 /// `out/metrics.csv`.
+/// Every variable of `vs` set to `start + a * (now - start)`.
+fn interpolate(vs: &nn::VarStore, start: &HashMap<String, Tensor>, a: f64) {
+    tch::no_grad(|| {
+        for (name, mut v) in vs.variables() {
+            if let Some(s) = start.get(&name) {
+                let moved = s + (&v - s) * a;
+                v.copy_(&moved);
+            }
+        }
+    });
+}
+
 pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result<TrainReport> {
     train_with_progress(train, test, opts, &|_, _, _| {})
 }
@@ -380,6 +401,17 @@ pub fn train_with_progress(
         }
         vs.load(from.checkpoint(init))?;
     }
+    // the starting weights, kept for the interpolation after the last epoch
+    let start = match opts.interpolate {
+        Some(a) => {
+            if opts.init.is_none() || opts.resume || !(0.0..=1.0).contains(&a) {
+                bail!("--interpolate {a}: needs --init, no --resume, and a share in [0, 1]");
+            }
+            let vars = vs.variables();
+            Some(vars.into_iter().map(|(k, v)| (k, v.detach().copy())).collect::<HashMap<String, Tensor>>())
+        }
+        None => None,
+    };
     info.write(&opts.out)?;
     let mut adam = nn::Adam::default().build(&vs, opts.lr)?;
     let (tr, te) = (OnDevice::new(train, device, opts.bf16), OnDevice::new(test, device, opts.bf16));
@@ -392,6 +424,7 @@ pub fn train_with_progress(
     let n = train.len();
     let mut epochs = Vec::new();
     let mut trained_s = 0.0;
+    let mut fine_tuned = None;
     for epoch in info.epochs..opts.epochs {
         let lr = lr_at(opts.lr, epoch, opts.epochs);
         adam.set_lr(lr);
@@ -420,6 +453,13 @@ pub fn train_with_progress(
         }
         let seconds = t.elapsed().as_secs_f64();
         trained_s += seconds;
+        if let (Some(a), Some(start), true) = (opts.interpolate, &start, epoch + 1 == opts.epochs) {
+            if !test.is_empty() {
+                let (_, top1, top3) = evaluate(&net, &te, test.len(), opts.batch, device);
+                fine_tuned = Some((top1, top3));
+            }
+            interpolate(&vs, start, a);
+        }
         let (test_loss, test_top1, test_top3) = evaluate(&net, &te, test.len(), opts.batch, device);
         let m = EpochMetrics {
             epoch: epoch + 1,
@@ -452,6 +492,7 @@ pub fn train_with_progress(
         test_top1: last.test_top1,
         test_top3: last.test_top3,
         initial,
+        fine_tuned,
         bf16: opts.bf16,
         positions_per_s: (n * epochs.len()) as f64 / trained_s.max(1e-9),
         topology_scales: match &net {

@@ -90,59 +90,17 @@ fn train_resume_and_eval_beside_the_imitator() {
     assert_eq!(one["one_per_game"], true);
     assert_eq!(one["overall"]["n_all"].as_u64().unwrap(), demo_games_in(&ds, 2023));
     // a personal model: the global run fine-tuned on Honors's 2022 decisions, tested on Honors's 2023 ones
-    let personal = format!("{out}/honors");
-    let tuned = json(&haifu(&[
-        "train",
-        "--dataset",
-        &ds,
-        "--years",
-        "2022",
-        "--test-years",
-        "2023",
-        "--out",
-        &personal,
-        "--epochs",
-        "1",
-        "--layers",
-        "2",
-        "--batch",
-        "256",
-        "--device",
-        "cpu",
-        "--player",
-        "Honors",
-        "--init",
-        &run,
-        "--json",
-    ]));
+    let fine_tune = |dir: &str, more: &[&str]| {
+        let mut args = vec!["train", "--dataset", &ds, "--years", "2022", "--test-years", "2023", "--out", dir];
+        args.extend(["--epochs", "1", "--layers", "2", "--batch", "256", "--device", "cpu", "--player", "Honors"]);
+        args.extend(["--init", &run, "--json"]);
+        args.extend(more);
+        json(&haifu(&args))
+    };
+    let tuned = fine_tune(&format!("{out}/honors"), &[]);
     // --interpolate 0 trains the same way, then moves every weight back to the global run's: its figures
     // are the global network's, and the fine-tuned ones it reports are the plain run's
-    let back = json(&haifu(&[
-        "train",
-        "--dataset",
-        &ds,
-        "--years",
-        "2022",
-        "--test-years",
-        "2023",
-        "--out",
-        &format!("{out}/honors-0"),
-        "--epochs",
-        "1",
-        "--layers",
-        "2",
-        "--batch",
-        "256",
-        "--device",
-        "cpu",
-        "--player",
-        "Honors",
-        "--init",
-        &run,
-        "--interpolate",
-        "0",
-        "--json",
-    ]));
+    let back = fine_tune(&format!("{out}/honors-0"), &["--interpolate", "0"]);
     assert_eq!(back["fine_tuned"][0], tuned["test_top1"]);
     assert_eq!(back["fine_tuned"][1], tuned["test_top3"]);
     assert_eq!(back["test_top1"], tuned["initial"][0]);

@@ -373,8 +373,12 @@ impl DatasetWriter {
 
 /// Writes `path` through a hidden temporary file in the same directory, renamed at the end.
 pub fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Result<()> {
+    // a name of this process and call: two writers of the same file (two runs sharing a dataset's cache or
+    // lookup) each rename a whole file of their own, the last one wins
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
-    let tmp: PathBuf = path.with_file_name(format!(".{name}.tmp"));
+    let tmp: PathBuf = path.with_file_name(format!(".{name}.{}-{call}.tmp", std::process::id()));
     let f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
     write(f).with_context(|| format!("writing {}", tmp.display()))?;
     std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))

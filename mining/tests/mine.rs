@@ -232,7 +232,8 @@ fn written_tables_read_back() {
     .unwrap();
     assert_eq!(total, m.counts.iter().map(|c| c.count).sum::<u64>());
     assert!(out.join("players.parquet").is_file() && out.join("meta.json").is_file());
-    assert!(!out.join(".sequences.parquet.tmp").exists());
+    let left: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(!left.iter().any(|n| n.to_string_lossy().ends_with(".tmp")), "a temporary file is left: {left:?}");
 }
 
 // ---- the oracle ----

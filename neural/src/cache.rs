@@ -101,7 +101,8 @@ fn decode(bytes: &[u8], key: u64) -> Option<Positions> {
     (at == bytes.len()).then_some(Positions { features, legal, label, game, seat, players })
 }
 
-/// Writes the positions under `key` (through a temporary file, renamed: a reader never sees half of one).
+/// Writes the positions under `key` (through a temporary file of this process, renamed: a reader never sees half
+/// of one, and two runs building the same cache do not trip over each other).
 pub fn write(path: &Path, key: u64, p: &Positions) -> Result<()> {
     let n = p.len();
     if p.features.len() != n * FLAT {
@@ -126,11 +127,7 @@ pub fn write(path: &Path, key: u64, p: &Positions) -> Result<()> {
     out.extend_from_slice(&p.players);
     let dir = path.parent().expect("a cache file has a folder");
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let tmp = path.with_extension("bin.tmp");
-    let mut f = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    f.write_all(&out).with_context(|| format!("writing {}", tmp.display()))?;
-    drop(f);
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming {}", tmp.display()))
+    haifu_ingest::dataset::atomic_write(path, |mut f| Ok(f.write_all(&out)?))
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 #
 # Starts one master and two workers on 127.0.0.1 (free ports) from the venv's PyPI pyspark and the machine's Java,
 # submits the mining job with `spark-submit --master spark://...`, checks that its tables equal `haifu mine`'s row
-# for row (cluster/compare.py) and that `haifu imitate eval` on both gives identical figures, and stops the
+# for row (cluster/compare.py), that `haifu imitate eval` on both gives identical figures and that evaluate.py
+# on the cluster gives haifu's (--strategy estimated), and stops the
 # processes it started, by their ids (with their children), on every exit. The executors get a Python that does
 # not exist (spark.pyspark.python): the job must run no Python there (DEPLOY.md). See cluster/README.md,
 # "Standalone cluster test".
@@ -264,21 +265,20 @@ echo "$me: cluster up, 2 workers registered, in $(since "$t") s"
 # ---------------------------------------------------------------------------------------------------------------
 # the job on the cluster and haifu mine, per option set
 
-submit() {  # submit NAME OPTIONS...: the job into $tmp/out/spark-NAME
-    local name="$1" pid rc deadline
-    shift
-    "$SPARK_HOME/bin/spark-submit" --master "$master" --name "haifu-mine-test-$name" \
+submit() {  # submit NAME EXECUTOR_PYTHON SCRIPT ARGS...: stdout into $tmp/out/NAME.out, the rest the log
+    local name="$1" executor_python="$2" script="$3" pid rc deadline
+    shift 3
+    "$SPARK_HOME/bin/spark-submit" --master "$master" --name "haifu-test-$name" \
         --driver-memory 1g --driver-java-options "$marker" \
         --executor-memory 1g --total-executor-cores 2 \
         --conf spark.executor.cores=1 \
         --conf "spark.executor.extraJavaOptions=$marker" \
         --conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1 \
         --conf spark.ui.enabled=false \
-        --conf "spark.pyspark.driver.python=$PY" --conf spark.pyspark.python=/nonexistent/python \
+        --conf "spark.pyspark.driver.python=$PY" --conf "spark.pyspark.python=$executor_python" \
         --conf spark.eventLog.enabled=true --conf spark.eventLog.compress=false --conf "spark.eventLog.dir=file://$tmp/logs/events" \
-        "$here/haifu_spark/mine.py" --dataset "$dataset" --out "$tmp/out/spark-$name" \
-        --shuffle-partitions "$SHUFFLE_PARTITIONS" "$@" \
-        >"$tmp/logs/submit-$name.log" 2>&1 &
+        "$script" --shuffle-partitions "$SHUFFLE_PARTITIONS" "$@" \
+        >"$tmp/out/$name.out" 2>"$tmp/logs/submit-$name.log" &
     pid=$!
     started+=("submit-$name $pid")
     deadline=$(( $(date +%s) + TIMEOUT_S ))
@@ -302,7 +302,9 @@ for entry in "${sets[@]}"; do
     opts="${entry#*|}"
     # shellcheck disable=SC2086
     t=$(now)
-    if ! submit "$name" $opts; then
+    # the executors get a Python that does not exist: mine.py must run none there
+    if ! submit "$name" /nonexistent/python "$here/haifu_spark/mine.py" --dataset "$dataset" \
+        --out "$tmp/out/spark-$name" $opts; then
         logs_tail "$tmp/logs/submit-$name.log" "$tmp/logs/worker1.log" "$tmp/logs/worker2.log"
         fail "spark-submit ($name: ${opts:-no options}) failed"
     fi
@@ -381,6 +383,26 @@ then
 else
     failures=$((failures + 1))
     report+=("eval ($eval_set tables, test years $EVAL_YEARS): figures DIFFERENT")
+fi
+
+# imitate eval on Spark (evaluate.py, its executors rank with the venv's pyarrow) beside haifu's, on the Spark
+# tables, with the strategy estimated per round (the mode with the most of its own logic)
+t=$(now)
+if ! submit eval-estimated "$PY" "$here/haifu_spark/evaluate.py" --dataset "$dataset" \
+    --tables "$tmp/out/spark-$eval_set" --years "$EVAL_YEARS" --strategy estimated --json; then
+    logs_tail "$tmp/logs/submit-eval-estimated.log"
+    fail "spark-submit of evaluate.py failed"
+fi
+"$HAIFU" imitate eval --dataset "$dataset" --years "$EVAL_YEARS" --tables "$tmp/out/spark-$eval_set" \
+    --strategy estimated --json >"$tmp/out/eval-estimated-haifu.json" 2>"$tmp/logs/eval-estimated-haifu.log" \
+    || { logs_tail "$tmp/logs/eval-estimated-haifu.log"; fail "haifu imitate eval --strategy estimated failed"; }
+if "$PY" "$here/haifu_spark/compare_eval.py" "$tmp/out/eval-estimated-haifu.json" "$tmp/out/eval-estimated.out" \
+    >"$tmp/logs/compare-eval-estimated.log"; then
+    report+=("evaluate.py on Spark (--strategy estimated, test years $EVAL_YEARS): figures identical to haifu's; $(since "$t") s")
+else
+    cat "$tmp/logs/compare-eval-estimated.log"
+    failures=$((failures + 1))
+    report+=("evaluate.py on Spark (--strategy estimated): figures DIFFERENT from haifu's")
 fi
 
 echo "$me: summary"

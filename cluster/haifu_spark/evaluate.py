@@ -26,7 +26,8 @@ The plan (imitate/src/eval.rs, rank.rs, table.rs, data.rs):
   of additions, so the floating point figures are the same to the last bit).
 
 Options that change the figures are haifu's: --years, --players | --min-games, --table, --strategy
-(none, fixed:tanyao|chanta|yakuhai; `estimated` is not done yet), --include-riichi, --sources.
+(none, fixed:tanyao|chanta|yakuhai, estimated: imitate/src/estimator.rs's rules, fixed for a round once decided),
+--include-riichi, --sources.
 Spark's own: --master (default local[2]), --driver-memory (3g), --shuffle-partitions (8 with a local master), --tasks (16).
 
     python cluster/haifu_spark/evaluate.py --dataset DIR --tables TABLES --years 2021,2022 --json
@@ -73,13 +74,14 @@ def load_decisions(spark, args):
     parts = listed_parts(store, args.dataset)
     files = part_files(store, args.dataset, parts, "decisions", args.years)
     cols = ["game_id", "round", "event_index", "kyoku", "seat", "player", "discard", "in_riichi", "hand", "scores",
-            "man_before_key", "pin_before_key", "sou_before_key"]
+            "man_before_key", "pin_before_key", "sou_before_key"] + (["melds"] if args.strategy == "estimated" else [])
     d = spark.read.parquet(*files).select(*cols)
     if args.players is not None:
         d = d.where(F.col("player").isin(list(set(args.players))))
     elif args.min_games is not None:
         games = d.groupBy("player").agg(F.countDistinct("game_id").alias("g")).where(F.col("g") >= args.min_games)
         d = d.join(F.broadcast(games.select("player")), "player")
+    estimated = args.strategy == "estimated"
     hexhand = F.hex(F.col("hand"))
     honors = [F.conv(F.substring(hexhand, 2 * (27 + i) + 1, 2), 16, 10).cast("int").alias(f"h{i}") for i in range(7)]
     keys = ["man_before_key", "pin_before_key", "sou_before_key"]
@@ -91,6 +93,7 @@ def load_decisions(spark, args):
         *[F.col(k).cast("long").alias(f"b{i}") for i, k in enumerate(keys)],
         *[mirror_expr(F, F.col(k).cast("long")).alias(f"m{i}") for i, k in enumerate(keys)],
         *honors,
+        *([F.col("hand").alias("hand"), F.col("melds").alias("melds")] if estimated else []),
     ).orderBy("player", "game_id", "round", "event_index")
     rows = sel.collect()
     return rows
@@ -103,36 +106,65 @@ def winds_of(kyoku: int, seat: int, players: int):
     return 27 + min(kyoku // 4, 3), 27 + (seat + np_ - dealer % np_) % np_
 
 
-def prepare(rows, include_riichi: bool):
-    """Flat arrays: players (name order), their static figures, and the ranked decisions with their candidates."""
-    import pyarrow as pa
+# the strategy estimator (imitate/src/estimator.rs): thresholds and rules
+TANYAO_MAX_YAOCHUU, CHANTA_MAX_MIDDLE, CHANTA_MIN_YAOCHUU = 1, 0, 5
+YAOCHUU = [k >= 27 or k % 9 in (0, 8) for k in range(34)]
+TILE_KIND = {f"{d}{s}": 9 * i + d - 1 for i, s in enumerate("mps") for d in range(1, 10)}
+TILE_KIND.update({f"5{s}r": 9 * i + 4 for i, s in enumerate("mps")})
+TILE_KIND.update({h: 27 + i for i, h in enumerate("ESWNPFC")})
 
-    players, games, decisions, riichi = [], [], [], []
-    d_player, d_kind, d_niso, d_isorank, d_key3, d_disc, d_cstart, d_cend = [], [], [], [], [], [], [], []
-    c_dec, c_suit, c_kind, c_key, c_mkey = [], [], [], [], []
-    prange = []  # per player: (d0, d1, c0, c1) of its ranked decisions
-    last_player, last_game = None, None
-    for r in rows:
-        if r["player"] != last_player:
-            if last_player is not None:
-                prange[-1] = (prange[-1][0], len(d_kind), prange[-1][2], len(c_kind))
-            players.append(r["player"])
-            games.append(0)
-            decisions.append(0)
-            riichi.append(0)
-            prange.append((len(d_kind), None, len(c_kind), None))
-            last_player, last_game = r["player"], None
-        p = len(players) - 1
-        if r["game_id"] != last_game:
-            games[p] += 1
-            last_game = r["game_id"]
-        decisions[p] += 1
-        if r["riichi"]:
-            riichi[p] += 1
-            if not include_riichi:
-                continue
+
+def meld_kinds(text: str):
+    """`chi:3p4p5p`, `pon:PPP`, `kakan:5m5m5m5mr` -> kinds; None for nuki and what cannot be read."""
+    kind, _, tiles = text.partition(":")
+    if not _ or kind == "nuki":
+        return None
+    out, i = [], 0
+    while i < len(tiles):
+        n = (3 if tiles[i + 2:i + 3] == "r" else 2) if tiles[i].isdigit() else 1
+        k = TILE_KIND.get(tiles[i:i + n])
+        if k is None:
+            return None
+        out.append(k)
+        i += n
+    return out or None
+
+
+def estimate(concealed, melds, round_wind: int, seat_wind: int):
+    """estimator.rs `estimate`: 1 tanyao, 2 chanta, 3 yakuhai, None undetermined (first rule that matches)."""
+    counts = list(concealed)
+    n_melds = with_yaochuu = 0
+    for text in melds or []:
+        kinds = meld_kinds(text)
+        if kinds is None:
+            continue
+        for k in kinds[:3]:  # a kan counts as three tiles
+            counts[k] += 1
+        n_melds += 1
+        with_yaochuu += any(YAOCHUU[k] for k in kinds)
+    if any(counts[k] >= 2 and (k >= 31 or k == round_wind or k == seat_wind) for k in range(27, 34)):
+        return 3
+    yaochuu = sum(c for k, c in enumerate(counts) if YAOCHUU[k])
+    if yaochuu <= TANYAO_MAX_YAOCHUU and with_yaochuu == 0:
+        return 1
+    middle = sum(counts[k] for k in range(27) if k % 9 in (3, 4, 5))
+    if middle <= CHANTA_MAX_MIDDLE and yaochuu >= CHANTA_MIN_YAOCHUU and with_yaochuu == n_melds:
+        return 2
+    return None
+
+
+class Ranked:
+    """The ranked decisions of one strategy's table as flat arrays, players in name order."""
+
+    def __init__(self):
+        self.d = {k: [] for k in ("player", "kind", "niso", "isorank", "key3", "disc", "cstart", "cend")}
+        self.c = {k: [] for k in ("dec", "suit", "kind", "key", "mkey")}
+        self.prange = {}  # player -> (d0, d1, c0, c1)
+
+    def add(self, p: int, r, rw: int, sw: int) -> None:
+        d, c = self.d, self.c
+        d0, _, c0, _ = self.prange.get(p, (len(d["kind"]), 0, len(c["kind"]), 0))
         # isolated honors: non-value winds first, then value honors, each by kind
-        rw, sw = winds_of(r["kyoku"], r["seat"], r["np"])
         iso = []
         for value in (False, True):
             for i in range(7):
@@ -140,39 +172,79 @@ def prepare(rows, include_riichi: bool):
                 if r[f"h{i}"] == 1 and (k >= 31 or k == rw or k == sw) == value:
                     iso.append(k)
         kind = r["kind"]
-        dec = len(d_kind)
-        d_player.append(p)
-        d_kind.append(kind)
-        d_niso.append(len(iso))
-        d_isorank.append(iso.index(kind) + 1 if kind >= 27 and kind in iso else 0)
-        d_cstart.append(len(c_kind))
+        dec = len(d["kind"])
+        d["player"].append(p)
+        d["kind"].append(kind)
+        d["niso"].append(len(iso))
+        d["isorank"].append(iso.index(kind) + 1 if kind >= 27 and kind in iso else 0)
+        d["cstart"].append(len(c["kind"]))
         disc = None
         for s in range(3):
             b, m = r[f"b{s}"], r[f"m{s}"]
-            d_key3.append(b)
+            d["key3"].append(b)
             for i in range(9):
                 if (b // POW5[i]) % 5:
                     if s * 9 + i == kind:
-                        disc = len(c_kind)
-                    c_dec.append(dec)
-                    c_suit.append(dec * 3 + s)
-                    c_kind.append(s * 9 + i)
-                    c_key.append((b << AFTER_BITS) | (b - POW5[i]))
-                    c_mkey.append((m << AFTER_BITS) | (m - POW5[8 - i]))
-        d_disc.append(disc)
-        d_cend.append(len(c_kind))
-    if prange:
-        prange[-1] = (prange[-1][0], len(d_kind), prange[-1][2], len(c_kind))
-    i64 = pa.int64()
-    arrays = {
-        "d_player": pa.array(d_player, i64), "d_kind": pa.array(d_kind, i64), "d_niso": pa.array(d_niso, i64),
-        "d_isorank": pa.array(d_isorank, i64), "d_key3": pa.array(d_key3, i64), "d_disc": pa.array(d_disc, i64),
-        "d_cstart": pa.array(d_cstart, i64), "d_cend": pa.array(d_cend, i64),
-        "c_dec": pa.array(c_dec, i64), "c_suit": pa.array(c_suit, i64), "c_kind": pa.array(c_kind, i64),
-        "c_key": pa.array(c_key, i64), "c_mkey": pa.array(c_mkey, i64),
-        "prange": prange,
-    }
-    return players, games, decisions, riichi, arrays
+                        disc = len(c["kind"])
+                    c["dec"].append(dec)
+                    c["suit"].append(dec * 3 + s)
+                    c["kind"].append(s * 9 + i)
+                    c["key"].append((b << AFTER_BITS) | (b - POW5[i]))
+                    c["mkey"].append((m << AFTER_BITS) | (m - POW5[8 - i]))
+        d["disc"].append(disc)
+        d["cend"].append(len(c["kind"]))
+        self.prange[p] = (d0, len(d["kind"]), c0, len(c["kind"]))
+
+    def arrays(self):
+        import pyarrow as pa
+
+        i64 = pa.int64()
+        out = {f"d_{k}": pa.array(v, i64) for k, v in self.d.items()}
+        out.update({f"c_{k}": pa.array(v, i64) for k, v in self.c.items()})
+        out["prange"] = self.prange
+        return out
+
+
+def prepare(rows, include_riichi: bool, groups: list[str]):
+    """Flat arrays per strategy table (`groups`: ["all"] or the strategy of a fixed mode, or the three of
+    `estimated`): players (name order), their static figures, the decisions left unranked because the strategy
+    is still undetermined, and per group the ranked decisions with their candidates."""
+    estimated = len(groups) > 1
+    players, games, decisions, riichi, none_strategy = [], [], [], [], []
+    ranked = {g: Ranked() for g in groups}
+    last_player, last_game, round_key, fixed = None, None, None, None
+    for r in rows:
+        if r["player"] != last_player:
+            players.append(r["player"])
+            games.append(0)
+            decisions.append(0)
+            riichi.append(0)
+            none_strategy.append(0)
+            last_player, last_game = r["player"], None
+        p = len(players) - 1
+        if r["game_id"] != last_game:
+            games[p] += 1
+            last_game = r["game_id"]
+        decisions[p] += 1
+        rw, sw = winds_of(r["kyoku"], r["seat"], r["np"])
+        group = groups[0]
+        if estimated:
+            # retried at every decision of the round (riichi ones too) while undetermined, then fixed
+            key = (r["game_id"], r["round"], r["seat"])
+            if key != round_key:
+                round_key, fixed = key, None
+            if fixed is None:
+                fixed = estimate(r["hand"], r["melds"], rw, sw)
+            group = None if fixed is None else STRATEGIES[fixed]
+        if r["riichi"]:
+            riichi[p] += 1
+            if not include_riichi:
+                continue
+        if group is None:
+            none_strategy[p] += 1
+            continue
+        ranked[group].add(p, r, rw, sw)
+    return players, games, decisions, riichi, none_strategy, {g: ranked[g].arrays() for g in groups}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -252,40 +324,53 @@ def rank_counts(A, table, d0, d1, c0, c1, n_players):
 
 
 def scope_task(bc, plan):
-    """The work of one scope's table: a function of (scope, rows) giving (variant, player, scope, counts) rows."""
+    """The work of one scope's tables: a function of (scope, rows) giving (variant, player, scope, counts) rows,
+    the counts summed over the strategy tables the decisions were ranked against."""
 
     def run(item):
         scope, rows = item
-        A, all_t = bc.value["arrays"], bc.value["all"]
         index, todo, variants = plan["index"], plan["todo"], plan["variants"]
-        nd, nc = len(A["d_kind"]), len(A["c_kind"])
-        table = table_arrays(list(rows or []))
-        res = []
-        if scope == ALL_SCOPE:
-            if "all" in variants:
-                for p, c in rank_counts(A, table, 0, nd, 0, nc, None).items():
-                    res.append(("all", p, scope, c))
-            return res
         p = index.get(scope)
-        if "others" in variants:
-            whole = rank_counts(A, table, 0, nd, 0, nc, None)
-            for q in todo:
-                if q != p:
-                    res.append(("others", q, scope, whole.get(q, [0, 0, 0, 0])))
-            own = whole.get(p, [0, 0, 0, 0]) if p is not None else None
-        else:
+        sums = {}
+
+        def add(variant, q, c):
+            old = sums.setdefault((variant, q), [0, 0, 0, 0])
+            for i in range(4):
+                old[i] += c[i]
+
+        for group in plan["groups"]:
+            A, all_t = bc.value["arrays"][group], bc.value["all"][group]
+            nd, nc = len(A["d_kind"]), len(A["c_kind"])
+            table = table_arrays([(b, a, n) for g, b, a, n in rows or [] if g == group])
+            if scope == ALL_SCOPE:
+                if "all" in variants:
+                    for q, c in rank_counts(A, table, 0, nd, 0, nc, None).items():
+                        add("all", q, c)
+                continue
             own = None
-        if p is None or p not in plan["todo_set"]:
-            return res
-        d0, d1, c0, c1 = A["prange"][p]
-        if "own" in variants:
-            if own is None:
-                own = rank_counts(A, table, d0, d1, c0, c1, None).get(p, [0, 0, 0, 0])
-            res.append(("own", p, scope, own))
-        if "all-but-own" in variants:
-            abo = rank_counts(A, minus(all_t, table), d0, d1, c0, c1, None).get(p, [0, 0, 0, 0])
-            res.append(("all-but-own", p, scope, abo))
-        return res
+            if "others" in variants:
+                whole = rank_counts(A, table, 0, nd, 0, nc, None)
+                for q in todo:
+                    if q != p:
+                        add("others", q, whole.get(q, [0, 0, 0, 0]))
+                own = whole.get(p, [0, 0, 0, 0]) if p is not None else None
+            if p is None or p not in plan["todo_set"]:
+                continue
+            d0, d1, c0, c1 = A["prange"].get(p, (0, 0, 0, 0))
+            if "own" in variants:
+                if own is None:
+                    own = rank_counts(A, table, d0, d1, c0, c1, None).get(p, [0, 0, 0, 0])
+                add("own", p, own)
+            if "all-but-own" in variants:
+                add("all-but-own", p, rank_counts(A, minus(all_t, table), d0, d1, c0, c1, None).get(p, [0, 0, 0, 0]))
+        # every (variant, player) this scope answers for, with zeros where no decision was ranked
+        if scope == ALL_SCOPE:
+            keys = [("all", q) for q in todo] if "all" in variants else []
+        else:
+            keys = [("others", q) for q in todo if q != p] if "others" in variants else []
+            if p is not None and p in plan["todo_set"]:
+                keys += [(v, p) for v in ("own", "all-but-own") if v in variants]
+        return [(v, q, scope, sums.get((v, q), [0, 0, 0, 0])) for v, q in keys]
 
     return run
 
@@ -361,7 +446,9 @@ def evaluate(spark, args) -> dict:
 
     t0 = time.monotonic()
     rows = load_decisions(spark, args)
-    players, games, decisions, riichi, A = prepare(rows, args.include_riichi)
+    groups = STRATEGIES[1:] if args.strategy == "estimated" else [{"none": "all"}.get(args.strategy) or
+                                                                   args.strategy.split(":", 1)[1]]
+    players, games, decisions, riichi, none_strategy, A = prepare(rows, args.include_riichi, groups)
     if args.players is not None:
         missing = [p for p in args.players if p not in set(players)]
         if missing:
@@ -382,15 +469,15 @@ def evaluate(spark, args) -> dict:
     seq = spark.read.parquet(seq_path)
     scopes = sorted(r["scope"] for r in seq.select("scope").distinct().collect())
     scope_set = set(scopes)
-    strategy = {"none": "all"}.get(args.strategy) or args.strategy.split(":", 1)[1]
-    t = seq.where(F.col("strategy") == strategy)
+    t = seq.where(F.col("strategy").isin(groups))
     if args.sources is not None:
         t = t.where(F.col("source").isin(args.sources))
     if "others" not in args.variants:
         t = t.where(F.col("scope").isin(players + [ALL_SCOPE]))
-    t = t.groupBy("scope", "before_key", "after_key").agg(F.sum("count").alias("count"))
-    all_rows = [(r["before_key"], r["after_key"], r["count"]) for r in
-                t.where(F.col("scope") == ALL_SCOPE).select("before_key", "after_key", "count").collect()]
+    t = t.groupBy("scope", "strategy", "before_key", "after_key").agg(F.sum("count").alias("count"))
+    all_rows = {g: [] for g in groups}
+    for r in t.where(F.col("scope") == ALL_SCOPE).select("strategy", "before_key", "after_key", "count").collect():
+        all_rows[r["strategy"]].append((r["before_key"], r["after_key"], r["count"]))
     load_tables_s = time.monotonic() - t1
 
     # which players are evaluated (eval.rs run)
@@ -409,23 +496,24 @@ def evaluate(spark, args) -> dict:
 
     t2 = time.monotonic()
     sc = spark.sparkContext
-    bc = sc.broadcast({"arrays": A, "all": table_arrays(all_rows)})
+    bc = sc.broadcast({"arrays": A, "all": {g: table_arrays(all_rows[g]) for g in groups}})
     plan = {"index": {n: i for i, n in enumerate(players)}, "todo": todo, "todo_set": set(todo),
-            "variants": list(args.variants)}
+            "variants": list(args.variants), "groups": groups}
     # one task per scope the variants read
     wanted = [s for s in scopes if s == ALL_SCOPE or "others" in args.variants or s in plan["index"]]
-    by_scope = t.select("scope", "before_key", "after_key", "count").rdd.map(
-        lambda r: (r[0], (int(r[1]), int(r[2]), int(r[3])))).groupByKey(args.tasks)
+    by_scope = t.select("scope", "strategy", "before_key", "after_key", "count").rdd.map(
+        lambda r: (r[0], (r[1], int(r[2]), int(r[3]), int(r[4])))).groupByKey(args.tasks)
     every = sc.parallelize([(s, None) for s in wanted], args.tasks).leftOuterJoin(by_scope, args.tasks)
     results = every.map(lambda kv: (kv[0], kv[1][1])).flatMap(scope_task(bc, plan)).collect()
     bc.unpersist()
     eval_s = time.monotonic() - t2
 
     # counts (7: n_all, n_none_strategy, n_none_hand, c_first, c_second, c_third, in_riichi) per player, variant
-    n_ranked = [A["prange"][p][1] - A["prange"][p][0] for p in range(len(players))]
+    n_ranked = [sum(r - d for d, r, _, _ in (A[g]["prange"].get(p, (0, 0, 0, 0)) for g in groups))
+                for p in range(len(players))]
     got = {}
     for v, p, scope, c in results:
-        got[(v, p, scope)] = [n_ranked[p], 0, c[0], c[1], c[2], c[3], riichi[p]]
+        got[(v, p, scope)] = [n_ranked[p] + none_strategy[p], none_strategy[p], c[0], c[1], c[2], c[3], riichi[p]]
     player_rows, overall = [], {v: [0] * 7 for v in args.variants}
     evaluated = 0
     for p in todo:
@@ -486,7 +574,7 @@ def parse_args(argv=None):
     p.add_argument("--tables", required=True, help="directory written by `haifu mine` (or mine.py)")
     p.add_argument("--table", default="own,all,others,all-but-own",
                    help="table variants, comma-separated: own, all, others, all-but-own")
-    p.add_argument("--strategy", default="none", help="none or fixed:tanyao|chanta|yakuhai (estimated: not yet)")
+    p.add_argument("--strategy", default="none", help="none, fixed:tanyao|chanta|yakuhai or estimated")
     p.add_argument("--include-riichi", action="store_true", help="rank discards made while already in riichi too")
     p.add_argument("--sources", help="sum only these sources of the tables (draw, chi, pon, kan, nuki)")
     add_session_args(p)
@@ -508,9 +596,7 @@ def parse_args(argv=None):
     a.variants = variants
     if a.strategy == "fixed:all":
         a.strategy = "none"
-    if a.strategy == "estimated":
-        p.error("--strategy estimated is not done on Spark yet (none, fixed:tanyao|chanta|yakuhai)")
-    if a.strategy != "none" and a.strategy not in [f"fixed:{s}" for s in STRATEGIES[1:]]:
+    if a.strategy not in ["none", "estimated"] + [f"fixed:{s}" for s in STRATEGIES[1:]]:
         p.error(f"unknown strategy mode {a.strategy!r}: none, fixed:tanyao|chanta|yakuhai or estimated")
     a.sources = a.sources.split(",") if a.sources is not None else None
     return a

@@ -43,7 +43,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mine import (  # noqa: E402
-    ALL_SCOPE, MineError, Store, add_session_args, check_session_args, join, listed_parts, part_files, run_job,
+    ALL_SCOPE, MineError, Store, add_session_args, check_common_args, join, listed_parts, part_files, run_job,
     years_text)
 
 VARIANTS = ["own", "all", "others", "all-but-own"]
@@ -581,12 +581,7 @@ def parse_args(argv=None):
     p.add_argument("--tasks", type=int, default=16, help="tasks the tables are spread over (default: 16)")
     p.add_argument("--json", action="store_true")
     a = p.parse_args(argv)
-    check_session_args(p, a)
-    try:
-        a.years = [int(y) for y in a.years.split(",") if y.strip()]
-    except ValueError:
-        p.error(f"--years: not a list of years: {a.years!r}")
-    a.players = a.players.split(",") if a.players is not None else None
+    check_common_args(p, a)
     variants = []
     for v in a.table.split(","):
         if v not in VARIANTS:

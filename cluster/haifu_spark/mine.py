@@ -83,14 +83,12 @@ class Store:
         st = self.status(path)
         return st is not None and st.isDirectory()
 
-    def size(self, path: str) -> int:
-        return int(self._fs(path).getFileStatus(self._path(path)).getLen())
-
-    def list(self, path: str) -> list[tuple[str, bool]]:
-        """(name, is a folder) of the entries of a folder, sorted by name; none where it is missing."""
+    def list(self, path: str) -> list[tuple[str, bool, int]]:
+        """(name, is a folder, bytes) of the entries of a folder, sorted by name; none where it is missing."""
         if not self.is_dir(path):
             return []
-        return sorted((st.getPath().getName(), bool(st.isDirectory())) for st in self._fs(path).listStatus(self._path(path)))
+        return sorted((st.getPath().getName(), bool(st.isDirectory()), int(st.getLen()))
+                      for st in self._fs(path).listStatus(self._path(path)))
 
     def read_text(self, path: str) -> str:
         jvm = self._jvm
@@ -203,26 +201,27 @@ def part_files(store: Store, dataset: str, parts: dict[str, dict], table: str, y
             f"{dataset}: its decisions table has schema version {old} (written by an older haifu); this reader "
             f"reads version {SCHEMA_VERSION}: ingest the logs again into a new folder (`haifu ingest LOGS --out NEW_DIR`)"
         )
+    # one listing per partition folder gives what is there and each file's size (on object storage one request
+    # per folder, not one per part)
+    on_disk = {}
+    for folder, is_dir, _ in store.list(join(dataset, table)):
+        if is_dir:
+            for name, sub, size in store.list(join(dataset, table, folder)):
+                if not sub and name.endswith(".parquet") and not name.startswith("."):
+                    on_disk[f"{table}/{folder}/{name}"] = size
     files = []
     for file, e in parts.items():
         if e["table"] != table:
             continue
         path = join(dataset, file)
-        st = store.status(path)
-        if st is None or not st.isFile():
+        if file not in on_disk:
             raise MineError(f"{path} is missing: the dataset lists it ({e['rows']} rows of {table}, run {e['run']})")
-        if st.getLen() != e["bytes"]:
-            raise MineError(f"{path} differs from the part the dataset lists ({e['bytes']} bytes; found {st.getLen()})")
+        if on_disk[file] != e["bytes"]:
+            raise MineError(f"{path} differs from the part the dataset lists ({e['bytes']} bytes; found {on_disk[file]})")
         files.append(file)
-    listed = set(files)
-    for folder, is_dir in store.list(join(dataset, table)):
-        if not is_dir:
-            continue
-        for name, sub in store.list(join(dataset, table, folder)):
-            rel = f"{table}/{folder}/{name}"
-            if not sub and name.endswith(".parquet") and not name.startswith(".") and rel not in listed:
-                print(f"haifu-spark: note: {join(dataset, rel)} is not one of the dataset's parts (no commit lists "
-                      f"it): left out", file=sys.stderr)
+    for rel in sorted(set(on_disk) - set(files)):
+        print(f"haifu-spark: note: {join(dataset, rel)} is not one of the dataset's parts (no commit lists it): "
+              f"left out", file=sys.stderr)
     chosen = [join(dataset, f) for f in files if not years or part_year(f) in years]
     if not chosen:
         raise MineError(f"{dataset} has no {table} for years {years_text(years)}")
@@ -442,34 +441,27 @@ def mine(spark, args) -> dict:
 # writing haifu's files (mining/src/tables.rs)
 
 
+def required(fields):
+    """A pyarrow schema of non-null columns: haifu's tables hold no nulls."""
+    import pyarrow as pa
+
+    return pa.schema([pa.field(name, kind, nullable=False) for name, kind in fields])
+
+
 def sequences_schema():
     import pyarrow as pa
 
-    return pa.schema([
-        pa.field("scope", pa.string(), nullable=False),
-        pa.field("strategy", pa.string(), nullable=False),
-        pa.field("source", pa.string(), nullable=False),
-        pa.field("before", pa.string(), nullable=False),
-        pa.field("after", pa.string(), nullable=False),
-        pa.field("before_key", pa.uint32(), nullable=False),
-        pa.field("after_key", pa.uint32(), nullable=False),
-        pa.field("length", pa.uint8(), nullable=False),
-        pa.field("count", pa.uint64(), nullable=False),
-    ])
+    text, u32, u64 = pa.string(), pa.uint32(), pa.uint64()
+    return required([("scope", text), ("strategy", text), ("source", text), ("before", text), ("after", text),
+                     ("before_key", u32), ("after_key", u32), ("length", pa.uint8()), ("count", u64)])
 
 
 def players_schema():
     import pyarrow as pa
 
-    return pa.schema([
-        pa.field("scope", pa.string(), nullable=False),
-        pa.field("strategy", pa.string(), nullable=False),
-        pa.field("games", pa.uint32(), nullable=False),
-        pa.field("rounds", pa.uint64(), nullable=False),
-        pa.field("decisions", pa.uint64(), nullable=False),
-        pa.field("sequences", pa.uint64(), nullable=False),
-        pa.field("distinct", pa.uint64(), nullable=False),
-    ])
+    text, u64 = pa.string(), pa.uint64()
+    return required([("scope", text), ("strategy", text), ("games", pa.uint32()), ("rounds", u64),
+                     ("decisions", u64), ("sequences", u64), ("distinct", u64)])
 
 
 def conform(table, schema):
@@ -507,7 +499,7 @@ def write_sequences(spark, store: Store, df, out: str) -> int:
             partial = os.path.join(local, "sequences.parquet")
             w = writer(partial, schema)
             try:
-                for name, _ in store.list(tmp):
+                for name, _, _ in store.list(tmp):
                     if name.startswith("part-") and name.endswith(".parquet"):
                         store.get(join(tmp, name), os.path.join(local, "part.parquet"))
                         t = pq.read_table(os.path.join(local, "part.parquet"))
@@ -586,12 +578,7 @@ def parse_args(argv=None):
     add_session_args(p)
     p.add_argument("--json", action="store_true", help="print meta.json on stdout")
     a = p.parse_args(argv)
-    check_session_args(p, a)
-    try:
-        a.years = [int(y) for y in a.years.split(",") if y.strip()]
-    except ValueError:
-        p.error(f"--years: not a list of years: {a.years!r}")
-    a.players = [x for x in a.players.split(",")] if a.players is not None else None
+    check_common_args(p, a)
     return a
 
 
@@ -606,10 +593,16 @@ def add_session_args(p) -> None:
                         "the --conf), e.g. spark.hadoop.fs.s3a.endpoint=URL; repeatable")
 
 
-def check_session_args(p, a) -> None:
+def check_common_args(p, a) -> None:
+    """The options both scripts share, checked and split: --conf, --years, --players."""
     for c in a.conf:
         if "=" not in c:
             p.error(f"--conf: not KEY=VALUE: {c!r}")
+    try:
+        a.years = [int(y) for y in a.years.split(",") if y.strip()]
+    except ValueError:
+        p.error(f"--years: not a list of years: {a.years!r}")
+    a.players = a.players.split(",") if a.players is not None else None
 
 
 def session(args):

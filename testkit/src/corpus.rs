@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 pub fn corpus_dir() -> Option<PathBuf> {
     let dir = match std::env::var_os("HAIFU_CORPUS") {
         Some(p) => PathBuf::from(p),
-        None => PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus")),
+        None => beside_checkout(),
     };
     if dir.join("MANIFEST.tsv").is_file() {
         return Some(dir);
@@ -22,6 +22,21 @@ pub fn corpus_dir() -> Option<PathBuf> {
     // the test runner keeps this for failing tests only: `./scripts/test` says it before the run
     eprintln!("SKIPPED: the real corpus is absent (looked at {}; set HAIFU_CORPUS). Nothing checked.", dir.display());
     None
+}
+
+/// `shared/corpus` beside the checkout the tests run from: looked for above the package directory cargo gives
+/// the test at run time (not the one this crate was compiled in: a target folder shared by two checkouts keeps
+/// the first one's path), else above the compiled-in one.
+fn beside_checkout() -> PathBuf {
+    let compiled = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let running = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from);
+    for start in running.iter().chain(std::iter::once(&compiled)) {
+        if let Some(dir) = start.ancestors().map(|a| a.join("shared/corpus")).find(|d| d.join("MANIFEST.tsv").is_file())
+        {
+            return dir;
+        }
+    }
+    compiled.join("../../shared/corpus")
 }
 
 /// One row of MANIFEST.tsv.

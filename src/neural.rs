@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use haifu_imitate::{EvalOptions, LoadOptions, Selection, TableVariant, Tables, TestData, ALL_SCOPE};
 use haifu_ingest::stored::game_hash;
-use haifu_neural::eval::{hits, load_run, Counts};
+use haifu_neural::eval::{load_run, scored, Counts};
 use haifu_neural::hybrid::{side_by_side, side_by_side_json, SideBySide};
 use haifu_neural::train::DeviceChoice;
 use haifu_neural::{load_years, Games, Positions};
@@ -126,7 +126,8 @@ fn eval(a: &EvalArgs) -> Result<()> {
     if positions.is_empty() {
         bail!("{} has no {}-player decisions in years {:?}", a.dataset.display(), run.info.players, a.years);
     }
-    let hit = hits(&run, &positions, a.batch);
+    let scored = scored(&run, &positions, a.batch);
+    let hit = &scored.hits;
     let mut overall = Counts::default();
     let mut per: BTreeMap<&str, (Counts, HashSet<i64>)> = BTreeMap::new();
     for (i, &(first, top3)) in hit.iter().enumerate() {
@@ -179,7 +180,9 @@ fn eval(a: &EvalArgs) -> Result<()> {
         let out = json!({
             "model": a.model.display().to_string(), "arch": run.info.model, "layers": run.info.layers,
             "epochs": run.info.epochs, "dataset": a.dataset.display().to_string(), "years": a.years,
-            "one_per_game": a.one_per_game,
+            "one_per_game": a.one_per_game, "device": format!("{:?}", run.device()).to_lowercase(),
+            "upload_s": scored.upload_s, "warmup_s": scored.warmup_s, "score_s": scored.score_s,
+            "positions_per_s": hit.len() as f64 / (scored.upload_s + scored.score_s).max(1e-9),
             "overall": overall.to_json(), "players": players,
             "tables": beside.as_ref().map(|b| side_by_side_json(b, shown)), "blend": a.blend,
         });
@@ -198,6 +201,15 @@ fn eval(a: &EvalArgs) -> Result<()> {
         overall.n_all,
         pct(overall.c_first, overall.n_all),
         pct(overall.c_top3, overall.n_all)
+    );
+    eprintln!(
+        "scored on {}: {:.0} positions/s ({:.3} s to the device, {:.3} s of forward passes; {:.3} s of a first \
+         batch before them)",
+        format!("{:?}", run.device()).to_lowercase(),
+        hit.len() as f64 / (scored.upload_s + scored.score_s).max(1e-9),
+        scored.upload_s,
+        scored.score_s,
+        scored.warmup_s
     );
     if let Some(b) = &beside {
         print_side_by_side(b, a.blend, shown);

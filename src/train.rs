@@ -16,13 +16,14 @@ pub struct TrainArgs {
     /// Model: mlp, densemlp, cnn (seed 004) or transformer (seed 000, topology-masked attention).
     #[arg(long, default_value = "mlp")]
     pub model: Arch,
-    /// Hidden layers of 512 (seed 004 tried 4, 5 and 6); the CNN's convolution layers; the transformer's
+    /// Hidden layers (seed 004 tried 4, 5 and 6, of 512); the CNN's convolution layers; the transformer's
     /// encoder layers.
     #[arg(long, default_value_t = 5)]
     pub layers: usize,
-    /// The CNN's channels (seed 004: 100, 200, 300); the transformer's width (a multiple of 8).
-    #[arg(long, default_value_t = 200)]
-    pub channels: i64,
+    /// The CNN's channels (seed 004: 100, 200, 300; default 200); the transformer's width (a multiple of 8;
+    /// default 200); the MLP's and DenseMLP's hidden width (default 512).
+    #[arg(long)]
+    pub channels: Option<i64>,
     /// Output directory: a checkpoint per epoch (epoch-N.ot) and metrics.csv.
     #[arg(long, short)]
     pub out: PathBuf,
@@ -57,6 +58,10 @@ pub struct TrainArgs {
     /// convolutions and attention on a GPU with bf16 units; slow on most CPUs.
     #[arg(long)]
     pub bf16: bool,
+    /// On a GPU, let cuDNN time its convolution algorithms on the first batches and keep the fastest: seconds
+    /// more in the first epoch, the CNN's later epochs about a tenth faster (for long runs).
+    #[arg(long)]
+    pub cudnn_benchmark: bool,
     /// A personal model: only this player's decisions (with --init, fine-tuned from a global run).
     #[arg(long)]
     pub player: Option<String>,
@@ -100,7 +105,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
     let opts = TrainOptions {
         arch: a.model,
         layers: a.layers,
-        channels: a.channels,
+        channels: a.channels.unwrap_or(a.model.default_channels()),
         epochs: a.epochs,
         batch: a.batch,
         lr: a.lr,
@@ -112,6 +117,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         interpolate: a.interpolate,
         augment: a.augment,
         bf16: a.bf16,
+        cudnn_benchmark: a.cudnn_benchmark,
     };
     let visible = !a.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let bar = crate::progress::counter(visible, train_set.len(), "positions");

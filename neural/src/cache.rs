@@ -5,8 +5,8 @@
 //! when the dataset's parts or the encoder change, the key differs and the positions are encoded again.
 //!
 //! Layout (little-endian): `HAIFUPOS`, format version (u32), key (u64), positions n (u64), the features
-//! bit-packed (125 bytes a position: feature i is bit i % 8 of byte i / 8), then legal (u64 x n), label
-//! (u8 x n), game (i64 x n), seat (u8 x n), players (u8 x n).
+//! bit-packed as [`Positions`] holds them (125 bytes a position: feature i is bit i % 8 of byte i / 8), then
+//! legal (u64 x n), label (u8 x n), game (i64 x n), seat (u8 x n), players (u8 x n).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -15,13 +15,11 @@ use anyhow::{bail, Context, Result};
 
 use haifu_ingest::dataset::partition_name;
 
-use crate::features::FLAT;
-use crate::positions::Positions;
+use crate::positions::{Positions, PACKED};
 use crate::train::FEATURES;
 
 const MAGIC: &[u8; 8] = b"HAIFUPOS";
 const VERSION: u32 = 1;
-const PACKED: usize = FLAT.div_ceil(8);
 
 /// The cache file of one partition.
 pub fn path(dataset: &Path, players: u8, year: Option<i32>) -> PathBuf {
@@ -86,13 +84,7 @@ fn decode(bytes: &[u8], key: u64) -> Option<Positions> {
         return None;
     }
     let n = usize::try_from(u64_at(take(8)?)).ok()?;
-    let packed = take(n.checked_mul(PACKED)?)?;
-    let mut features = vec![0u8; n * FLAT];
-    for (row, bits) in features.chunks_exact_mut(FLAT).zip(packed.chunks_exact(PACKED)) {
-        for (i, f) in row.iter_mut().enumerate() {
-            *f = (bits[i / 8] >> (i % 8)) & 1;
-        }
-    }
+    let features = take(n.checked_mul(PACKED)?)?.to_vec();
     let legal = take(8 * n)?.chunks_exact(8).map(u64_at).collect();
     let label = take(n)?.to_vec();
     let game = take(8 * n)?.chunks_exact(8).map(|s| u64_at(s) as i64).collect();
@@ -105,21 +97,15 @@ fn decode(bytes: &[u8], key: u64) -> Option<Positions> {
 /// of one, and two runs building the same cache do not trip over each other).
 pub fn write(path: &Path, key: u64, p: &Positions) -> Result<()> {
     let n = p.len();
-    if p.features.len() != n * FLAT {
-        bail!("positions of {} features, not {FLAT}", p.features.len() / n.max(1));
+    if p.features.len() != n * PACKED {
+        bail!("positions of {} feature bytes, not {PACKED}", p.features.len() / n.max(1));
     }
     let mut out = Vec::with_capacity(28 + n * (PACKED + 19));
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&key.to_le_bytes());
     out.extend_from_slice(&(n as u64).to_le_bytes());
-    for row in p.features.chunks_exact(FLAT) {
-        let mut bits = [0u8; PACKED];
-        for (i, &f) in row.iter().enumerate() {
-            bits[i / 8] |= (f & 1) << (i % 8);
-        }
-        out.extend_from_slice(&bits);
-    }
+    out.extend_from_slice(&p.features);
     p.legal.iter().for_each(|m| out.extend_from_slice(&m.to_le_bytes()));
     out.extend_from_slice(&p.label);
     p.game.iter().for_each(|g| out.extend_from_slice(&g.to_le_bytes()));
@@ -133,17 +119,14 @@ pub fn write(path: &Path, key: u64, p: &Positions) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::features::FLAT;
 
     #[test]
     fn positions_come_back_as_written_and_only_under_their_key() {
         let mut p = Positions::default();
         for i in 0..3u8 {
-            p.features.extend((0..FLAT).map(|f| u8::from((f * 7 + usize::from(i)) % 3 == 0)));
-            p.legal.push(0x3_0000_0001 << i);
-            p.label.push(i);
-            p.game.push(-5 + i64::from(i));
-            p.seat.push(i);
-            p.players.push(4);
+            let row: Vec<u8> = (0..FLAT).map(|f| u8::from((f * 7 + usize::from(i)) % 3 == 0)).collect();
+            p.push(&row, 0x3_0000_0001 << i, i, -5 + i64::from(i), i, 4);
         }
         let path = std::env::temp_dir().join(format!("haifu-cache-{}", std::process::id())).join("x.bin");
         write(&path, 42, &p).unwrap();

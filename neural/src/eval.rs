@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use serde::Serialize;
 use tch::nn;
-use tch::Device;
+use tch::{Device, Tensor};
 
 use crate::model::Net;
 use crate::positions::Positions;
@@ -41,6 +41,11 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// The device the network runs on.
+    pub fn device(&self) -> Device {
+        self.device
+    }
+
     /// Every named tensor of the checkpoint with its shape and whether it is trained (batch norm's running
     /// statistics are not), by name (`haifu neural inspect`).
     pub fn tensors(&self) -> Vec<(String, Vec<i64>, bool)> {
@@ -76,15 +81,48 @@ pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
 
 /// For each position, whether the played kind is the network's first choice and whether it is in its top 3.
 pub fn hits(run: &Loaded, p: &Positions, batch: usize) -> Vec<(bool, bool)> {
+    scored(run, p, batch).hits
+}
+
+/// [`hits`] and where its time went.
+pub struct Scored {
+    pub hits: Vec<(bool, bool)>,
+    /// Seconds to put the positions on the device (features, legal kinds, labels).
+    pub upload_s: f64,
+    /// Seconds of a first forward pass of one batch, before the timed ones.
+    pub warmup_s: f64,
+    /// Seconds of the forward passes and rankings, up to the hits back in memory.
+    pub score_s: f64,
+}
+
+/// [`hits`], timed.
+pub fn scored(run: &Loaded, p: &Positions, batch: usize) -> Scored {
+    let t = std::time::Instant::now();
     let data = OnDevice::new(p, run.device, run.info.bf16);
-    let mut out = Vec::with_capacity(p.len());
-    score(&run.net, &data, p.len(), batch, run.device, |logits, y| {
-        let hit = top3_hits(logits, y).to_device(Device::Cpu);
+    if let Device::Cuda(i) = run.device {
+        tch::Cuda::synchronize(i as i64);
+    }
+    let upload_s = t.elapsed().as_secs_f64();
+    // one batch first, not counted: a GPU loads its kernels and libraries at their first use (a fixed cost of
+    // a few hundred milliseconds, reported on its own)
+    let t = std::time::Instant::now();
+    score(&run.net, &data, p.len().min(batch), batch, run.device, |logits, _| {
+        let _ = logits.sum(tch::Kind::Float).double_value(&[]);
+    });
+    let warmup_s = t.elapsed().as_secs_f64();
+    let t = std::time::Instant::now();
+    // the hits stay on the device until the last batch: one copy back, no wait between batches
+    let mut parts = Vec::new();
+    score(&run.net, &data, p.len(), batch, run.device, |logits, y| parts.push(top3_hits(logits, y)));
+    let hits = if parts.is_empty() {
+        Vec::new()
+    } else {
+        let hit = Tensor::cat(&parts, 0).to_device(Device::Cpu);
         let first: Vec<bool> = Vec::try_from(hit.narrow(1, 0, 1).squeeze_dim(1)).unwrap_or_default();
         let any: Vec<bool> = Vec::try_from(hit.any_dim(1, false)).unwrap_or_default();
-        out.extend(first.into_iter().zip(any));
-    });
-    out
+        first.into_iter().zip(any).collect()
+    };
+    Scored { hits, upload_s, warmup_s, score_s: t.elapsed().as_secs_f64() }
 }
 
 /// The network's probabilities over the 34 kinds for each position, illegal kinds 0.

@@ -3,6 +3,7 @@
 //! ([`model`]), and their training and evaluation ([`train`]). Everything runs on CPU; CUDA is used when
 //! libtorch sees a GPU.
 
+mod adam;
 pub mod augment;
 pub mod cache;
 pub mod eval;

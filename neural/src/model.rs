@@ -14,7 +14,7 @@ use crate::features::FLAT;
 use crate::planes::{honor_index, suit_index, HONOR_PLANES, SCALARS, SCALAR_START, SUIT_PLANES};
 use crate::transformer::TransformerNet;
 
-/// Width of every hidden layer (seed 004).
+/// Width of every hidden layer (seed 004), and of the flat networks' unless `--channels` says otherwise.
 pub const HIDDEN: i64 = 512;
 
 /// Which network.
@@ -40,6 +40,17 @@ impl FromStr for Arch {
     }
 }
 
+impl Arch {
+    /// `--channels` when none is given: the flat networks' hidden width, the CNN's channels, the Transformer's
+    /// width.
+    pub fn default_channels(self) -> i64 {
+        match self {
+            Arch::Mlp | Arch::DenseMlp => HIDDEN,
+            Arch::Cnn | Arch::Transformer => 200,
+        }
+    }
+}
+
 impl std::fmt::Display for Arch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
@@ -59,10 +70,10 @@ struct Hidden {
 }
 
 impl Hidden {
-    fn new(p: nn::Path, inputs: i64) -> Hidden {
+    fn new(p: nn::Path, inputs: i64, width: i64) -> Hidden {
         Hidden {
-            linear: nn::linear(&p / "linear", inputs, HIDDEN, Default::default()),
-            norm: nn::batch_norm1d(&p / "norm", HIDDEN, Default::default()),
+            linear: nn::linear(&p / "linear", inputs, width, Default::default()),
+            norm: nn::batch_norm1d(&p / "norm", width, Default::default()),
         }
     }
 
@@ -72,7 +83,8 @@ impl Hidden {
 }
 
 /// The shape of a network: its kind, hidden layers (MLP, DenseMLP; the CNN's convolutions; the
-/// Transformer's encoder layers) and the CNN's channels (the Transformer's width, a multiple of 8).
+/// Transformer's encoder layers) and channels (the flat networks' hidden width, the CNN's channels, the
+/// Transformer's width, a multiple of 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub arch: Arch,
@@ -91,7 +103,7 @@ pub enum Net {
 impl Net {
     pub fn new(p: &nn::Path, shape: Shape) -> Net {
         match shape.arch {
-            Arch::Mlp | Arch::DenseMlp => Net::Flat(FlatNet::new(p, shape.arch, shape.layers)),
+            Arch::Mlp | Arch::DenseMlp => Net::Flat(FlatNet::new(p, shape.arch, shape.layers, shape.channels)),
             Arch::Cnn => Net::Cnn(CnnNet::new(p, shape.layers, shape.channels)),
             Arch::Transformer => Net::Transformer(TransformerNet::new(p, shape.layers, shape.channels)),
         }
@@ -108,7 +120,7 @@ impl ModuleT for Net {
     }
 }
 
-/// An MLP or DenseMLP of `layers` hidden layers.
+/// An MLP or DenseMLP of `layers` hidden layers of `width`.
 #[derive(Debug)]
 pub struct FlatNet {
     arch: Arch,
@@ -117,17 +129,17 @@ pub struct FlatNet {
 }
 
 impl FlatNet {
-    fn new(p: &nn::Path, arch: Arch, layers: usize) -> FlatNet {
+    fn new(p: &nn::Path, arch: Arch, layers: usize, width: i64) -> FlatNet {
         let mut hidden = Vec::with_capacity(layers);
-        let mut width = FLAT as i64;
+        let mut inputs = FLAT as i64;
         for i in 0..layers {
-            hidden.push(Hidden::new(p / format!("hidden{i}"), width));
-            width = match arch {
-                Arch::DenseMlp => width + HIDDEN,
-                _ => HIDDEN,
+            hidden.push(Hidden::new(p / format!("hidden{i}"), inputs, width));
+            inputs = match arch {
+                Arch::DenseMlp => inputs + width,
+                _ => width,
             };
         }
-        FlatNet { arch, hidden, out: nn::linear(p / "out", width, 34, Default::default()) }
+        FlatNet { arch, hidden, out: nn::linear(p / "out", inputs, 34, Default::default()) }
     }
 }
 
@@ -201,7 +213,7 @@ impl CnnNet {
         CnnNet {
             suit,
             honor,
-            hidden: Hidden::new(p / "hidden", width),
+            hidden: Hidden::new(p / "hidden", width, HIDDEN),
             out: nn::linear(p / "out", HIDDEN, 34, Default::default()),
             suit_index: Tensor::from_slice(&suit_index()).to_device(device),
             honor_index: Tensor::from_slice(&honor_index()).to_device(device),

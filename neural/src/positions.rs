@@ -8,7 +8,12 @@ use haifu_record::state::{Riichi, TableState};
 
 use crate::features::{encode, legal, Safety, FLAT};
 
-/// Positions of many games, stored flat: position `i`'s features are `features[i * FLAT..(i + 1) * FLAT]`.
+/// Bytes of one position's features, bit-packed: feature `i` is bit `i % 8` of byte `i / 8`.
+pub const PACKED: usize = FLAT.div_ceil(8);
+
+/// Positions of many games, stored flat: position `i`'s features are `features[i * PACKED..(i + 1) *
+/// PACKED]`, bit-packed (the features are 0 or 1: an eighth of the memory, and of what goes to a GPU, which
+/// unpacks them per batch).
 #[derive(Clone, Debug, Default)]
 pub struct Positions {
     pub features: Vec<u8>,
@@ -32,8 +37,31 @@ impl Positions {
         self.label.is_empty()
     }
 
-    pub fn row(&self, i: usize) -> &[u8] {
-        &self.features[i * FLAT..(i + 1) * FLAT]
+    /// Position `i`'s features, unpacked.
+    pub fn row(&self, i: usize) -> [u8; FLAT] {
+        let bits = self.packed(i);
+        std::array::from_fn(|f| (bits[f / 8] >> (f % 8)) & 1)
+    }
+
+    /// Position `i`'s features as stored.
+    pub fn packed(&self, i: usize) -> &[u8] {
+        &self.features[i * PACKED..(i + 1) * PACKED]
+    }
+
+    /// Appends a position: its features (`FLAT` of 0 or 1), legal kinds, the kind discarded, its game, seat and
+    /// table size.
+    pub fn push(&mut self, row: &[u8], legal: u64, label: u8, game: i64, seat: u8, players: u8) {
+        assert_eq!(row.len(), FLAT, "a position has {FLAT} features");
+        let mut bits = [0u8; PACKED];
+        for (i, &f) in row.iter().enumerate() {
+            bits[i / 8] |= (f & 1) << (i % 8);
+        }
+        self.features.extend_from_slice(&bits);
+        self.legal.push(legal);
+        self.label.push(label);
+        self.game.push(game);
+        self.seat.push(seat);
+        self.players.push(players);
     }
 
     /// Appends another set's positions.
@@ -50,7 +78,7 @@ impl Positions {
     pub fn select(&self, keep: impl Fn(usize) -> bool) -> Positions {
         let mut p = Positions::default();
         for i in (0..self.len()).filter(|&i| keep(i)) {
-            p.features.extend_from_slice(self.row(i));
+            p.features.extend_from_slice(self.packed(i));
             p.legal.push(self.legal[i]);
             p.label.push(self.label[i]);
             p.game.push(self.game[i]);
@@ -84,12 +112,7 @@ pub fn of_game(game_id: i64, record: &GameRecord) -> Result<Positions> {
                 if chooses(&table, *seat) {
                     encode(&table, *seat, &safety, &mut row);
                     let mask = legal(&table, *seat).iter().enumerate().fold(0u64, |m, (k, &l)| m | (u64::from(l) << k));
-                    p.features.extend_from_slice(&row);
-                    p.legal.push(mask);
-                    p.label.push(tile.kind().index());
-                    p.game.push(game_id);
-                    p.seat.push(*seat);
-                    p.players.push(table.players);
+                    p.push(&row, mask, tile.kind().index(), game_id, *seat, table.players);
                 }
                 table.apply(e).map_err(at)?;
                 safety.discarded(&table, *seat, *tile);

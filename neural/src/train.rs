@@ -12,13 +12,14 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
-use tch::nn::{self, ModuleT, OptimizerConfig};
+use tch::nn::{self, ModuleT};
 use tch::{Device, Kind, Tensor};
 
+use crate::adam::FlatAdam;
 use crate::augment::Transform;
 use crate::features::FLAT;
-use crate::model::{masked, Arch, Net, Shape};
-use crate::positions::Positions;
+use crate::model::{masked, Arch, Net, Shape, HIDDEN};
+use crate::positions::{Positions, PACKED};
 
 /// `--device`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +61,8 @@ pub struct TrainOptions {
     pub arch: Arch,
     /// Hidden layers (seed 004: 4, 5 or 6); the CNN's convolution layers.
     pub layers: usize,
-    /// The CNN's channels (seed 004: 100, 200, 300).
+    /// The CNN's channels (seed 004: 100, 200, 300); the MLP's and DenseMLP's hidden width (512); the
+    /// Transformer's width.
     pub channels: i64,
     pub epochs: usize,
     pub batch: usize,
@@ -74,6 +76,9 @@ pub struct TrainOptions {
     pub augment: bool,
     /// Weights and activations in bfloat16 (the loss and the rankings in fp32).
     pub bf16: bool,
+    /// On a GPU, cuDNN times its convolution algorithms on the first batches of each shape and keeps the
+    /// fastest: seconds more in the first epoch, a tenth faster convolutions after it (for long runs of the CNN).
+    pub cudnn_benchmark: bool,
     /// Start from another run's last checkpoint (a personal model fine-tuned from the global one); the
     /// network must be of the same shape.
     pub init: Option<PathBuf>,
@@ -84,13 +89,13 @@ pub struct TrainOptions {
 }
 
 impl TrainOptions {
-    /// A run of `arch` into `out` at `haifu train`'s defaults (5 layers, 200 channels, 3 epochs, batch 5000,
-    /// lr 1e-3, the device libtorch picks, seed 0); change what differs with struct update syntax.
+    /// A run of `arch` into `out` at `haifu train`'s defaults (5 layers, [`Arch::default_channels`], 3 epochs,
+    /// batch 5000, lr 1e-3, the device libtorch picks, seed 0); change what differs with struct update syntax.
     pub fn new(arch: Arch, out: PathBuf) -> TrainOptions {
         TrainOptions {
             arch,
             layers: 5,
-            channels: 200,
+            channels: arch.default_channels(),
             epochs: 3,
             batch: 5000,
             lr: 1e-3,
@@ -100,6 +105,7 @@ impl TrainOptions {
             resume: false,
             augment: false,
             bf16: false,
+            cudnn_benchmark: false,
             init: None,
             interpolate: None,
         }
@@ -111,7 +117,8 @@ impl TrainOptions {
 pub struct RunInfo {
     pub model: String,
     pub layers: usize,
-    /// The CNN's channels (none for the flat networks).
+    /// The CNN's channels, the Transformer's width; the flat networks' hidden width where it is not 512
+    /// (runs written before it could be set have none).
     #[serde(default)]
     pub channels: Option<i64>,
     /// Seats at the table of the positions (4 or 3).
@@ -134,7 +141,8 @@ impl RunInfo {
         RunInfo {
             model: shape.arch.to_string(),
             layers: shape.layers,
-            channels: matches!(shape.arch, Arch::Cnn | Arch::Transformer).then_some(shape.channels),
+            channels: (matches!(shape.arch, Arch::Cnn | Arch::Transformer) || shape.channels != HIDDEN)
+                .then_some(shape.channels),
             players,
             features: FEATURES.into(),
             epochs: 0,
@@ -145,7 +153,7 @@ impl RunInfo {
     /// The network the run's checkpoints hold.
     pub fn shape(&self) -> Result<Shape> {
         let arch: Arch = self.model.parse().map_err(|e: String| anyhow::anyhow!("{e}"))?;
-        Ok(Shape { arch, layers: self.layers, channels: self.channels.unwrap_or(0) })
+        Ok(Shape { arch, layers: self.layers, channels: self.channels.unwrap_or(HIDDEN) })
     }
 
     /// Refuses the checkpoints of `other` (`what` names the option) unless they are of this network and
@@ -225,11 +233,14 @@ pub struct TrainReport {
     pub out: String,
 }
 
-/// Positions as tensors on the device: features as bytes (floats only per batch), legal masks, labels.
+/// Positions as tensors on the device: features bit-packed as [`Positions`] holds them (unpacked per batch,
+/// on the device), legal masks, labels.
 pub(crate) struct OnDevice {
     /// The networks' input type: fp32, or bfloat16 for a `--bf16` run.
     kind: Kind,
-    x: Tensor,
+    packed: Tensor,
+    /// 0..8, the shift of each bit of a byte.
+    shifts: Tensor,
     legal: Tensor,
     y: Tensor,
 }
@@ -237,15 +248,26 @@ pub(crate) struct OnDevice {
 impl OnDevice {
     pub(crate) fn new(p: &Positions, device: Device, bf16: bool) -> OnDevice {
         let n = p.len() as i64;
-        let x = Tensor::from_slice(&p.features).view([n, FLAT as i64]).to_device(device);
+        let packed = Tensor::from_slice(&p.features).view([n, PACKED as i64]).to_device(device);
         let bits: Vec<bool> = p.legal.iter().flat_map(|&m| (0..34).map(move |k| m >> k & 1 == 1)).collect();
         let legal = Tensor::from_slice(&bits).view([n, 34]).to_device(device);
         let y = Tensor::from_slice(&p.label).to_kind(Kind::Int64).to_device(device);
-        OnDevice { kind: if bf16 { Kind::BFloat16 } else { Kind::Float }, x, legal, y }
+        let shifts = Tensor::arange(8, (Kind::Uint8, device));
+        OnDevice { kind: if bf16 { Kind::BFloat16 } else { Kind::Float }, packed, shifts, legal, y }
     }
 
+    /// The positions at `idx`: features `[b, FLAT]` of the networks' input type, legal kinds, labels.
     pub(crate) fn batch(&self, idx: &Tensor) -> (Tensor, Tensor, Tensor) {
-        (self.x.index_select(0, idx).to_kind(self.kind), self.legal.index_select(0, idx), self.y.index_select(0, idx))
+        let packed = self.packed.index_select(0, idx);
+        let b = packed.size()[0];
+        let x = packed
+            .unsqueeze(-1)
+            .bitwise_right_shift(&self.shifts)
+            .bitwise_and(1)
+            .view([b, 8 * PACKED as i64])
+            .narrow(1, 0, FLAT as i64)
+            .to_kind(self.kind);
+        (x, self.legal.index_select(0, idx), self.y.index_select(0, idx))
     }
 }
 
@@ -352,13 +374,19 @@ pub fn train_with_progress(
     if opts.batch == 0 || opts.epochs == 0 || opts.layers == 0 {
         bail!("--batch, --epochs and --layers must be at least 1");
     }
-    if opts.arch == Arch::Transformer && (opts.channels <= 0 || opts.channels % 8 != 0) {
+    if opts.channels <= 0 {
+        bail!("--channels must be at least 1");
+    }
+    if opts.arch == Arch::Transformer && opts.channels % 8 != 0 {
         bail!("--channels (the transformer's width) must be a multiple of its 8 heads, not {}", opts.channels);
     }
     let device = opts.device.device()?;
     if device == Device::Cpu {
         // one intra-op thread order: the same seed gives the same weights
         tch::set_num_threads(1);
+    }
+    if opts.cudnn_benchmark && device.is_cuda() {
+        tch::Cuda::cudnn_set_benchmark(true);
     }
     std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
     let mut vs = nn::VarStore::new(device);
@@ -413,7 +441,7 @@ pub fn train_with_progress(
         None => None,
     };
     info.write(&opts.out)?;
-    let mut adam = nn::Adam::default().build(&vs, opts.lr)?;
+    let mut adam = FlatAdam::new(&vs, opts.lr);
     let (tr, te) = (OnDevice::new(train, device, opts.bf16), OnDevice::new(test, device, opts.bf16));
 
     let initial = (opts.init.is_some() && !opts.resume && !test.is_empty()).then(|| {
@@ -434,7 +462,9 @@ pub fn train_with_progress(
         let mut rng = StdRng::seed_from_u64(opts.seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         order.shuffle(&mut rng);
         let order = Tensor::from_slice(&order).to_device(device);
-        let mut loss_sum = 0.0;
+        // summed on the device: reading the loss back every step would make the CPU wait for the GPU before
+        // queueing the next step
+        let mut loss_sum = Tensor::zeros([], (Kind::Double, device));
         for start in (0..n).step_by(opts.batch) {
             let end = (start + opts.batch).min(n);
             // batch norm needs two rows to normalise over
@@ -448,7 +478,7 @@ pub fn train_with_progress(
             };
             let loss = masked(&net.forward_t(&x, true), &legal).cross_entropy_for_logits(&y);
             adam.backward_step(&loss);
-            loss_sum += loss.double_value(&[]) * (end - start) as f64;
+            loss_sum += loss.detach().to_kind(Kind::Double) * (end - start) as f64;
             progress(epoch + 1, end, n);
         }
         let seconds = t.elapsed().as_secs_f64();
@@ -464,7 +494,7 @@ pub fn train_with_progress(
         let m = EpochMetrics {
             epoch: epoch + 1,
             lr,
-            train_loss: loss_sum / n as f64,
+            train_loss: loss_sum.double_value(&[]) / n as f64,
             test_loss,
             test_top1,
             test_top3,
@@ -502,4 +532,28 @@ pub fn train_with_progress(
         epochs,
         out: opts.out.display().to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The features unpacked on the device are the positions' own, row by row, in the order asked.
+    #[test]
+    fn batches_unpack_the_features_of_their_rows() {
+        let mut p = Positions::default();
+        for i in 0..5usize {
+            let row: Vec<u8> = (0..FLAT).map(|f| u8::from((f * (i + 2) + i) % 7 < 3)).collect();
+            p.push(&row, 1 << i, i as u8, 0, 0, 4);
+        }
+        let data = OnDevice::new(&p, Device::Cpu, false);
+        let (x, legal, y) = data.batch(&Tensor::from_slice(&[3i64, 0, 4]));
+        for (at, i) in [3usize, 0, 4].into_iter().enumerate() {
+            let got: Vec<f32> = Vec::try_from(x.get(at as i64)).unwrap();
+            let want: Vec<f32> = p.row(i).iter().map(|&b| f32::from(b)).collect();
+            assert_eq!(got, want, "row {i}");
+            assert_eq!(y.int64_value(&[at as i64]), i as i64);
+            assert!(legal.get(at as i64).get(i as i64).int64_value(&[]) == 1);
+        }
+    }
 }

@@ -129,9 +129,12 @@ impl Layer {
         let dh = w / HEADS as i64;
         let qkv = self.norm1.forward(x).apply(&self.qkv).view([b, t, 3, HEADS as i64, dh]).permute([2, 0, 3, 1, 4]);
         let (q, k, v) = (qkv.get(0), qkv.get(1), qkv.get(2));
-        let bias = self.scale.view([1, HEADS as i64, 1, 1]) * masks.unsqueeze(0);
-        let scores = q.matmul(&k.transpose(-2, -1)) / (dh as f64).sqrt() + bias;
-        let attended = scores.softmax(-1, TKind::Float).matmul(&v).permute([0, 2, 1, 3]).reshape([b, t, w]);
+        // softmax(q k' / sqrt(dh) + scale * mask) v through libtorch's fused attention (the mask as an additive
+        // bias, its scale learnt through it), the kernel PyTorch's own encoder layers use
+        let bias = (self.scale.view([HEADS as i64, 1, 1]) * masks).to_kind(q.kind()).unsqueeze(0);
+        let attended = Tensor::scaled_dot_product_attention(&q, &k, &v, Some(bias), 0.0, false, None, false)
+            .permute([0, 2, 1, 3])
+            .reshape([b, t, w]);
         let x = x + attended.apply(&self.attn_out);
         let ff = self.norm2.forward(&x).apply(&self.ff1).relu().apply(&self.ff2);
         x + ff
@@ -196,6 +199,43 @@ impl ModuleT for TransformerNet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The layer's output and the gradient of its topology scales, against attention written out by hand.
+    #[test]
+    fn fused_attention_is_the_masked_softmax_written_out() {
+        let vs = nn::VarStore::new(tch::Device::Cpu);
+        tch::manual_seed(7);
+        let layer = Layer::new(vs.root() / "layer", 16);
+        tch::no_grad(|| {
+            let mut scale = layer.scale.shallow_clone();
+            scale.copy_(&Tensor::from_slice(&[0.5f32, 1.0, 1.5, 2.0, 0.0, 1.0, 3.0, 0.25]));
+        });
+        let masks = Tensor::from_slice(&topology_masks()).view([HEADS as i64, TOKENS as i64, TOKENS as i64]);
+        let x = Tensor::randn([3, TOKENS as i64, 16], (TKind::Float, tch::Device::Cpu));
+        let by_hand = || {
+            let qkv = layer.norm1.forward(&x).apply(&layer.qkv).view([3, 35, 3, 8, 2]).permute([2, 0, 3, 1, 4]);
+            let (q, k, v) = (qkv.get(0), qkv.get(1), qkv.get(2));
+            let scores =
+                q.matmul(&k.transpose(-2, -1)) / 2f64.sqrt() + layer.scale.view([1, 8, 1, 1]) * masks.unsqueeze(0);
+            let attended = scores.softmax(-1, TKind::Float).matmul(&v).permute([0, 2, 1, 3]).reshape([3, 35, 16]);
+            let y = &x + attended.apply(&layer.attn_out);
+            &y + layer.norm2.forward(&y).apply(&layer.ff1).relu().apply(&layer.ff2)
+        };
+        let grad_of_scale = |y: Tensor| {
+            for v in vs.variables().values() {
+                if v.grad().defined() {
+                    let _ = v.grad().zero_();
+                }
+            }
+            (y * Tensor::arange(16, (TKind::Float, tch::Device::Cpu))).sum(TKind::Float).backward();
+            layer.scale.grad().copy()
+        };
+        let (got, want) = (layer.forward(&x, &masks), by_hand());
+        assert!(got.allclose(&want, 1e-5, 1e-5, false), "{}", (got - &want).abs().max());
+        let (g_got, g_want) = (grad_of_scale(layer.forward(&x, &masks)), grad_of_scale(by_hand()));
+        assert!(g_want.abs().sum(TKind::Float).double_value(&[]) > 1e-3, "the scales get a gradient");
+        assert!(g_got.allclose(&g_want, 1e-4, 1e-5, false), "{g_got:?} vs {g_want:?}");
+    }
 
     #[test]
     fn the_masks_hold_spec_5_2s_values() {

@@ -41,7 +41,8 @@ fn run_arch(
 ) -> TrainReport {
     let opts = TrainOptions {
         layers: 2,
-        channels: 16,
+        // small convolutions and attention; the flat networks at their width
+        channels: if matches!(arch, Arch::Cnn | Arch::Transformer) { 16 } else { arch.default_channels() },
         epochs: 4,
         batch: 256,
         device: DeviceChoice::Cpu,
@@ -126,4 +127,32 @@ fn bf16_learns_and_checkpoints_reload_to_the_same_rankings() {
         assert_eq!(top3 as f64 / test_set.len() as f64, r.test_top3, "bf16 {bf16}");
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `--channels` sets the flat networks' hidden width, and a run of another width than 512 loads back as itself.
+#[test]
+fn a_flat_network_of_another_width_saves_and_loads() {
+    let (train_set, test_set) = positions(20);
+    assert!(!test_set.is_empty());
+    let out = std::env::temp_dir().join(format!("haifu-neural-width-{}", std::process::id()));
+    let opts = TrainOptions {
+        layers: 2,
+        channels: 24,
+        epochs: 1,
+        batch: 256,
+        device: DeviceChoice::Cpu,
+        ..TrainOptions::new(Arch::DenseMlp, out.clone())
+    };
+    let r = train(&train_set, &test_set, &opts).unwrap();
+    let loaded = load_run(&out, DeviceChoice::Cpu).unwrap();
+    let shapes: std::collections::HashMap<String, Vec<i64>> =
+        loaded.tensors().into_iter().map(|(n, s, _)| (n, s)).collect();
+    // DenseMLP: the second layer reads the input and the first layer's 24 outputs
+    assert_eq!(shapes["hidden0.linear.weight"], vec![24, 999]);
+    assert_eq!(shapes["hidden1.linear.weight"], vec![24, 999 + 24]);
+    assert_eq!(shapes["out.weight"], vec![34, 999 + 48]);
+    let hits = hits(&loaded, &test_set, 256);
+    let first = hits.iter().filter(|h| h.0).count();
+    assert_eq!(first as f64 / test_set.len() as f64, r.test_top1);
+    std::fs::remove_dir_all(&out).ok();
 }

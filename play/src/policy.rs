@@ -349,14 +349,10 @@ impl Backoff for Network {
     fn probabilities(&mut self, f: &Follower) -> Option<[f32; 34]> {
         use haifu_neural::features::{encode, legal, FLAT};
         let mut p = haifu_neural::positions::Positions::default();
-        p.features.resize(FLAT, 0);
-        encode(&f.table, f.seat(), &f.safety, &mut p.features);
+        let mut row = [0u8; FLAT];
+        encode(&f.table, f.seat(), &f.safety, &mut row);
         let mask = legal(&f.table, f.seat()).iter().enumerate().fold(0u64, |m, (k, &ok)| m | (u64::from(ok) << k));
-        p.legal.push(mask);
-        p.label.push(0);
-        p.game.push(0);
-        p.seat.push(f.seat());
-        p.players.push(f.table.players);
+        p.push(&row, mask, 0, 0, f.seat(), f.table.players);
         haifu_neural::eval::probabilities(&self.run, &p, 1).first().copied()
     }
 }

@@ -233,8 +233,9 @@ pub struct TrainReport {
     pub out: String,
 }
 
-/// Positions as tensors on the device: features bit-packed as [`Positions`] holds them (unpacked per batch,
-/// on the device), legal masks, labels.
+/// Positions as tensors on the device as [`Positions`] holds them (features bit-packed, legal kinds as a 34-bit
+/// mask, labels as bytes: little more than a memory copy each on the CPU), unpacked on the device one batch at a
+/// time.
 pub(crate) struct OnDevice {
     /// The networks' input type: fp32, or bfloat16 for a `--bf16` run.
     kind: Kind,
@@ -242,6 +243,8 @@ pub(crate) struct OnDevice {
     /// 0..8, the shift of each bit of a byte.
     shifts: Tensor,
     legal: Tensor,
+    /// 0..34, the shift of each kind's bit in a legal mask.
+    kinds: Tensor,
     y: Tensor,
 }
 
@@ -249,14 +252,17 @@ impl OnDevice {
     pub(crate) fn new(p: &Positions, device: Device, bf16: bool) -> OnDevice {
         let n = p.len() as i64;
         let packed = Tensor::from_slice(&p.features).view([n, PACKED as i64]).to_device(device);
-        let bits: Vec<bool> = p.legal.iter().flat_map(|&m| (0..34).map(move |k| m >> k & 1 == 1)).collect();
-        let legal = Tensor::from_slice(&bits).view([n, 34]).to_device(device);
-        let y = Tensor::from_slice(&p.label).to_kind(Kind::Int64).to_device(device);
+        // the masks' 34 bits fit an i64 as they are
+        let masks: Vec<i64> = p.legal.iter().map(|&m| m as i64).collect();
+        let legal = Tensor::from_slice(&masks).to_device(device);
+        let y = Tensor::from_slice(&p.label).to_device(device).to_kind(Kind::Int64);
         let shifts = Tensor::arange(8, (Kind::Uint8, device));
-        OnDevice { kind: if bf16 { Kind::BFloat16 } else { Kind::Float }, packed, shifts, legal, y }
+        let kinds = Tensor::arange(34, (Kind::Int64, device));
+        OnDevice { kind: if bf16 { Kind::BFloat16 } else { Kind::Float }, packed, shifts, legal, kinds, y }
     }
 
-    /// The positions at `idx`: features `[b, FLAT]` of the networks' input type, legal kinds, labels.
+    /// The positions at `idx`: features `[b, FLAT]` of the networks' input type, legal kinds `[b, 34]` as
+    /// booleans, labels.
     pub(crate) fn batch(&self, idx: &Tensor) -> (Tensor, Tensor, Tensor) {
         let packed = self.packed.index_select(0, idx);
         let b = packed.size()[0];
@@ -267,7 +273,8 @@ impl OnDevice {
             .view([b, 8 * PACKED as i64])
             .narrow(1, 0, FLAT as i64)
             .to_kind(self.kind);
-        (x, self.legal.index_select(0, idx), self.y.index_select(0, idx))
+        let legal = self.legal.index_select(0, idx).unsqueeze(1).bitwise_right_shift(&self.kinds).bitwise_and(1).ne(0);
+        (x, legal, self.y.index_select(0, idx))
     }
 }
 

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use haifu_neural::model::Arch;
-use haifu_neural::train::{train_with_progress, DeviceChoice, TrainOptions};
+use haifu_neural::train::{train_with_progress, DeviceChoice, TrainOptions, Tune};
 use haifu_neural::{load, Games, Split};
 
 #[derive(clap::Args)]
@@ -68,6 +68,10 @@ pub struct TrainArgs {
     /// Start from the last checkpoint of this run (same model, layers, channels and table size).
     #[arg(long)]
     pub init: Option<PathBuf>,
+    /// With --init: train all the weights, only the output layer (head), or only its 34 biases (bias: a
+    /// player's leaning over the global network's); the rest, batch norm's statistics included, stay the init's.
+    #[arg(long, default_value = "all")]
+    pub tune: Tune,
     /// With --init: after the last epoch move every weight back to init + A * (fine-tuned - init), a
     /// weight-space ensemble of the two networks (WiSE-FT); the run reports the fine-tuned figures too.
     #[arg(long, value_name = "A", requires = "init", conflicts_with = "resume")]
@@ -114,6 +118,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         out: a.out.clone(),
         resume: a.resume,
         init: a.init.clone(),
+        tune: a.tune,
         interpolate: a.interpolate,
         augment: a.augment,
         bf16: a.bf16,

@@ -24,11 +24,12 @@ pub(crate) struct FlatAdam {
 }
 
 impl FlatAdam {
-    /// Moves the trained variables of `vs` into one buffer (their values kept) and starts Adam's moments at 0.
-    /// The variables must all be of one kind and device, and keep their storage from here on (load weights
-    /// with `copy_`, as `VarStore::load` does).
+    /// Moves the trained variables of `vs` (those that require a gradient) into one buffer (their values kept)
+    /// and starts Adam's moments at 0. The variables must all be of one kind and device, and keep their storage
+    /// from here on (load weights with `copy_`, as `VarStore::load` does).
     pub(crate) fn new(vs: &VarStore, lr: f64) -> FlatAdam {
         let mut vars = vs.trainable_variables();
+        vars.retain(Tensor::requires_grad);
         let total: i64 = vars.iter().map(|v| v.numel() as i64).sum();
         let options = vars.first().map_or((Kind::Float, vs.device()), |v| (v.kind(), v.device()));
         let weights = Tensor::zeros([total], options);

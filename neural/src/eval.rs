@@ -41,6 +41,11 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// Every variable of the checkpoint by name (batch norm's running statistics too).
+    pub fn variables(&self) -> std::collections::HashMap<String, tch::Tensor> {
+        self.vs.variables()
+    }
+
     /// The device the network runs on.
     pub fn device(&self) -> Device {
         self.device

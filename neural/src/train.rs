@@ -56,6 +56,38 @@ impl DeviceChoice {
     }
 }
 
+/// Which weights a run trains (`--tune`): all, or on top of an `--init` network only its output layer, or only
+/// the output layer's bias (34 numbers: a player's leaning towards some discards over the global network's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tune {
+    All,
+    Head,
+    Bias,
+}
+
+impl std::str::FromStr for Tune {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Tune, String> {
+        match s {
+            "all" => Ok(Tune::All),
+            "head" => Ok(Tune::Head),
+            "bias" => Ok(Tune::Bias),
+            _ => Err(format!("unknown --tune {s:?}: all, head or bias")),
+        }
+    }
+}
+
+impl Tune {
+    /// Whether the variable of this name trains.
+    fn trains(self, name: &str) -> bool {
+        match self {
+            Tune::All => true,
+            Tune::Head => name.starts_with("out."),
+            Tune::Bias => name == "out.bias",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct TrainOptions {
     pub arch: Arch,
@@ -82,6 +114,9 @@ pub struct TrainOptions {
     /// Start from another run's last checkpoint (a personal model fine-tuned from the global one); the
     /// network must be of the same shape.
     pub init: Option<PathBuf>,
+    /// With `init`: which weights train; the others, batch norm's statistics included, stay the init's (the
+    /// network runs in evaluation mode unless all train).
+    pub tune: Tune,
     /// With `init`: after the last epoch, every weight (batch-norm statistics too) moved back to
     /// `init + a * (fine-tuned - init)` (weight-space ensembling of the two networks, WiSE-FT: Wortsman et al.,
     /// "Robust fine-tuning of zero-shot models", CVPR 2022); the last checkpoint and figures are of that network.
@@ -107,6 +142,7 @@ impl TrainOptions {
             bf16: false,
             cudnn_benchmark: false,
             init: None,
+            tune: Tune::All,
             interpolate: None,
         }
     }
@@ -447,6 +483,18 @@ pub fn train_with_progress(
         }
         None => None,
     };
+    if opts.tune != Tune::All {
+        if opts.init.is_none() || opts.resume {
+            bail!("--tune {:?}: needs --init (the network whose other weights it keeps), and no --resume", opts.tune);
+        }
+        for (name, v) in vs.variables() {
+            if !opts.tune.trains(&name) {
+                let _ = v.set_requires_grad(false);
+            }
+        }
+    }
+    // the frozen layers' batch norm keeps the init's statistics: evaluation mode unless every weight trains
+    let train_mode = opts.tune == Tune::All;
     info.write(&opts.out)?;
     let mut adam = FlatAdam::new(&vs, opts.lr);
     let (tr, te) = (OnDevice::new(train, device, opts.bf16), OnDevice::new(test, device, opts.bf16));
@@ -483,7 +531,7 @@ pub fn train_with_progress(
                 Some(a) => a.apply(rng.random_range(0..Transform::COUNT), x, legal, y),
                 None => (x, legal, y),
             };
-            let loss = masked(&net.forward_t(&x, true), &legal).cross_entropy_for_logits(&y);
+            let loss = masked(&net.forward_t(&x, train_mode), &legal).cross_entropy_for_logits(&y);
             adam.backward_step(&loss);
             loss_sum += loss.detach().to_kind(Kind::Double) * (end - start) as f64;
             progress(epoch + 1, end, n);

@@ -3,7 +3,7 @@
 
 use haifu_neural::eval::{hits, load_run};
 use haifu_neural::positions::{of_game, Positions};
-use haifu_neural::train::{train, DeviceChoice, TrainOptions, TrainReport};
+use haifu_neural::train::{train, DeviceChoice, TrainOptions, TrainReport, Tune};
 use haifu_neural::{held_out, model::Arch};
 use haifu_sim::bot::{self_play, Bot};
 use haifu_sim::style::{Style, StyleBot};
@@ -155,4 +155,42 @@ fn a_flat_network_of_another_width_saves_and_loads() {
     let first = hits.iter().filter(|h| h.0).count();
     assert_eq!(first as f64 / test_set.len() as f64, r.test_top1);
     std::fs::remove_dir_all(&out).ok();
+}
+
+/// `--tune bias` on top of an `--init` run: the output biases move, every other tensor (batch norm's statistics
+/// too) stays the init's; without `--init` it is refused.
+#[test]
+fn tuning_the_bias_moves_the_bias_alone() {
+    let (train_set, test_set) = positions(20);
+    let dir = std::env::temp_dir().join(format!("haifu-neural-tune-{}", std::process::id()));
+    let base = TrainOptions {
+        layers: 2,
+        epochs: 1,
+        batch: 256,
+        device: DeviceChoice::Cpu,
+        ..TrainOptions::new(Arch::Mlp, dir.join("global"))
+    };
+    train(&train_set, &test_set, &base).unwrap();
+    let tuned = TrainOptions {
+        out: dir.join("bias"),
+        init: Some(dir.join("global")),
+        tune: Tune::Bias,
+        epochs: 2,
+        lr: 1e-2,
+        ..base.clone()
+    };
+    train(&train_set, &test_set, &tuned).unwrap();
+    let tensors = |run: &str| -> std::collections::HashMap<String, tch::Tensor> {
+        let vs = load_run(&dir.join(run), DeviceChoice::Cpu).unwrap();
+        vs.variables()
+    };
+    let (before, after) = (tensors("global"), tensors("bias"));
+    assert_eq!(before.len(), after.len());
+    for (name, t) in &before {
+        let same = t.equal(&after[name]);
+        assert_eq!(same, name != "out.bias", "{name}");
+    }
+    let refused = TrainOptions { out: dir.join("refused"), tune: Tune::Bias, ..base.clone() };
+    assert!(train(&train_set, &test_set, &refused).is_err());
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -128,6 +128,7 @@ fn eval(a: &EvalArgs) -> Result<()> {
     }
     let scored = scored(&run, &positions, a.batch);
     let hit = &scored.hits;
+    let device = format!("{:?}", run.device()).to_lowercase();
     let mut overall = Counts::default();
     let mut per: BTreeMap<&str, (Counts, HashSet<i64>)> = BTreeMap::new();
     for (i, &(first, top3)) in hit.iter().enumerate() {
@@ -180,9 +181,9 @@ fn eval(a: &EvalArgs) -> Result<()> {
         let out = json!({
             "model": a.model.display().to_string(), "arch": run.info.model, "layers": run.info.layers,
             "epochs": run.info.epochs, "dataset": a.dataset.display().to_string(), "years": a.years,
-            "one_per_game": a.one_per_game, "device": format!("{:?}", run.device()).to_lowercase(),
+            "one_per_game": a.one_per_game, "device": device,
             "upload_s": scored.upload_s, "warmup_s": scored.warmup_s, "score_s": scored.score_s,
-            "positions_per_s": hit.len() as f64 / (scored.upload_s + scored.score_s).max(1e-9),
+            "positions_per_s": scored.positions_per_s(),
             "overall": overall.to_json(), "players": players,
             "tables": beside.as_ref().map(|b| side_by_side_json(b, shown)), "blend": a.blend,
         });
@@ -205,8 +206,8 @@ fn eval(a: &EvalArgs) -> Result<()> {
     eprintln!(
         "scored on {}: {:.0} positions/s ({:.3} s to the device, {:.3} s of forward passes; {:.3} s of a first \
          batch before them)",
-        format!("{:?}", run.device()).to_lowercase(),
-        hit.len() as f64 / (scored.upload_s + scored.score_s).max(1e-9),
+        device,
+        scored.positions_per_s(),
         scored.upload_s,
         scored.score_s,
         scored.warmup_s

@@ -100,6 +100,13 @@ pub struct Scored {
     pub score_s: f64,
 }
 
+impl Scored {
+    /// Positions scored per second of upload and scoring (the warm-up batch not counted).
+    pub fn positions_per_s(&self) -> f64 {
+        self.hits.len() as f64 / (self.upload_s + self.score_s).max(1e-9)
+    }
+}
+
 /// [`hits`], timed.
 pub fn scored(run: &Loaded, p: &Positions, batch: usize) -> Scored {
     let t = std::time::Instant::now();

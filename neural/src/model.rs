@@ -157,25 +157,48 @@ impl ModuleT for FlatNet {
     }
 }
 
-/// A convolution with batch norm and ReLU.
+/// A convolution with batch norm and ReLU. Its weights keep seed 004's two-dimensional shape (`[out, in,
+/// kernel along the tiles, copy columns]`, what checkpoints hold), but it runs as a one-dimensional
+/// convolution along the tiles with the copy columns folded into the input channels: the same sums (the
+/// kernel spans every column, so nothing slides across them), and what cuDNN runs fastest.
 #[derive(Debug)]
 struct ConvBlock {
     conv: nn::Conv2D,
     norm: nn::BatchNorm,
+    /// Zeros added at each end of the tiles (1 for the suits' runs, 0 for the honors).
+    padding: i64,
 }
 
 impl ConvBlock {
-    fn new(p: nn::Path, inputs: i64, channels: i64, kernel: [i64; 2], padding: [i64; 2]) -> ConvBlock {
-        let config = nn::ConvConfigND::<[i64; 2]> { padding, ..Default::default() };
+    fn new(p: nn::Path, inputs: i64, channels: i64, kernel: [i64; 2], padding: i64) -> ConvBlock {
+        let config = nn::ConvConfigND::<[i64; 2]> { padding: [padding, 0], ..Default::default() };
         ConvBlock {
             conv: nn::conv(&p / "conv", inputs, channels, kernel, config),
-            norm: nn::batch_norm2d(&p / "norm", channels, Default::default()),
+            norm: nn::batch_norm1d(&p / "norm", channels, Default::default()),
+            padding,
         }
     }
 
+    /// `xs`: `[n, in * columns, tiles]`, channel `plane * columns + column`.
     fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
-        self.norm.forward_t(&xs.apply(&self.conv), train).relu()
+        let w = &self.conv.ws;
+        let [out, inputs, kernel, columns] = w.size()[..] else { unreachable!("a 2-D kernel") };
+        let w = w.permute([0, 1, 3, 2]).reshape([out, inputs * columns, kernel]);
+        let y = xs.conv1d(&w, self.conv.bs.as_ref(), [1], [self.padding], [1], 1);
+        self.norm.forward_t(&y, train).relu()
     }
+}
+
+/// A plane index laid out `[groups][planes][tiles][4]` reordered to `[groups][planes][4][tiles]`: the copy
+/// columns as channels beside the planes, the tiles along the convolution.
+fn columns_as_channels(index: &[i64], tiles: usize) -> Vec<i64> {
+    let mut out = Vec::with_capacity(index.len());
+    for plane in index.chunks_exact(tiles * 4) {
+        for j in 0..4 {
+            out.extend((0..tiles).map(|t| plane[4 * t + j]));
+        }
+    }
+    out
 }
 
 /// Seed 004's per-suit CNN: the three suits' 20 x 9 x 4 planes through one stack of convolutions (filters
@@ -188,6 +211,7 @@ pub struct CnnNet {
     honor: Vec<ConvBlock>,
     hidden: Hidden,
     out: nn::Linear,
+    /// The flat input's index of every suit cell, `[3][20][4][9]`, and honor cell, `[21][4][7]`.
     suit_index: Tensor,
     honor_index: Tensor,
     channels: i64,
@@ -199,24 +223,25 @@ impl CnnNet {
         let suit = (0..layers)
             .map(|i| {
                 let (inputs, kernel) = if i == 0 { (SUIT_PLANES as i64, [3, 4]) } else { (channels, [3, 1]) };
-                ConvBlock::new(p / format!("suit{i}"), inputs, channels, kernel, [1, 0])
+                ConvBlock::new(p / format!("suit{i}"), inputs, channels, kernel, 1)
             })
             .collect();
         let honor = (0..layers)
             .map(|i| {
                 let (inputs, kernel) = if i == 0 { (HONOR_PLANES as i64, [1, 4]) } else { (channels, [1, 1]) };
-                ConvBlock::new(p / format!("honor{i}"), inputs, channels, kernel, [0, 0])
+                ConvBlock::new(p / format!("honor{i}"), inputs, channels, kernel, 0)
             })
             .collect();
         let width = channels * (3 * 9 + 7) + SCALARS as i64;
         let device = p.device();
+        let on = |index: Vec<i64>| Tensor::from_slice(&index).to_device(device);
         CnnNet {
             suit,
             honor,
             hidden: Hidden::new(p / "hidden", width, HIDDEN),
             out: nn::linear(p / "out", HIDDEN, 34, Default::default()),
-            suit_index: Tensor::from_slice(&suit_index()).to_device(device),
-            honor_index: Tensor::from_slice(&honor_index()).to_device(device),
+            suit_index: on(columns_as_channels(&suit_index(), 9)),
+            honor_index: on(columns_as_channels(&honor_index(), 7)),
             channels,
         }
     }
@@ -226,11 +251,11 @@ impl ModuleT for CnnNet {
     fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
         let b = xs.size()[0];
         let ext = Tensor::cat(&[xs.shallow_clone(), xs.zeros_like().narrow(1, 0, 1)], 1);
-        let mut s = ext.index_select(1, &self.suit_index).view([b * 3, SUIT_PLANES as i64, 9, 4]);
+        let mut s = ext.index_select(1, &self.suit_index).view([b * 3, 4 * SUIT_PLANES as i64, 9]);
         for c in &self.suit {
             s = c.forward_t(&s, train);
         }
-        let mut h = ext.index_select(1, &self.honor_index).view([b, HONOR_PLANES as i64, 7, 4]);
+        let mut h = ext.index_select(1, &self.honor_index).view([b, 4 * HONOR_PLANES as i64, 7]);
         for c in &self.honor {
             h = c.forward_t(&h, train);
         }
@@ -245,4 +270,54 @@ impl ModuleT for CnnNet {
 pub fn masked(logits: &Tensor, legal: &Tensor) -> Tensor {
     // in fp32 whatever the network computes in (--bf16): the loss and the softmax need its range
     logits.to_kind(tch::Kind::Float).masked_fill(&legal.logical_not(), -1e9)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tch::{Device, Kind};
+
+    /// Seed 004's CNN as it reads: two-dimensional convolutions over `[n, planes, tiles, 4 copy columns]`.
+    fn as_written(net: &CnnNet, xs: &Tensor) -> Tensor {
+        let b = xs.size()[0];
+        let ext = Tensor::cat(&[xs.shallow_clone(), xs.zeros_like().narrow(1, 0, 1)], 1);
+        let tower = |blocks: &[ConvBlock], index: Vec<i64>, shape: [i64; 4]| {
+            let mut x = ext.index_select(1, &Tensor::from_slice(&index)).view(shape);
+            for c in blocks {
+                let y = x.conv2d(&c.conv.ws, c.conv.bs.as_ref(), [1, 1], [c.padding, 0], [1, 1], 1);
+                let size = y.size();
+                // batch norm over the batch and both spatial dimensions
+                x = c.norm.forward_t(&y.flatten(2, 3), true).view(&size[..]).relu();
+            }
+            x
+        };
+        let s = tower(&net.suit, suit_index(), [b * 3, SUIT_PLANES as i64, 9, 4]);
+        let h = tower(&net.honor, honor_index(), [b, HONOR_PLANES as i64, 7, 4]);
+        let scalars = xs.narrow(1, SCALAR_START as i64, SCALARS as i64);
+        let joined = Tensor::cat(&[s.view([b, -1]), h.view([b, -1]), scalars], 1);
+        net.hidden.forward_t(&joined, true).apply(&net.out)
+    }
+
+    #[test]
+    fn the_cnn_computes_seed_004s_two_dimensional_convolutions() {
+        tch::manual_seed(7);
+        let vs = nn::VarStore::new(Device::Cpu);
+        let net = CnnNet::new(&vs.root(), 3, 8);
+        let xs = Tensor::rand([6, FLAT as i64], (Kind::Float, Device::Cpu)).lt(0.2).to_kind(Kind::Float);
+        let (ours, written) = (net.forward_t(&xs, true), as_written(&net, &xs));
+        assert_eq!(ours.size(), [6, 34]);
+        let diff = (&ours - &written).abs().max().double_value(&[]);
+        assert!(diff < 1e-4, "largest difference {diff}");
+        // and the gradients the weights get are the same
+        let grad = |y: Tensor| {
+            for mut v in vs.trainable_variables() {
+                v.zero_grad();
+            }
+            y.square().sum(Kind::Float).backward();
+            net.suit[0].conv.ws.grad().copy()
+        };
+        let (g1, g2) = (grad(net.forward_t(&xs, true)), grad(as_written(&net, &xs)));
+        assert!((&g1 - &g2).abs().max().double_value(&[]) < 1e-3);
+        assert!(g1.abs().max().double_value(&[]) > 0.0);
+    }
 }

@@ -287,11 +287,10 @@ pub(crate) struct OnDevice {
 impl OnDevice {
     pub(crate) fn new(p: &Positions, device: Device, bf16: bool) -> OnDevice {
         let n = p.len() as i64;
-        let packed = Tensor::from_slice(&p.features).view([n, PACKED as i64]).to_device(device);
+        let packed = upload(&p.features, Kind::Uint8, device).view([n, PACKED as i64]);
         // the masks' 34 bits fit an i64 as they are
-        let masks: Vec<i64> = p.legal.iter().map(|&m| m as i64).collect();
-        let legal = Tensor::from_slice(&masks).to_device(device);
-        let y = Tensor::from_slice(&p.label).to_device(device).to_kind(Kind::Int64);
+        let legal = upload(&p.legal, Kind::Int64, device);
+        let y = upload(&p.label, Kind::Uint8, device).to_kind(Kind::Int64);
         let shifts = Tensor::arange(8, (Kind::Uint8, device));
         let kinds = Tensor::arange(34, (Kind::Int64, device));
         OnDevice { kind: if bf16 { Kind::BFloat16 } else { Kind::Float }, packed, shifts, legal, kinds, y }
@@ -312,6 +311,20 @@ impl OnDevice {
         let legal = self.legal.index_select(0, idx).unsqueeze(1).bitwise_right_shift(&self.kinds).bitwise_and(1).ne(0);
         (x, legal, self.y.index_select(0, idx))
     }
+}
+
+/// `data` (plain numbers of `kind`'s size) as a one-dimensional tensor on `device`. To a GPU straight from the
+/// slice's memory: a copy on the CPU first would cost more than the transfer (its fresh pages are written once).
+fn upload<T: bytemuck::Pod>(data: &[T], kind: Kind, device: Device) -> Tensor {
+    assert_eq!(std::mem::size_of::<T>(), kind.elt_size_in_bytes());
+    let bytes: &[u8] = bytemuck::cast_slice(data);
+    if device == Device::Cpu || data.is_empty() {
+        return Tensor::from_data_size(bytes, &[data.len() as i64], kind);
+    }
+    // SAFETY: `bytes` outlives the tensor borrowing it, which is dropped once the copy to the device has
+    // returned (a copy from pageable memory is complete when it returns)
+    let borrowed = unsafe { Tensor::from_blob(bytes.as_ptr(), &[data.len() as i64], &[1], kind, Device::Cpu) };
+    borrowed.to_device(device)
 }
 
 /// The twelve augmentations as index tensors on the device: features, legal kinds, and the kinds' new places.
@@ -386,8 +399,6 @@ fn lr_at(base: f64, epoch: usize, epochs: usize) -> f64 {
     }
 }
 
-/// Trains on `train`, evaluates on `test` after every epoch, and writes `out/epoch-N.ot` and
-/// `out/metrics.csv`.
 /// Every variable of `vs` set to `start + a * (now - start)`.
 fn interpolate(vs: &nn::VarStore, start: &HashMap<String, Tensor>, a: f64) {
     tch::no_grad(|| {
@@ -400,6 +411,8 @@ fn interpolate(vs: &nn::VarStore, start: &HashMap<String, Tensor>, a: f64) {
     });
 }
 
+/// Trains on `train`, evaluates on `test` after every epoch, and writes `out/epoch-N.ot` and
+/// `out/metrics.csv`.
 pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result<TrainReport> {
     train_with_progress(train, test, opts, &|_, _, _| {})
 }
@@ -536,6 +549,9 @@ pub fn train_with_progress(
             loss_sum += loss.detach().to_kind(Kind::Double) * (end - start) as f64;
             progress(epoch + 1, end, n);
         }
+        // read before the clock stops: the value waits for the epoch's last step on the device (the CPU queues
+        // steps ahead of a GPU, and the epoch is not over until they have run)
+        let train_loss = loss_sum.double_value(&[]) / n as f64;
         let seconds = t.elapsed().as_secs_f64();
         trained_s += seconds;
         if let (Some(a), Some(start), true) = (opts.interpolate, &start, epoch + 1 == opts.epochs) {
@@ -549,7 +565,7 @@ pub fn train_with_progress(
         let m = EpochMetrics {
             epoch: epoch + 1,
             lr,
-            train_loss: loss_sum.double_value(&[]) / n as f64,
+            train_loss,
             test_loss,
             test_top1,
             test_top3,

@@ -562,15 +562,7 @@ pub fn train_with_progress(
             interpolate(&vs, start, a);
         }
         let (test_loss, test_top1, test_top3) = evaluate(&net, &te, test.len(), opts.batch, device);
-        let m = EpochMetrics {
-            epoch: epoch + 1,
-            lr,
-            train_loss,
-            test_loss,
-            test_top1,
-            test_top3,
-            seconds,
-        };
+        let m = EpochMetrics { epoch: epoch + 1, lr, train_loss, test_loss, test_top1, test_top3, seconds };
         writeln!(
             metrics,
             "{},{},{:.6},{:.6},{:.6},{:.6},{:.3}",

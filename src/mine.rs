@@ -34,7 +34,7 @@ pub struct MineArgs {
     /// with that strategy's yaku.
     #[arg(long, default_value = "winner")]
     pub strategy_rounds: StrategyRounds,
-    /// Counting engine: rust (fast path), polars (lazy streaming query) or spark (PySpark code handed to
+    /// Counting engine: rust (fast path), polars (lazy queries) or spark (PySpark code handed to
     /// spark-submit, cluster/README.md); all give the same tables.
     #[arg(long, default_value = "rust")]
     pub engine: Engine,

@@ -1,12 +1,12 @@
 //! The Polars engine of `haifu mine`: the counting of [`crate::mine`] as lazy queries over the Parquet
-//! dataset, run by Polars's streaming engine, so that a dataset larger than memory can be mined and the same
-//! plan reads as a description any SQL engine could run (docs/SCHEMA.md shows the GROUP BY).
+//! dataset, a plan that reads as a description any SQL engine could run (docs/SCHEMA.md shows the GROUP BY).
 //!
 //! The plan: the tables a decision feeds from its own row (`outcome`, `win_yaku`), or from round flags of
-//! `rounds` (exploded wins and their yaku) joined to the decisions when the options look past the seat; one
-//! copy of each decision per table it feeds (`strategy`); per suit, the rows whose keys changed; GROUP BY
-//! player, strategy, source, before, after. `ALL` is the sum over players. Only the small grouped results come back
-//! to Rust, where the shapes get their integer keys.
+//! `rounds` (exploded wins and their yaku) joined to the decisions when the options look past the seat; the
+//! player's scope as an integer (a join with the scopes); that frame of integers held in memory (about 50
+//! bytes a decision); one copy of each decision per table it feeds (`strategy`); per suit, the rows whose keys
+//! changed; GROUP BY scope and one integer key of (strategy, source, before, after). `ALL` is the sum over
+//! players. Only the grouped results come back to Rust, which splits the keys and adds up ALL.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -19,6 +19,19 @@ use crate::mine::{
     plan, MineOptions, Mined, RoundsMode, ScopeStats, SeqCount, StrategyRounds, SOURCES, SUIT_KEY_COLUMNS,
 };
 use crate::strategy::Strategy;
+
+/// Where the fields of a sequence's key sit: after (21 bits: 5^9 < 2^21), before, the source (3 bits), the
+/// strategy (2 bits); 47 bits in all.
+const BEFORE_SHIFT: u32 = 21;
+const SOURCE_SHIFT: u32 = 42;
+const STRATEGY_SHIFT: u32 = 45;
+/// A source none of [`SOURCES`] (a dataset this build does not know): refused when the key is read.
+const SOURCE_UNKNOWN: u64 = 7;
+
+/// A `u64` literal (Polars's integer literals are otherwise typed by their value).
+fn u64_lit(v: u64) -> Expr {
+    lit(v).cast(DataType::UInt64)
+}
 
 fn scan(files: &[PathBuf]) -> Result<LazyFrame> {
     let paths: Vec<PlRefPath> = files.iter().map(|p| PlRefPath::from(p.to_string_lossy().as_ref())).collect();
@@ -96,57 +109,72 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
         flags.push(fed.alias(flag(s)));
     }
     let d = d.with_columns(flags);
-    // one copy of a decision per table it feeds
+    // the player's scope as an integer (0: a player without a table of their own, counted in ALL only), so
+    // that no group-by below keys on text: Polars hashes and compares strings row by row
+    let names: Vec<&str> = plan.scopes.iter().map(String::as_str).collect();
+    let ids: Vec<u32> = (0..names.len() as u32).collect();
+    let scopes = df!("player" => names, "scope" => ids)?.lazy();
+    let source_code = SOURCES.iter().enumerate().rev().fold(u64_lit(SOURCE_UNKNOWN), |other, (i, name)| {
+        when(col("source").eq(lit(*name))).then(u64_lit(i as u64)).otherwise(other)
+    });
+    let mut columns = vec![col("scope").fill_null(lit(0u32)).alias("scope"), col("game_id"), col("round")];
+    columns.push((source_code * u64_lit(1 << SOURCE_SHIFT)).alias("source_bits"));
+    columns.extend(SUIT_KEY_COLUMNS.iter().flat_map(|(b, a)| [col(*b), col(*a)]));
+    columns.extend(Strategy::EVERY.map(|s| col(flag(s))));
+    let d = d.join(scopes, [col("player")], [col("player")], JoinArgs::new(JoinType::Left)).select(columns);
+    // held in memory once (integers only, ~50 bytes a decision): the twelve branches below read it, where
+    // Polars's engines otherwise computed the scan, the flags and the join again per branch or cached them
+    // slowly (the whole query at half the speed)
+    let d = d.collect_with_engine(Engine::InMemory).map_err(|e| anyhow!("polars query: {e}"))?.unwrap_single().lazy();
+    // one copy of a decision per table it feeds, the strategy in the key's top bits
     let per_strategy: Vec<LazyFrame> = Strategy::EVERY
         .into_iter()
-        .map(|s| d.clone().filter(col(flag(s))).with_column(lit(s.name()).alias("strategy")))
-        .collect();
-    let fed = concat(per_strategy, UnionArgs::default())?;
-
-    let suits: Vec<LazyFrame> = SUIT_KEY_COLUMNS
-        .into_iter()
-        .map(|(b, a)| {
-            fed.clone().filter(col(b).neq(col(a))).select([
-                col("player"),
-                col("strategy"),
-                col("source"),
-                col(b).alias("before"),
-                col(a).alias("after"),
+        .enumerate()
+        .map(|(i, s)| {
+            d.clone().filter(col(flag(s))).with_columns([
+                lit(i as u8).cast(DataType::UInt8).alias("strategy"),
+                (col("source_bits") + u64_lit((i as u64) << STRATEGY_SHIFT)).alias("bits"),
             ])
         })
         .collect();
-    let sequences = concat(suits, UnionArgs::default())?
-        .group_by([col("player"), col("strategy"), col("source"), col("before"), col("after")])
-        .agg([len().alias("count")]);
-    // decisions per (player, strategy, round): the player figures from it, and ALL's (a round counts once
+    let fed = concat(per_strategy, UnionArgs::default())?;
+
+    // per suit, the rows whose shape changed: (scope, key) with key = strategy | source | before | after
+    let suits: Vec<LazyFrame> = SUIT_KEY_COLUMNS
+        .into_iter()
+        .map(|(b, a)| {
+            let key = col("bits")
+                + col(b).cast(DataType::UInt64) * u64_lit(1 << BEFORE_SHIFT)
+                + col(a).cast(DataType::UInt64);
+            fed.clone().filter(col(b).neq(col(a))).select([col("scope"), key.alias("key")])
+        })
+        .collect();
+    let sequences =
+        concat(suits, UnionArgs::default())?.group_by([col("scope"), col("key")]).agg([len().alias("count")]);
+    // decisions per (scope, strategy, round): the player figures from it, and ALL's (a round counts once
     // however many players fed it)
-    let per_round =
-        fed.group_by([col("player"), col("strategy"), col("game_id"), col("round")]).agg([len().alias("n")]);
-    let per_player_rounds = per_round
+    let per_round = fed.group_by([col("scope"), col("strategy"), col("game_id"), col("round")]).agg([len().alias("n")]);
+    let per_scope_rounds = per_round
         .clone()
-        .group_by([col("player"), col("strategy")])
+        .group_by([col("scope"), col("strategy")])
         .agg([len().alias("rounds"), col("n").sum().alias("decisions")]);
     let all_rounds = per_round
         .group_by([col("strategy"), col("game_id"), col("round")])
         .agg([col("n").sum().alias("n")])
         .group_by([col("strategy")])
         .agg([len().alias("rounds"), col("n").sum().alias("decisions")]);
-    // one query for the three results, so that the scan and the flags are computed once
+    // one query for the three results, so that the copies per strategy are made once
     let mut results = LazyFrame::collect_all_with_engine(
-        vec![sequences.logical_plan, per_player_rounds.logical_plan, all_rounds.logical_plan],
-        Engine::Streaming,
+        vec![sequences.logical_plan, per_scope_rounds.logical_plan, all_rounds.logical_plan],
+        Engine::InMemory,
         OptFlags::default(),
     )
     .map_err(|e| anyhow!("polars query: {e}"))?
     .into_iter();
     let mut next = || results.next().ok_or_else(|| anyhow!("polars returned fewer results than queries"));
-    let (sequences, per_player_rounds, all_rounds) = (next()?, next()?, next()?);
+    let (sequences, per_scope_rounds, all_rounds) = (next()?, next()?, next()?);
     let read = run(scan(&plan.decisions)?.select([len().alias("n")]))?;
 
-    let scope_of: HashMap<&str, u32> = plan.scopes.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
-    let strategy_index = |name: &str| -> Result<u8> {
-        Strategy::EVERY.iter().position(|s| s.name() == name).map(|i| i as u8).ok_or_else(|| anyhow!("strategy {name}"))
-    };
     let mut mined = Mined {
         stats: vec![[ScopeStats::default(); 4]; plan.scopes.len()],
         scopes: plan.scopes.clone(),
@@ -156,58 +184,53 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     };
 
     let df = sequences;
-    let (player, strategy, source) = (strs(&df, "player")?, strs(&df, "strategy")?, strs(&df, "source")?);
-    let (before, after, count) = (u64s(&df, "before")?, u64s(&df, "after")?, u64s(&df, "count")?);
-    let mut counts: HashMap<(u32, u8, u8, u32, u32), u64> = HashMap::new();
-    for i in 0..df.height() {
-        let st = strategy_index(&strategy[i])?;
-        let src = SOURCES.iter().position(|s| *s == source[i]).ok_or_else(|| anyhow!("source {}", source[i]))? as u8;
-        let (b, a) = (before[i] as u32, after[i] as u32);
-        *counts.entry((0, st, src, b, a)).or_insert(0) += count[i];
-        if let Some(&scope) = scope_of.get(player[i].as_str()).filter(|&&s| s != 0) {
-            *counts.entry((scope, st, src, b, a)).or_insert(0) += count[i];
+    let (scope, key, count) = (u64s(&df, "scope")?, u64s(&df, "key")?, u64s(&df, "count")?);
+    let field = |key: u64, shift: u32, bits: u32| ((key >> shift) & ((1 << bits) - 1)) as u32;
+    let decode = |scope: u32, key: u64, count: u64| -> Result<SeqCount> {
+        let source = field(key, SOURCE_SHIFT, 3);
+        if source as usize >= SOURCES.len() {
+            anyhow::bail!("a decision's source is none of {SOURCES:?}");
         }
-    }
-    mined.counts = counts
-        .into_iter()
-        .map(|((scope, strategy, source, before, after), count)| SeqCount {
+        Ok(SeqCount {
             scope,
-            strategy,
-            source,
-            before,
-            after,
+            strategy: field(key, STRATEGY_SHIFT, 2) as u8,
+            source: source as u8,
+            before: field(key, BEFORE_SHIFT, 21),
+            after: field(key, 0, 21),
             count,
         })
-        .collect();
-    mined.counts.sort_unstable_by_key(SeqCount::order);
-
-    let df = per_player_rounds;
-    let (player, strategy) = (strs(&df, "player")?, strs(&df, "strategy")?);
-    let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
+    };
+    // a player's rows are already one per key; ALL sums every player's (scope 0 included)
+    let mut all: HashMap<u64, u64> = HashMap::new();
+    let mut counts = Vec::with_capacity(df.height());
     for i in 0..df.height() {
-        if let Some(&scope) = scope_of.get(player[i].as_str()).filter(|&&s| s != 0) {
-            let st = &mut mined.stats[scope as usize][usize::from(strategy_index(&strategy[i])?)];
-            st.rounds = rounds[i];
-            st.decisions = decisions[i];
+        *all.entry(key[i]).or_insert(0) += count[i];
+        if scope[i] != 0 {
+            counts.push(decode(scope[i] as u32, key[i], count[i])?);
         }
     }
-    let df = all_rounds;
-    let strategy = strs(&df, "strategy")?;
-    let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
-    for i in 0..df.height() {
-        let st = &mut mined.stats[0][usize::from(strategy_index(&strategy[i])?)];
-        st.rounds = rounds[i];
-        st.decisions = decisions[i];
+    for (key, count) in all {
+        counts.push(decode(0, key, count)?);
+    }
+    mined.counts = counts;
+    mined.counts.sort_unstable_by_key(SeqCount::order);
+
+    for (df, only_all) in [(per_scope_rounds, false), (all_rounds, true)] {
+        let strategy = u64s(&df, "strategy")?;
+        let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
+        let scope = if only_all { vec![0; df.height()] } else { u64s(&df, "scope")? };
+        for i in 0..df.height() {
+            // scope 0 of the per-scope rows is every player without a table, not ALL
+            if only_all == (scope[i] == 0) {
+                let st = &mut mined.stats[scope[i] as usize][strategy[i] as usize];
+                st.rounds = rounds[i];
+                st.decisions = decisions[i];
+            }
+        }
     }
     mined.finish_stats();
     mined.elapsed_s = start.elapsed().as_secs_f64();
     Ok(mined)
-}
-
-fn strs(df: &DataFrame, name: &str) -> Result<Vec<String>> {
-    let c = df.column(name)?.cast(&DataType::String)?;
-    let ca = c.str()?;
-    ca.iter().map(|v| v.map(str::to_string).ok_or_else(|| anyhow!("null in `{name}`"))).collect()
 }
 
 fn u64s(df: &DataFrame, name: &str) -> Result<Vec<u64>> {

@@ -177,6 +177,7 @@ fn mine(
     json: bool,
 ) -> Result<()> {
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
+    haifu_mining::polars_engine::set_threads(jobs);
     let mut rows = Vec::new();
     for &engine in engines {
         let opts = haifu_mining::MineOptions { engine, min_games, ..Default::default() };

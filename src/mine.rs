@@ -138,6 +138,7 @@ pub fn run(a: &MineArgs) -> Result<()> {
     }
     let spinner = crate::progress::spinner(std::io::stderr().is_terminal() && !a.json, "mining sequences");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build()?;
+    haifu_mining::polars_engine::set_threads(a.jobs);
     let mined = pool.install(|| haifu_mining::mine(&a.dataset, &opts))?;
     let meta = meta(a, &opts, &mined);
     write_tables(&a.out, &mined, &meta)?;

@@ -76,6 +76,14 @@ fn round_flags(rounds: &[PathBuf]) -> Result<LazyFrame> {
     Ok(wins.group_by([col("game_id"), col("round")]).agg(aggs))
 }
 
+/// Sizes Polars's thread pool, which it makes at its first use from `POLARS_MAX_THREADS` (by default one
+/// thread per core), to `jobs` (0: every core) as the Rust engine's, unless the environment already sets it.
+pub fn set_threads(jobs: usize) {
+    if jobs > 0 && std::env::var_os("POLARS_MAX_THREADS").is_none() {
+        std::env::set_var("POLARS_MAX_THREADS", jobs.to_string());
+    }
+}
+
 /// Mines the decisions of `dataset` with Polars.
 pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     let start = Instant::now();

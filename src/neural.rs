@@ -64,9 +64,9 @@ pub struct EvalArgs {
     /// auto, cpu or cuda.
     #[arg(long, default_value = "auto")]
     pub device: DeviceChoice,
-    /// Positions per forward pass.
-    #[arg(long, default_value_t = 5000)]
-    pub batch: usize,
+    /// Positions per forward pass (default: 50,000 for the MLP and DenseMLP on a GPU, 5,000 otherwise).
+    #[arg(long)]
+    pub batch: Option<usize>,
     #[arg(long)]
     pub json: bool,
 }
@@ -117,6 +117,9 @@ fn inspect(a: &InspectArgs) -> Result<()> {
 }
 
 fn eval(a: &EvalArgs) -> Result<()> {
+    if a.batch == Some(0) {
+        bail!("--batch must be at least 1");
+    }
     let run = load_run(&a.model, a.device)?;
     let games = Games::read(&a.dataset)?;
     let mut positions = load_years(&a.dataset, &games, &a.years, run.info.players)?;
@@ -126,7 +129,8 @@ fn eval(a: &EvalArgs) -> Result<()> {
     if positions.is_empty() {
         bail!("{} has no {}-player decisions in years {:?}", a.dataset.display(), run.info.players, a.years);
     }
-    let scored = scored(&run, &positions, a.batch);
+    let batch = a.batch.unwrap_or_else(|| run.default_batch());
+    let scored = scored(&run, &positions, batch);
     let hit = &scored.hits;
     let device = format!("{:?}", run.device()).to_lowercase();
     let mut overall = Counts::default();
@@ -165,7 +169,7 @@ fn eval(a: &EvalArgs) -> Result<()> {
             let scopes = Some(vec![ALL_SCOPE.to_string()]);
             let tables =
                 Tables::load(dir, &LoadOptions { scopes, strategies: opts.strategy.strategies(), sources: None })?;
-            Some(side_by_side(&run, data, &tables, &[TableVariant::All], &opts, a.blend, a.batch)?.0)
+            Some(side_by_side(&run, data, &tables, &[TableVariant::All], &opts, a.blend, batch)?.0)
         }
     };
     if a.json {

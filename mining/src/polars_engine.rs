@@ -162,15 +162,17 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     // decisions per (scope, strategy, round): the player figures from it, and ALL's (a round counts once
     // however many players fed it)
     let per_round = fed.group_by([col("scope"), col("strategy"), col("game_id"), col("round")]).agg([len().alias("n")]);
+    // (scope 0 of these rows is every player without a table: ALL's figures come from the next query)
     let per_scope_rounds = per_round
         .clone()
+        .filter(col("scope").neq(lit(0u32)))
         .group_by([col("scope"), col("strategy")])
         .agg([len().alias("rounds"), col("n").sum().alias("decisions")]);
     let all_rounds = per_round
         .group_by([col("strategy"), col("game_id"), col("round")])
         .agg([col("n").sum().alias("n")])
         .group_by([col("strategy")])
-        .agg([len().alias("rounds"), col("n").sum().alias("decisions")]);
+        .agg([lit(0u32).alias("scope"), len().alias("rounds"), col("n").sum().alias("decisions")]);
     // one query for the three results, so that the copies per strategy are made once
     let mut results = LazyFrame::collect_all_with_engine(
         vec![sequences.logical_plan, per_scope_rounds.logical_plan, all_rounds.logical_plan],
@@ -223,17 +225,13 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     mined.counts = counts;
     mined.counts.sort_unstable_by_key(SeqCount::order);
 
-    for (df, only_all) in [(per_scope_rounds, false), (all_rounds, true)] {
-        let strategy = u64s(&df, "strategy")?;
+    for df in [per_scope_rounds, all_rounds] {
+        let (scope, strategy) = (u64s(&df, "scope")?, u64s(&df, "strategy")?);
         let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
-        let scope = if only_all { vec![0; df.height()] } else { u64s(&df, "scope")? };
         for i in 0..df.height() {
-            // scope 0 of the per-scope rows is every player without a table, not ALL
-            if only_all == (scope[i] == 0) {
-                let st = &mut mined.stats[scope[i] as usize][strategy[i] as usize];
-                st.rounds = rounds[i];
-                st.decisions = decisions[i];
-            }
+            let st = &mut mined.stats[scope[i] as usize][strategy[i] as usize];
+            st.rounds = rounds[i];
+            st.decisions = decisions[i];
         }
     }
     mined.finish_stats();

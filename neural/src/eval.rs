@@ -10,7 +10,7 @@ use serde::Serialize;
 use tch::nn;
 use tch::{Device, Tensor};
 
-use crate::model::{Arch, Net};
+use crate::model::Net;
 use crate::positions::Positions;
 use crate::train::{score, top3_hits, DeviceChoice, OnDevice, RunInfo};
 
@@ -56,8 +56,8 @@ impl Loaded {
     /// docs/PERFORMANCE.md), 5,000 otherwise (the CNN's and Transformer's activations grow ten times as fast
     /// with the batch, and a CPU gains nothing).
     pub fn default_batch(&self) -> usize {
-        match self.info.model.parse() {
-            Ok(Arch::Mlp | Arch::DenseMlp) if self.device.is_cuda() => 50_000,
+        match self.net {
+            Net::Flat(_) if self.device.is_cuda() => 50_000,
             _ => 5_000,
         }
     }

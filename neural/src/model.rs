@@ -197,7 +197,9 @@ impl ConvBlock {
 
 /// The honors' plane index (`[planes][7][4]`) reordered to `[7][planes][4]`: one row per honor.
 fn honors_as_rows(index: &[i64]) -> Vec<i64> {
-    (0..7).flat_map(|h| index.chunks_exact(7 * 4).flat_map(move |plane| plane[4 * h..4 * h + 4].to_vec())).collect()
+    (0..7)
+        .flat_map(|h| index.chunks_exact(7 * 4).flat_map(move |plane| plane[4 * h..4 * h + 4].iter().copied()))
+        .collect()
 }
 
 /// Seed 004's per-suit CNN: the three suits' 20 x 9 x 4 planes through one stack of convolutions (filters

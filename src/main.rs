@@ -205,7 +205,7 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
             }
         }
     }
-    if summary.files_read > 0 && summary.games_ingested == 0 {
+    if summary.files_read > 0 && summary.games_ingested == 0 && summary.games_duplicate == 0 {
         eprintln!("haifu ingest: error: no game was ingested from the {} files read", summary.files_read);
         exit_now(1);
     }
@@ -244,6 +244,13 @@ fn print_summary(s: &haifu_ingest::pipeline::Summary) {
             println!("  {} game {}: {} ({} rounds kept)", t.file, t.game, t.reason, t.rounds_kept);
         }
         more(s.truncated.len());
+    }
+    if !s.duplicates.is_empty() {
+        println!("left out {} games already in the dataset or read earlier (the same play):", s.duplicates.len());
+        for d in s.duplicates.iter().take(SHOWN) {
+            println!("  {} game {}: the same game as {}", d.file, d.game, d.same_as);
+        }
+        more(s.duplicates.len());
     }
     if !s.quarantined.is_empty() {
         println!(

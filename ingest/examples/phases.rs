@@ -28,7 +28,15 @@ fn main() {
     let replay = t.elapsed().as_secs_f64();
     let rows: Vec<GameRow> = games
         .iter()
-        .map(|(r, g)| GameRow { game_id: 1, source_file: "x", source_hash: "h", record: r, replayed: g, date: None })
+        .map(|(r, g)| GameRow {
+            game_id: 1,
+            source_file: "x",
+            source_hash: "h",
+            record: r,
+            replayed: g,
+            date: None,
+            play_hash: r.play_hash(),
+        })
         .collect();
     fn table<B: TableBatch>(rows: &[GameRow]) -> (f64, f64, f64) {
         let mut b = B::default();

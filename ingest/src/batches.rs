@@ -23,6 +23,8 @@ pub struct GameRow<'a> {
     pub replayed: &'a ExtractedGame,
     /// `(year, month, day)` from the log id or the file name.
     pub date: Option<(i32, u32, u32)>,
+    /// [`GameRecord::play_hash`].
+    pub play_hash: Option<u64>,
 }
 
 /// A table of the dataset: one that takes whole games.
@@ -107,6 +109,8 @@ columns! {
     complete: Boolean = g.replayed.complete,
     truncation: Option<Utf8> = g.replayed.truncation.as_deref(),
     notes: List<Utf8> = Each(g.record.notes.iter().map(String::as_str)),
+    // the 64 bits as they are
+    play_hash: Option<Int64> = g.play_hash.map(|h| h as i64),
 }
 
 // ---------------------------------------------------------------- rounds

@@ -2,12 +2,15 @@
 //! input order, to one writer thread per table. Memory is bounded by the chunk size and the row groups in
 //! flight, not by the number of inputs.
 
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use arrow::array::{Array, AsArray};
+use arrow::datatypes::{Int64Type, UInt32Type};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -115,9 +118,22 @@ pub struct Summary {
     pub elapsed_s: f64,
     /// Stale temporary files of an interrupted earlier run, removed at the start.
     pub stale_removed: usize,
+    /// Games left out because the same game is in the dataset already, or came earlier in this run (the same
+    /// [`GameRecord::play_hash`]: the same game in another format or file).
+    pub games_duplicate: u64,
     pub quarantined: Vec<Quarantined>,
     pub truncated: Vec<Truncated>,
+    pub duplicates: Vec<Duplicate>,
     pub written: Vec<String>,
+}
+
+/// A game ingest left out: the same play as a game it keeps.
+#[derive(Clone, Debug, Serialize)]
+pub struct Duplicate {
+    pub file: String,
+    pub game: u32,
+    /// The kept game's file and place in it.
+    pub same_as: String,
 }
 
 /// Progress of the run, for a progress bar.
@@ -133,6 +149,7 @@ impl Progress for Silent {}
 struct GameOut {
     record: GameRecord,
     replayed: ExtractedGame,
+    play_hash: Option<u64>,
 }
 
 struct FileOut {
@@ -176,6 +193,7 @@ impl FileOut {
             record: &g.record,
             replayed: &g.replayed,
             date: self.date,
+            play_hash: g.play_hash,
         }
     }
 
@@ -217,7 +235,7 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileO
         .or_else(|| haifu_record::source::name_date(&file_name));
     for record in records {
         match extract(&record) {
-            Ok(replayed) => out.games.push(GameOut { record, replayed }),
+            Ok(replayed) => out.games.push(GameOut { play_hash: record.play_hash(), record, replayed }),
             Err(e) => out.quarantined.push(Quarantined {
                 file: name.clone(),
                 game: Some(record.index_in_file),
@@ -228,9 +246,15 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileO
     out
 }
 
-/// Adds a file to the summary, the manifest and the quarantine list; under `--strict` the first problem is an
-/// error.
-fn account(summary: &mut Summary, writer: &mut DatasetWriter, f: &FileOut, strict: bool) -> Result<()> {
+/// Adds a file to the summary, the manifest and the quarantine list, and leaves out its games whose play is
+/// in `plays` already (adding the others); under `--strict` the first problem is an error.
+fn account(
+    summary: &mut Summary,
+    writer: &mut DatasetWriter,
+    plays: &mut HashMap<u64, String>,
+    f: &mut FileOut,
+    strict: bool,
+) -> Result<()> {
     if f.skipped {
         summary.files_skipped += 1;
         return Ok(());
@@ -249,6 +273,22 @@ fn account(summary: &mut Summary, writer: &mut DatasetWriter, f: &FileOut, stric
         writer.record_quarantine(serde_json::to_value(q)?);
     }
     summary.quarantined.extend(f.quarantined.iter().cloned());
+    let name = &f.name;
+    f.games.retain(|g| {
+        let Some(play) = g.play_hash else { return true };
+        let at = g.record.index_in_file;
+        match plays.entry(play) {
+            Entry::Occupied(kept) => {
+                summary.duplicates.push(Duplicate { file: name.clone(), game: at, same_as: kept.get().clone() });
+                false
+            }
+            Entry::Vacant(v) => {
+                v.insert(format!("{name} game {at}"));
+                true
+            }
+        }
+    });
+    summary.games_duplicate = summary.duplicates.len() as u64;
     for g in &f.games {
         summary.games_ingested += 1;
         summary.rounds += g.replayed.rounds.len() as u64;
@@ -299,6 +339,31 @@ fn process_guarded(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) 
     )
 }
 
+/// The plays of the games a dataset holds ([`GameRecord::play_hash`]), each with where its game came from. A
+/// dataset written before the games table had `play_hash` gives none: its games are not matched.
+fn stored_plays(dataset: &Path) -> Result<HashMap<u64, String>> {
+    let mut plays = HashMap::new();
+    if !crate::parts::has_part_list(dataset) {
+        return Ok(plays);
+    }
+    for batch in crate::stored::read_columns(dataset, "games", &["play_hash", "source_file", "index_in_file"])? {
+        let (Some(play), Some(file), Some(at)) = (
+            batch.column_by_name("play_hash"),
+            batch.column_by_name("source_file"),
+            batch.column_by_name("index_in_file"),
+        ) else {
+            continue;
+        };
+        let play = play.as_primitive_opt::<Int64Type>().context("games.play_hash is not Int64")?;
+        let file = file.as_string_opt::<i32>().context("games.source_file is not text")?;
+        let at = at.as_primitive_opt::<UInt32Type>().context("games.index_in_file is not UInt32")?;
+        for i in (0..batch.num_rows()).filter(|&i| play.is_valid(i)) {
+            plays.insert(play.value(i) as u64, format!("{} game {}", file.value(i), at.value(i)));
+        }
+    }
+    Ok(plays)
+}
+
 /// A game id stable across runs: from the file's content hash and the game's place in the file.
 pub fn game_id(hash: &str, index: u32) -> i64 {
     let h = xxhash_rust::xxh3::xxh3_64(format!("{hash}:{index}").as_bytes());
@@ -321,6 +386,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     }
     let stale_removed = clean_uncommitted(&opts.out)?;
     let mut seen: HashSet<String> = read_manifest(&opts.out)?.into_iter().map(|e| e.hash).collect();
+    let mut plays = stored_plays(&opts.out)?;
     let total_bytes: u64 = inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     progress.start(inputs.len() as u64, total_bytes);
 
@@ -388,9 +454,9 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
 
         let mut failure: Option<anyhow::Error> = None;
         'chunks: for mut outs in rx.iter() {
-            for f in &outs {
+            for f in outs.iter_mut() {
                 progress.file_done(f.raw_len, f.games.len() as u64);
-                if let Err(e) = account(&mut summary, &mut writer, f, strict) {
+                if let Err(e) = account(&mut summary, &mut writer, &mut plays, f, strict) {
                     failure = Some(e);
                     break 'chunks;
                 }
@@ -442,7 +508,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     let mut brief = serde_json::to_value(&summary)?;
     if let Some(o) = brief.as_object_mut() {
         // the run line keeps counts, not the lists
-        for k in ["quarantined", "truncated", "written"] {
+        for k in ["quarantined", "truncated", "duplicates", "written"] {
             o.remove(k);
         }
     }

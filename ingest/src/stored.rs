@@ -8,6 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use arrow::array::{Array, AsArray, RecordBatch};
 use arrow::datatypes::{Date32Type, Int64Type, UInt32Type, UInt8Type};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ProjectionMask;
 
 use haifu_rules::Tile;
 
@@ -23,11 +24,24 @@ pub fn part_files(dataset: &Path, table: &str) -> Result<Vec<PathBuf>> {
 
 /// Reads every record batch of a table.
 pub fn read_table(dataset: &Path, table: &str) -> Result<Vec<RecordBatch>> {
+    read(dataset, table, None)
+}
+
+/// Reads the named top-level columns of a table; a part without one of them gives batches without it.
+pub fn read_columns(dataset: &Path, table: &str, columns: &[&str]) -> Result<Vec<RecordBatch>> {
+    read(dataset, table, Some(columns))
+}
+
+fn read(dataset: &Path, table: &str, columns: Option<&[&str]>) -> Result<Vec<RecordBatch>> {
     let mut out = Vec::new();
     for p in part_files(dataset, table)? {
         let f = File::open(&p).with_context(|| format!("opening {}", p.display()))?;
-        let reader = ParquetRecordBatchReaderBuilder::try_new(f)?.with_batch_size(65_536).build()?;
-        for b in reader {
+        let mut builder = ParquetRecordBatchReaderBuilder::try_new(f)?.with_batch_size(65_536);
+        if let Some(names) = columns {
+            let mask = ProjectionMask::columns(builder.parquet_schema(), names.iter().copied());
+            builder = builder.with_projection(mask);
+        }
+        for b in builder.build()? {
             out.push(b.with_context(|| format!("reading {}", p.display()))?);
         }
     }

@@ -253,6 +253,9 @@ fn round_trip(record: &GameRecord) -> Result<Tripped, Trip> {
     }
     let back = games.remove(0);
     let b = extract(&back).map_err(|e| Trip::Failed(format!("the mjai game does not replay: {e}")))?;
+    if a.complete && back.play_hash() != record.play_hash() {
+        return Err(Trip::Failed("the mjai game has another play hash: ingest would keep both".into()));
+    }
     let pao = pao_rounds(&a);
     let (fa, fb) = (facts(&a, &pao), facts(&b, &pao));
     if let Some(k) = (0..fa.len().max(fb.len())).find(|&k| fa.get(k) != fb.get(k)) {

@@ -248,6 +248,10 @@ fn tenhou6_corpus_replays_and_matches_mjlog() {
                     if let Some(diff) = compare(&g, &ml[0]) {
                         failures.push(format!("{rel} vs {}: {diff}", twin.display()));
                     }
+                    // the same game, so ingest keeps one of the two
+                    if g.play_hash() != ml[0].play_hash() {
+                        failures.push(format!("{rel} vs {}: another play hash", twin.display()));
+                    }
                 }
                 println!("full     {rel}: {} rounds, {} discards", r.rounds.len(), r.decisions.len());
             }

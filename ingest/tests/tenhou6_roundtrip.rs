@@ -225,6 +225,9 @@ fn trip(record: &GameRecord) -> Result<String, Trip> {
     };
     let back = games.remove(0);
     let b = extract(&back).map_err(|e| Trip::Failed(format!("the tenhou.net/6 game does not replay: {e}")))?;
+    if a.complete && back.play_hash() != record.play_hash() {
+        return Err(Trip::Failed("the tenhou.net/6 game has another play hash: ingest would keep both".into()));
+    }
     let (fa, fb) = (facts(&a), facts(&b));
     if let Some(k) = (0..fa.len().max(fb.len())).find(|&k| fa.get(k) != fb.get(k)) {
         return Err(Trip::Failed(format!(

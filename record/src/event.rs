@@ -149,6 +149,27 @@ impl GameRecord {
         GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events, notes: Vec::new() }
     }
 
+    /// A hash of the game's play: every draw and discard in order, as (seat, kind). The same game read from any
+    /// format gives the same value (copy numbers and red fives are left out: the formats number a kind's
+    /// copies differently), two different games virtually never do. `None` for a record without a discard.
+    /// Ingest keeps one game per value: the same game as mjlog and tenhou.net/6, or the two files `haifu
+    /// mjai-server` writes of each game, come in once.
+    pub fn play_hash(&self) -> Option<u64> {
+        let mut play = Vec::with_capacity(self.events.len() * 2);
+        let mut discards = 0;
+        for e in &self.events {
+            match e {
+                Event::Draw { seat, tile } => play.extend([*seat, tile.kind().index()]),
+                Event::Discard { seat, tile } => {
+                    discards += 1;
+                    play.extend([4 + *seat, tile.kind().index()]);
+                }
+                _ => {}
+            }
+        }
+        (discards > 0).then(|| xxhash_rust::xxh3::xxh3_64(&play))
+    }
+
     /// The record as mjlog XML. A leading `mjloggm` tag event becomes the root element.
     pub fn to_mjlog(&self) -> String {
         let mut out = String::with_capacity(self.events.len() * 12 + 64);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Peak RSS of `haifu ingest` on the corpus at several multiples of its size (docs/PERFORMANCE.md), by default
 # 1x, 2x and 5x. Copy k of every mjlog file is made distinct by a trailing XML comment (so that the
-# content-hash manifest does not skip it); the copies live in a scratch directory, never in the repository.
+# content-hash manifest does not skip it), and ingest keeps the copies of a game (`--keep-duplicates`); the
+# copies live in a scratch directory, never in the repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -24,6 +25,6 @@ for n in $sizes; do
   rm -rf "$scratch/out"
   # shellcheck disable=SC2086
   /usr/bin/time -f "${n}x: %e s wall, %U s user, %S s sys, peak RSS %M KB" \
-    "$bin" ingest $inputs --out "$scratch/out" --jobs "$jobs" | head -1
+    "$bin" ingest $inputs --out "$scratch/out" --jobs "$jobs" --keep-duplicates | head -1
 done
 rm -rf "$scratch"

@@ -90,6 +90,7 @@ pub fn run(a: &DemoArgs) -> Result<()> {
         jobs: 0,
         strict: true,
         max_quarantined: None,
+        keep_duplicates: false,
         rules: Default::default(),
         json: false,
         quiet: a.json,

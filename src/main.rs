@@ -114,6 +114,10 @@ pub struct IngestArgs {
     /// those read (`5%`).
     #[arg(long, value_name = "N|P%")]
     pub max_quarantined: Option<haifu_ingest::pipeline::QuarantineLimit>,
+    /// Write every game, even one whose play (every draw and discard) the dataset or the run already holds;
+    /// without it such a game comes in once and the others are listed as duplicates.
+    #[arg(long)]
+    pub keep_duplicates: bool,
     #[command(flatten)]
     pub rules: rules_args::RulesArgs,
     /// Print one JSON object with the summary on stdout.
@@ -180,6 +184,7 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
         strict: a.strict,
         read: a.rules.read_options(),
         max_quarantined: a.max_quarantined,
+        keep_duplicates: a.keep_duplicates,
     };
     let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);
     let summary = haifu_ingest::pipeline::ingest(&inputs, &opts, &bar)?;

@@ -35,6 +35,9 @@ pub struct IngestOptions {
     pub read: ReadOptions,
     /// Fail the run (commit nothing) when more files and games than this are quarantined.
     pub max_quarantined: Option<QuarantineLimit>,
+    /// Write every game, even one whose play the dataset or the run already holds (copies made on purpose:
+    /// measurements at several multiples of a corpus).
+    pub keep_duplicates: bool,
 }
 
 /// `--max-quarantined`: a count (`10`) or a share of the files and games read (`5%`).
@@ -247,11 +250,12 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileO
 }
 
 /// Adds a file to the summary, the manifest and the quarantine list, and leaves out its games whose play is
-/// in `plays` already (adding the others); under `--strict` the first problem is an error.
+/// in `plays` already (adding the others; no `plays`: every game stays); under `--strict` the first problem is
+/// an error.
 fn account(
     summary: &mut Summary,
     writer: &mut DatasetWriter,
-    plays: &mut HashMap<u64, String>,
+    plays: Option<&mut HashMap<u64, String>>,
     f: &mut FileOut,
     strict: bool,
 ) -> Result<()> {
@@ -273,22 +277,9 @@ fn account(
         writer.record_quarantine(serde_json::to_value(q)?);
     }
     summary.quarantined.extend(f.quarantined.iter().cloned());
-    let name = &f.name;
-    f.games.retain(|g| {
-        let Some(play) = g.play_hash else { return true };
-        let at = g.record.index_in_file;
-        match plays.entry(play) {
-            Entry::Occupied(kept) => {
-                summary.duplicates.push(Duplicate { file: name.clone(), game: at, same_as: kept.get().clone() });
-                false
-            }
-            Entry::Vacant(v) => {
-                v.insert(format!("{name} game {at}"));
-                true
-            }
-        }
-    });
-    summary.games_duplicate = summary.duplicates.len() as u64;
+    if let Some(plays) = plays {
+        leave_out_duplicates(plays, f, summary);
+    }
     for g in &f.games {
         summary.games_ingested += 1;
         summary.rounds += g.replayed.rounds.len() as u64;
@@ -315,6 +306,27 @@ fn account(
         });
     }
     Ok(())
+}
+
+/// Drops the file's games whose play is in `plays` (listing each in the summary with the game it repeats) and
+/// adds the plays of the others.
+fn leave_out_duplicates(plays: &mut HashMap<u64, String>, f: &mut FileOut, summary: &mut Summary) {
+    let name = &f.name;
+    f.games.retain(|g| {
+        let Some(play) = g.play_hash else { return true };
+        let at = g.record.index_in_file;
+        match plays.entry(play) {
+            Entry::Occupied(kept) => {
+                summary.duplicates.push(Duplicate { file: name.clone(), game: at, same_as: kept.get().clone() });
+                false
+            }
+            Entry::Vacant(v) => {
+                v.insert(format!("{name} game {at}"));
+                true
+            }
+        }
+    });
+    summary.games_duplicate = summary.duplicates.len() as u64;
 }
 
 /// [`process`], with a panic turned into a quarantine entry: a bug met on one file must not take down the
@@ -386,7 +398,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     }
     let stale_removed = clean_uncommitted(&opts.out)?;
     let mut seen: HashSet<String> = read_manifest(&opts.out)?.into_iter().map(|e| e.hash).collect();
-    let mut plays = stored_plays(&opts.out)?;
+    let mut plays = if opts.keep_duplicates { None } else { Some(stored_plays(&opts.out)?) };
     let total_bytes: u64 = inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
     progress.start(inputs.len() as u64, total_bytes);
 
@@ -456,7 +468,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
         'chunks: for mut outs in rx.iter() {
             for f in outs.iter_mut() {
                 progress.file_done(f.raw_len, f.games.len() as u64);
-                if let Err(e) = account(&mut summary, &mut writer, &mut plays, f, strict) {
+                if let Err(e) = account(&mut summary, &mut writer, plays.as_mut(), f, strict) {
                     failure = Some(e);
                     break 'chunks;
                 }

@@ -12,8 +12,13 @@ use haifu_record::tenhou6::to_tenhou6;
 use haifu_testkit::{scenes, Scratch};
 
 fn ingest_dir(dir: &Path, out: &Path) -> Summary {
+    ingest_with(dir, out, false)
+}
+
+fn ingest_with(dir: &Path, out: &Path, keep_duplicates: bool) -> Summary {
     let inputs = expand_inputs(&[dir.to_path_buf()], &[]).expect("inputs");
-    let opts = IngestOptions { out: out.to_path_buf(), jobs: 2, strict: true, ..IngestOptions::default() };
+    let opts =
+        IngestOptions { out: out.to_path_buf(), jobs: 2, strict: true, keep_duplicates, ..IngestOptions::default() };
     ingest(&inputs, &opts, &Silent).expect("ingests")
 }
 
@@ -57,6 +62,10 @@ fn a_game_in_three_formats_comes_in_once() {
     let second = ingest_dir(&later, &out);
     assert_eq!((second.files_read, second.games_ingested, second.games_duplicate), (1, 0, 1));
     assert!(second.duplicates[0].same_as.ends_with("a.mjlog game 0"), "{:?}", second.duplicates);
+
+    // asked to, ingest keeps every copy
+    let kept = ingest_with(&logs, &s.0.join("every-copy"), true);
+    assert_eq!((kept.games_ingested, kept.games_duplicate), (4, 0));
 }
 
 /// The two games alone, one file each, in a directory of their own.

@@ -163,9 +163,7 @@ impl FlatNet {
         }
         FlatNet { arch, hidden, out: nn::linear(p / "out", inputs, 34, Default::default()) }
     }
-}
 
-impl FlatNet {
     /// The network over `xs` with `layer(i, x)` as its `i`-th hidden layer.
     fn through(&self, xs: &Tensor, layer: impl Fn(usize, &Tensor) -> Tensor) -> Tensor {
         let mut x = xs.shallow_clone();

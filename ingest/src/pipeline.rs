@@ -135,7 +135,9 @@ pub struct Summary {
 pub struct Duplicate {
     pub file: String,
     pub game: u32,
-    /// The kept game's file and place in it.
+    /// The kept game's id in the games table.
+    pub same_as_game_id: i64,
+    /// The kept game's file and place in it (`FILE game N`), read from the games table once the run is in.
     pub same_as: String,
 }
 
@@ -255,7 +257,7 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileO
 fn account(
     summary: &mut Summary,
     writer: &mut DatasetWriter,
-    plays: Option<&mut HashMap<u64, String>>,
+    plays: Option<&mut HashMap<u64, i64>>,
     f: &mut FileOut,
     strict: bool,
 ) -> Result<()> {
@@ -308,25 +310,50 @@ fn account(
     Ok(())
 }
 
-/// Drops the file's games whose play is in `plays` (listing each in the summary with the game it repeats) and
-/// adds the plays of the others.
-fn leave_out_duplicates(plays: &mut HashMap<u64, String>, f: &mut FileOut, summary: &mut Summary) {
-    let name = &f.name;
+/// Drops the file's games whose play is in `plays` (listing each in the summary with the id of the game it
+/// repeats) and adds the plays of the others. The map holds 16 bytes a game: names are looked up at the end,
+/// for the duplicates alone ([`name_kept_games`]).
+fn leave_out_duplicates(plays: &mut HashMap<u64, i64>, f: &mut FileOut, summary: &mut Summary) {
+    let (name, hash) = (&f.name, &f.hash);
     f.games.retain(|g| {
         let Some(play) = g.play_hash else { return true };
         let at = g.record.index_in_file;
         match plays.entry(play) {
             Entry::Occupied(kept) => {
-                summary.duplicates.push(Duplicate { file: name.clone(), game: at, same_as: kept.get().clone() });
+                let (same_as_game_id, same_as) = (*kept.get(), String::new());
+                summary.duplicates.push(Duplicate { file: name.clone(), game: at, same_as_game_id, same_as });
                 false
             }
             Entry::Vacant(v) => {
-                v.insert(format!("{name} game {at}"));
+                v.insert(game_id(hash, at));
                 true
             }
         }
     });
     summary.games_duplicate = summary.duplicates.len() as u64;
+}
+
+/// Fills in each duplicate's `same_as` from the games table (the kept game is there once the run is in); a
+/// game the table cannot name is called by its id.
+fn name_kept_games(dataset: &Path, duplicates: &mut [Duplicate]) {
+    let wanted: HashSet<i64> = duplicates.iter().map(|d| d.same_as_game_id).collect();
+    let mut names: HashMap<i64, String> = HashMap::new();
+    let columns = ["game_id", "source_file", "index_in_file"];
+    for batch in crate::stored::read_columns(dataset, "games", &columns).unwrap_or_default() {
+        let (Some(id), Some(file), Some(at)) = (
+            batch.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<Int64Type>()),
+            batch.column_by_name("source_file").and_then(|c| c.as_string_opt::<i32>()),
+            batch.column_by_name("index_in_file").and_then(|c| c.as_primitive_opt::<UInt32Type>()),
+        ) else {
+            continue;
+        };
+        for i in (0..batch.num_rows()).filter(|&i| wanted.contains(&id.value(i))) {
+            names.insert(id.value(i), format!("{} game {}", file.value(i), at.value(i)));
+        }
+    }
+    for d in duplicates {
+        d.same_as = names.get(&d.same_as_game_id).cloned().unwrap_or_else(|| format!("game id {}", d.same_as_game_id));
+    }
 }
 
 /// [`process`], with a panic turned into a quarantine entry: a bug met on one file must not take down the
@@ -351,26 +378,21 @@ fn process_guarded(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) 
     )
 }
 
-/// The plays of the games a dataset holds ([`GameRecord::play_hash`]), each with where its game came from. A
-/// dataset written before the games table had `play_hash` gives none: its games are not matched.
-fn stored_plays(dataset: &Path) -> Result<HashMap<u64, String>> {
+/// The plays of the games a dataset holds ([`GameRecord::play_hash`]), each with its game's id. A dataset
+/// written before the games table had `play_hash` gives none: its games are not matched.
+fn stored_plays(dataset: &Path) -> Result<HashMap<u64, i64>> {
     let mut plays = HashMap::new();
     if !crate::parts::has_part_list(dataset) {
         return Ok(plays);
     }
-    for batch in crate::stored::read_columns(dataset, "games", &["play_hash", "source_file", "index_in_file"])? {
-        let (Some(play), Some(file), Some(at)) = (
-            batch.column_by_name("play_hash"),
-            batch.column_by_name("source_file"),
-            batch.column_by_name("index_in_file"),
-        ) else {
+    for batch in crate::stored::read_columns(dataset, "games", &["play_hash", "game_id"])? {
+        let (Some(play), Some(id)) = (batch.column_by_name("play_hash"), batch.column_by_name("game_id")) else {
             continue;
         };
         let play = play.as_primitive_opt::<Int64Type>().context("games.play_hash is not Int64")?;
-        let file = file.as_string_opt::<i32>().context("games.source_file is not text")?;
-        let at = at.as_primitive_opt::<UInt32Type>().context("games.index_in_file is not UInt32")?;
+        let id = id.as_primitive_opt::<Int64Type>().context("games.game_id is not Int64")?;
         for i in (0..batch.num_rows()).filter(|&i| play.is_valid(i)) {
-            plays.insert(play.value(i) as u64, format!("{} game {}", file.value(i), at.value(i)));
+            plays.insert(play.value(i) as u64, id.value(i));
         }
     }
     Ok(plays)
@@ -526,6 +548,9 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     }
     let written = writer.commit(&staged, &brief)?;
     summary.written = written.iter().map(|p| display(p)).collect();
+    if !summary.duplicates.is_empty() {
+        name_kept_games(&opts.out, &mut summary.duplicates);
+    }
     Ok(summary)
 }
 

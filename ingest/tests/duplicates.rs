@@ -44,6 +44,8 @@ fn a_game_in_three_formats_comes_in_once() {
 
     let first = ingest_dir(&logs, &out);
     assert_eq!((first.files_read, first.games_ingested, first.games_duplicate), (4, 2, 2));
+    let kept = first.duplicates[0].same_as_game_id;
+    assert!(first.duplicates.iter().all(|d| d.same_as_game_id == kept));
     let same_as: Vec<&str> = first.duplicates.iter().map(|d| d.same_as.as_str()).collect();
     assert!(same_as.iter().all(|k| k.ends_with("a.mjlog game 0")), "{same_as:?}");
     let left_out: Vec<&str> = first.duplicates.iter().map(|d| d.file.as_str()).collect();

@@ -330,7 +330,6 @@ fn leave_out_duplicates(plays: &mut HashMap<u64, i64>, f: &mut FileOut, summary:
             }
         }
     });
-    summary.games_duplicate = summary.duplicates.len() as u64;
 }
 
 /// Fills in each duplicate's `same_as` from the games table (the kept game is there once the run is in); a
@@ -537,6 +536,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
             first.join("; ")
         );
     }
+    summary.games_duplicate = summary.duplicates.len() as u64;
     summary.run = writer.run_id().to_string();
     summary.elapsed_s = started.elapsed().as_secs_f64();
     let mut brief = serde_json::to_value(&summary)?;

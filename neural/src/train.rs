@@ -696,7 +696,8 @@ mod tests {
         }
     }
 
-    /// Five positions of made-up features, each legal kind and label its index.
+    /// `n` positions of made-up features: position `i` may discard kinds 0-2 and `i % 34`, and discarded
+    /// `i % 3`.
     fn made_up(n: usize) -> Positions {
         let mut p = Positions::default();
         for i in 0..n {

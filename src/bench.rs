@@ -141,7 +141,7 @@ fn sim(bots: &[String], games: usize, repeat: usize, table: &crate::sim::TableAr
                 let mut rounds = 0;
                 for g in 0..games as u64 {
                     let record = play_game(rules, game_seed(1, g), &seats).map_err(|e| anyhow::anyhow!(e))?;
-                    rounds += record.events.iter().filter(|e| e.as_tag("INIT").is_some()).count();
+                    rounds += record.events.iter().filter(|e| matches!(e, haifu_record::Event::Init(_))).count();
                 }
                 Ok(rounds)
             })

@@ -43,15 +43,13 @@ fn random_and_tsumogiri_games() {
     for seed in 0..n {
         let rec = game(seed);
         for e in &rec.events {
+            use haifu_record::Event;
             let k = match e {
-                haifu_record::Event::Tag(t) if t.name == "RYUUKYOKU" => {
-                    format!("draw {}", t.get("type").unwrap_or("exhaustive"))
-                }
-                haifu_record::Event::Tag(t) if matches!(t.name.as_str(), "INIT" | "AGARI") => t.name.to_lowercase(),
-                haifu_record::Event::Tag(t) if t.name == "REACH" && t.get("step") == Some("1") => "riichi".into(),
-                haifu_record::Event::Call { meld, .. } => {
-                    haifu_rules::Meld::decode(*meld).map_or("?".into(), |m| m.kind.name().to_string())
-                }
+                Event::Ryuukyoku(d) => format!("draw {}", d.kind.name()),
+                Event::Init(_) => "init".into(),
+                Event::Agari(_) => "agari".into(),
+                Event::Reach(r) if r.step == 1 => "riichi".into(),
+                Event::Call { meld, .. } => meld.kind.name().to_string(),
                 _ => continue,
             };
             *kinds.entry(k).or_default() += 1;

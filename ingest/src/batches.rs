@@ -5,6 +5,7 @@
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::tags::Agari;
 use haifu_rules::hand::suit_key;
+use haifu_rules::table::placements;
 use haifu_rules::{Counts, Suit, Tile};
 
 use crate::columns;
@@ -55,17 +56,6 @@ pub fn year_of_days(days: i32) -> i32 {
     yoe + era * 400 + i32::from(month_from_march > 12)
 }
 
-/// Final ranks from final scores: ties go to the seat nearer the first dealer (seat 0), as on Tenhou.
-pub fn ranks(scores: &[i32]) -> Vec<u8> {
-    let mut order: Vec<usize> = (0..scores.len()).collect();
-    order.sort_by_key(|&s| (std::cmp::Reverse(scores[s]), s));
-    let mut r = vec![0u8; scores.len()];
-    for (place, s) in order.into_iter().enumerate() {
-        r[s] = place as u8 + 1;
-    }
-    r
-}
-
 /// Tenhou ids of tiles, as a list value.
 fn ids(tiles: &[Tile]) -> Each<impl Iterator<Item = u8> + '_> {
     Each(tiles.iter().map(|t| t.id()))
@@ -101,7 +91,7 @@ columns! {
     rate: List<Option<Float32>> = Each(seats.iter().map(|p| p.rate)),
     final_scores: Option<List<Int32>> = info.owari.as_ref().map(|o| &o.scores[..np]),
     final_points: Option<List<Float64>> = info.owari.as_ref().map(|o| &o.points[..np]),
-    ranks: Option<List<UInt8>> = info.owari.as_ref().map(|o| ranks(&o.scores[..np])),
+    ranks: Option<List<UInt8>> = info.owari.as_ref().map(|o| placements(&o.scores, info.n_players)[..np].to_vec()),
     disconnected: List<Boolean> = &info.disconnected[..np],
     rounds: UInt16 = g.replayed.rounds.len() as u16,
     decisions: UInt32 = g.replayed.decisions.len() as u32,
@@ -201,9 +191,9 @@ fn with_rounds<'g>(g: &'g GameRow<'_>) -> impl Iterator<Item = (u32, &'g Event, 
 fn typed(e: &Event) -> (Option<u8>, Option<u8>, Option<u32>) {
     match e {
         Event::Draw { seat, tile } | Event::Discard { seat, tile } => (Some(*seat), Some(tile.id()), None),
-        Event::Call { seat, meld } => (Some(*seat), None, Some(*meld)),
+        Event::Call { seat, code, .. } => (Some(*seat), None, Some(*code)),
         Event::Dora { tile } => (None, Some(tile.id()), None),
-        Event::Tag(_) => (None, None, None),
+        _ => (None, None, None),
     }
 }
 
@@ -220,10 +210,7 @@ columns! {
     seat: Option<UInt8> = seat,
     tile: Option<UInt8> = tile,
     meld: Option<UInt32> = meld,
-    attrs: Option<Utf8> = match e {
-        Event::Tag(t) => Some(t.attrs_xml()),
-        _ => None,
-    },
+    attrs: Option<Utf8> = e.written_tag().map(|t| t.attrs_xml()),
 }
 
 // ---------------------------------------------------------------- decisions
@@ -306,9 +293,4 @@ mod tests {
         }
     }
 
-    #[test]
-    fn ranks_break_ties_by_seat() {
-        assert_eq!(ranks(&[25000, 30000, 25000, 20000]), vec![2, 1, 3, 4]);
-        assert_eq!(ranks(&[35000, 35000, 35000]), vec![1, 2, 3]);
-    }
 }

@@ -14,6 +14,7 @@
 
 use arrayvec::ArrayVec;
 use haifu_rules::agari;
+use haifu_rules::table;
 use haifu_rules::shanten::shanten;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
@@ -21,7 +22,8 @@ use crate::error::ExtractError;
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::state::TableState;
 pub use haifu_record::state::{Melds, RiverTile};
-use haifu_record::tags::{self, Agari, DrawKind, GameType, Init, Owari, Player, Reach, Ryuukyoku};
+use haifu_record::tags::{Agari, DrawKind, GameType, Init, Owari, Player, Ryuukyoku};
+use haifu_record::walk::{walk, Visitor};
 
 /// Where the tile a decision starts from came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,20 +202,23 @@ struct RoundState {
 
 const OUTSIDE: &str = "event outside a round (before INIT or after the round ended)";
 
-/// Total of scores and sticks (SPEC 1.2).
-fn total_points(n_players: u8) -> i32 {
-    if n_players == 3 {
-        105_000
-    } else {
-        100_000
-    }
+/// What the state showed before a discard, kept for the decision cut after it.
+struct BeforeDiscard {
+    hand: Hand,
+    melds: Melds,
+    in_riichi: bool,
+    scores: [i32; 4],
+    dora_count: u8,
+    tiles_left: u8,
+    pending: Option<(Source, Tile, Counts)>,
 }
 
+/// The checks and the cuts of the replay, as a visitor of the one game walker ([`haifu_record::walk`]): the
+/// `before` hook holds the record to the state it is applied to, the `after` hook cuts decisions and rounds
+/// from the state it leaves.
 struct Replayer<'a> {
     events: &'a [Event],
     info: GameInfo,
-    /// The public state: hands, melds, rivers, riichi, scores and sticks (kept across rounds).
-    table: TableState,
     round: Option<RoundState>,
     rounds: Vec<RoundRecord>,
     decisions: Vec<Decision>,
@@ -221,6 +226,11 @@ struct Replayer<'a> {
     started: bool,
     /// Scores plus sticks: 100000 (4p) or 105000 (3p) under standard rules.
     total: Option<i32>,
+    /// The tiles an `INIT` deals (and its indicator), checked before it and kept for its round.
+    dealt: TileSet,
+    discard: Option<BeforeDiscard>,
+    /// The caller's hand before a call.
+    before_call: Option<Hand>,
 }
 
 /// Replays a game record. Errors name the event; a record that stops early yields the complete rounds.
@@ -228,19 +238,18 @@ pub fn extract(record: &GameRecord) -> Result<ExtractedGame, ExtractError> {
     let mut r = Replayer {
         events: &record.events,
         info: GameInfo { n_players: 4, ..GameInfo::default() },
-        table: TableState::default(),
         round: None,
         rounds: Vec::new(),
         decisions: Vec::new(),
         complete: false,
         started: false,
         total: None,
+        dealt: TileSet::new(),
+        discard: None,
+        before_call: None,
     };
-    for (i, ev) in record.events.iter().enumerate() {
-        if r.complete && !matches!(ev, Event::Tag(_)) {
-            return Err(r.err(i, "game event after owari".into()));
-        }
-        r.step(i, ev).map_err(|m| r.err(i, m))?;
+    if let Err(e) = walk(&record.events, TableState::default(), &mut r) {
+        return Err(error_at(&record.events, e.event, e.message));
     }
     let mut truncation = None;
     if let Some(open) = r.round.take() {
@@ -252,79 +261,143 @@ pub fn extract(record: &GameRecord) -> Result<ExtractedGame, ExtractError> {
     Ok(ExtractedGame { info: r.info, rounds: r.rounds, decisions: r.decisions, complete: r.complete, truncation })
 }
 
-impl Replayer<'_> {
-    fn err(&self, i: usize, message: String) -> ExtractError {
-        let mut tag = String::new();
-        self.events[i].write_xml(&mut tag);
-        if tag.len() > 120 {
-            let cut = (0..=120).rev().find(|&c| tag.is_char_boundary(c)).unwrap_or(0);
-            tag.truncate(cut);
-            tag.push_str("...");
+/// The error at event `i`, with the event as XML (cut at 120 characters).
+fn error_at(events: &[Event], i: usize, message: String) -> ExtractError {
+    let mut tag = String::new();
+    events[i].write_xml(&mut tag);
+    if tag.len() > 120 {
+        let cut = (0..=120).rev().find(|&c| tag.is_char_boundary(c)).unwrap_or(0);
+        tag.truncate(cut);
+        tag.push_str("...");
+    }
+    ExtractError { event: i, tag, message }
+}
+
+impl Visitor for Replayer<'_> {
+    fn before(&mut self, _: usize, ev: &Event, table: &TableState) -> Result<(), String> {
+        if self.complete && ev.carries_play() {
+            return Err("game event after owari".into());
         }
-        ExtractError { event: i, tag, message }
-    }
-
-    fn round_mut(&mut self) -> Result<&mut RoundState, String> {
-        self.round.as_mut().ok_or_else(|| OUTSIDE.to_string())
-    }
-
-    fn step(&mut self, i: usize, ev: &Event) -> Result<(), String> {
         match ev {
-            Event::Draw { seat, tile } => self.draw(*seat, *tile),
-            Event::Discard { seat, tile } => self.discard(i, *seat, *tile),
-            Event::Call { seat, meld } => self.call(*seat, *meld),
+            Event::Draw { tile, .. } => {
+                let r = self.round.as_mut().ok_or(OUTSIDE)?;
+                if !r.wins.is_empty() {
+                    return Err("draw after a win".into());
+                }
+                if !r.seen.insert(*tile) {
+                    return Err(format!("tile {} ({tile}) was already dealt or drawn this round", tile.id()));
+                }
+                Ok(())
+            }
+            Event::Discard { seat, .. } => self.before_discard(*seat, table),
+            Event::Call { seat, .. } => {
+                let r = self.round.as_ref().ok_or(OUTSIDE)?;
+                if !r.wins.is_empty() {
+                    return Err("call after a win".into());
+                }
+                self.before_call = table.seats.get(usize::from(*seat)).map(|s| s.hand);
+                Ok(())
+            }
             Event::Dora { tile } => {
-                let r = self.round_mut()?;
+                let r = self.round.as_mut().ok_or(OUTSIDE)?;
                 if !r.seen.insert(*tile) {
                     return Err(format!("dora indicator {tile} already in play"));
                 }
-                self.table.dora(*tile)
+                Ok(())
             }
-            Event::Tag(t) => match t.name.as_str() {
-                "GO" => {
-                    if let Some(v) = t.get("type") {
-                        let gt = GameType(v.parse().map_err(|_| format!("GO type={v:?} is not a number"))?);
-                        self.info.game_type = Some(gt);
-                        self.info.n_players = if gt.three_player() { 3 } else { 4 };
-                    }
-                    self.info.lobby = t.get("lobby").and_then(|l| l.parse().ok());
-                    Ok(())
+            Event::Go(go) => {
+                if let Some(gt) = go.game_type {
+                    self.info.game_type = Some(gt);
+                    self.info.n_players = if gt.three_player() { 3 } else { 4 };
                 }
-                "UN" => {
-                    for (slot, p) in self.info.players.iter_mut().zip(tags::parse_un(t)?) {
-                        if let Some(p) = p {
-                            // a reconnection repeats the name only: keep dan and rate from the first UN
-                            if slot.name.is_empty() || p.dan.is_some() {
-                                *slot = p;
-                            }
+                self.info.lobby = go.lobby.and_then(|l| i32::try_from(l).ok());
+                Ok(())
+            }
+            Event::Players(un) => {
+                for (slot, p) in self.info.players.iter_mut().zip(&un.0) {
+                    if let Some(p) = p {
+                        // a reconnection repeats the name only: keep dan and rate from the first UN
+                        if slot.name.is_empty() || p.dan.is_some() {
+                            *slot = p.clone();
                         }
                     }
-                    Ok(())
                 }
-                "BYE" => {
-                    let who: usize = t.get("who").and_then(|w| w.parse().ok()).ok_or("BYE without who")?;
-                    *self.info.disconnected.get_mut(who).ok_or("BYE who out of range")? = true;
-                    Ok(())
-                }
-                "INIT" => self.init(i, t),
-                "REACH" => self.reach(Reach::parse(t)?),
-                "AGARI" => self.agari(i, Agari::parse(t)?),
-                "RYUUKYOKU" => self.ryuukyoku(i, Ryuukyoku::parse(t)?),
-                // SHUFFLE, TAIKYOKU, the root and unknown tags carry nothing the replay checks
-                _ => Ok(()),
-            },
+                Ok(())
+            }
+            Event::Bye(bye) => {
+                self.info.disconnected[usize::from(bye.who)] = true;
+                Ok(())
+            }
+            Event::Init(init) => self.before_init(init, table),
+            Event::Reach(_) => self.round.as_ref().map(|_| ()).ok_or_else(|| OUTSIDE.to_string()),
+            Event::Agari(a) => self.before_agari(a, table),
+            Event::Ryuukyoku(d) => self.before_ryuukyoku(d, table),
+            // SHUFFLE, TAIKYOKU, the root and unknown tags carry nothing the replay checks
+            Event::Tag(_) => Ok(()),
         }
     }
 
-    fn init(&mut self, i: usize, t: &haifu_record::event::Tag) -> Result<(), String> {
+    fn after(&mut self, i: usize, ev: &Event, table: &TableState) -> Result<(), String> {
+        match ev {
+            Event::Draw { seat, tile } => {
+                let r = self.round.as_mut().ok_or(OUTSIDE)?;
+                r.robbable = None;
+                r.last_decision = None;
+                let x = &mut r.extra[usize::from(*seat)];
+                let source = x.replacement.take().unwrap_or(Source::Draw);
+                x.pending = Some((source, *tile, *table.seats[usize::from(*seat)].hand.counts()));
+                Ok(())
+            }
+            Event::Discard { seat, tile } => self.after_discard(i, *seat, *tile, table),
+            Event::Call { seat, meld, .. } => self.after_call(*seat, *meld),
+            Event::Init(init) => {
+                self.started = true;
+                self.round = Some(RoundState {
+                    index: self.rounds.len() as u16,
+                    init: init.value().clone(),
+                    first_event: i as u32,
+                    extra: [SeatExtra::default(); 4],
+                    seen: std::mem::take(&mut self.dealt),
+                    last_decision: None,
+                    robbable: None,
+                    first_decision: self.decisions.len(),
+                    wins: Vec::new(),
+                });
+                Ok(())
+            }
+            Event::Reach(reach) => {
+                if let Some(ten) = reach.scores.filter(|_| reach.step == 2) {
+                    if ten != table.scores {
+                        return Err(format!("REACH ten {ten:?} but the scores after the stick are {:?}", table.scores));
+                    }
+                }
+                Ok(())
+            }
+            Event::Agari(a) => self.after_agari(i, a, table),
+            Event::Ryuukyoku(d) => {
+                let np = usize::from(self.info.n_players);
+                let mut outcomes = [Outcome::Abortive; 4];
+                if !d.kind.is_abortive() {
+                    for (s, o) in outcomes.iter_mut().enumerate().take(np) {
+                        *o = if d.shown[s].is_some() { Outcome::DrawTenpai } else { Outcome::DrawNoten };
+                    }
+                }
+                self.end_round(i, RoundEnd::Ryuukyoku(d.value().clone()), outcomes, d.owari.clone(), table)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Replayer<'_> {
+    fn before_init(&mut self, init: &Init, table: &TableState) -> Result<(), String> {
         if self.round.is_some() {
             return Err("INIT while the previous round has not ended".into());
         }
         if self.complete {
             return Err("INIT after owari".into());
         }
-        let init = Init::parse(t)?;
-        let n = if init.hands[3].is_empty() { 3 } else { 4 };
+        let n = init.players();
         if self.info.game_type.is_none() {
             self.info.n_players = n;
         } else if n != self.info.n_players {
@@ -335,7 +408,7 @@ impl Replayer<'_> {
         // private lobbies (lobby != 0) and newer rule sets (GO type >= 0x100) may start from other scores:
         // their first INIT sets the total, which must then hold for the whole game
         let standard = self.info.game_type.is_none_or(|t| t.0 < 0x100) && self.info.lobby.unwrap_or(0) == 0;
-        let total = *self.total.get_or_insert(if standard { total_points(self.info.n_players) } else { sum });
+        let total = *self.total.get_or_insert(if standard { table::standard_total(self.info.n_players) } else { sum });
         if sum != total {
             return Err(format!(
                 "scores {:?} and {} sticks add to {sum}, not {total}",
@@ -343,13 +416,13 @@ impl Replayer<'_> {
                 init.kyotaku
             ));
         }
-        if self.started && (init.scores != self.table.scores || init.kyotaku != self.table.kyotaku) {
+        if self.started && (init.scores != table.scores || init.kyotaku != table.kyotaku) {
             return Err(format!(
                 "INIT ten {:?} (+{} sticks) differs from the scores the last round left {:?} (+{})",
                 &init.scores[..np],
                 init.kyotaku,
-                &self.table.scores[..np],
-                self.table.kyotaku
+                &table.scores[..np],
+                table.kyotaku
             ));
         }
         if usize::from(init.dealer) >= np {
@@ -369,56 +442,36 @@ impl Replayer<'_> {
         if !seen.insert(init.dora_indicator) {
             return Err("dora indicator is also in a hand".into());
         }
-        self.started = true;
-        self.table.start(&init, self.info.n_players);
-        self.round = Some(RoundState {
-            index: self.rounds.len() as u16,
-            init,
-            first_event: i as u32,
-            extra: [SeatExtra::default(); 4],
-            seen,
-            last_decision: None,
-            robbable: None,
-            first_decision: self.decisions.len(),
-            wins: Vec::new(),
+        self.dealt = seen;
+        Ok(())
+    }
+
+    fn before_discard(&mut self, seat: u8, table: &TableState) -> Result<(), String> {
+        let r = self.round.as_mut().ok_or(OUTSIDE)?;
+        r.robbable = None;
+        let s = table.seats.get(usize::from(seat)).ok_or("seat out of range")?;
+        let pending = r.extra.get_mut(usize::from(seat)).and_then(|x| x.pending.take());
+        self.discard = Some(BeforeDiscard {
+            hand: s.hand,
+            melds: s.melds.clone(),
+            in_riichi: s.riichi.is_accepted(),
+            scores: table.scores,
+            dora_count: table.dora.len() as u8,
+            tiles_left: table.draws_left,
+            pending,
         });
         Ok(())
     }
 
-    fn draw(&mut self, seat: u8, tile: Tile) -> Result<(), String> {
-        let r = self.round.as_mut().ok_or(OUTSIDE)?;
-        if !r.wins.is_empty() {
-            return Err("draw after a win".into());
-        }
-        if !r.seen.insert(tile) {
-            return Err(format!("tile {} ({tile}) was already dealt or drawn this round", tile.id()));
-        }
-        self.table.draw(seat, tile)?;
-        r.robbable = None;
-        r.last_decision = None;
-        let x = &mut r.extra[usize::from(seat)];
-        let source = x.replacement.take().unwrap_or(Source::Draw);
-        x.pending = Some((source, tile, *self.table.seats[usize::from(seat)].hand.counts()));
-        Ok(())
-    }
-
-    fn discard(&mut self, i: usize, seat: u8, tile: Tile) -> Result<(), String> {
-        let decision_index = self.decisions.len();
-        let scores = self.table.scores;
-        let r = self.round.as_mut().ok_or(OUTSIDE)?;
-        r.robbable = None;
-        let dora_count = self.table.dora.len() as u8;
-        let tiles_left = self.table.draws_left;
-        let s = self.table.seats.get(usize::from(seat)).ok_or("seat out of range")?;
-        let (hand, melds, in_riichi) = (s.hand, s.melds.clone(), s.riichi.is_accepted());
-        let pending = r.extra.get_mut(usize::from(seat)).and_then(|x| x.pending.take());
-        let river = self.table.discard(seat, tile)?;
-        let (source, source_tile, before) =
-            pending.ok_or_else(|| format!("seat {seat} discards without a draw or call"))?;
+    fn after_discard(&mut self, i: usize, seat: u8, tile: Tile, table: &TableState) -> Result<(), String> {
+        let b = self.discard.take().ok_or("discard without its state")?;
+        let (source, source_tile, before) = b.pending.ok_or_else(|| format!("seat {seat} discards without a draw or call"))?;
+        let s = &table.seats[usize::from(seat)];
+        let river = s.river.last().ok_or("a discard that reached no river")?;
         // a riichi discard's tile equals the draw only after a draw, never after a call
         let tsumogiri = river.tsumogiri && matches!(source, Source::Draw | Source::Kan | Source::Nuki);
-        let s = &self.table.seats[usize::from(seat)];
-        r.last_decision = Some(decision_index);
+        let r = self.round.as_mut().ok_or(OUTSIDE)?;
+        r.last_decision = Some(self.decisions.len());
         self.decisions.push(Decision {
             event_index: i as u32,
             round: r.index,
@@ -426,31 +479,26 @@ impl Replayer<'_> {
             turn: s.turn,
             source,
             source_tile,
-            hand,
+            hand: b.hand,
             before,
             discard: tile,
             tsumogiri,
             riichi: river.riichi,
-            in_riichi,
-            melds,
-            shanten_before: shanten(hand.counts()),
+            in_riichi: b.in_riichi,
+            melds: b.melds,
+            shanten_before: shanten(b.hand.counts()),
             shanten_after: shanten(s.hand.counts()),
-            scores,
-            dora_count,
-            tiles_left,
+            scores: b.scores,
+            dora_count: b.dora_count,
+            tiles_left: b.tiles_left,
             outcome: Outcome::Bystander,
         });
         Ok(())
     }
 
-    fn call(&mut self, seat: u8, code: u32) -> Result<(), String> {
-        let meld = Meld::decode(code).map_err(|e| e.to_string())?;
+    fn after_call(&mut self, seat: u8, meld: Meld) -> Result<(), String> {
+        let before_call = self.before_call.take();
         let r = self.round.as_mut().ok_or(OUTSIDE)?;
-        if !r.wins.is_empty() {
-            return Err("call after a win".into());
-        }
-        let before_call = self.table.seats.get(usize::from(seat)).map(|s| s.hand);
-        self.table.call(seat, meld)?;
         r.robbable = None;
         if meld.kind.takes_discard() {
             r.last_decision = None;
@@ -477,28 +525,17 @@ impl Replayer<'_> {
         Ok(())
     }
 
-    fn reach(&mut self, reach: Reach) -> Result<(), String> {
-        self.round.as_ref().ok_or(OUTSIDE)?;
-        self.table.reach(reach.who, reach.step)?;
-        if let Some(ten) = reach.scores.filter(|_| reach.step == 2) {
-            if ten != self.table.scores {
-                return Err(format!("REACH ten {ten:?} but the scores after the stick are {:?}", self.table.scores));
-            }
+    fn check_sc(before: &[i32; 4], table: &TableState, what: &str) -> Result<(), String> {
+        if *before != table.scores {
+            return Err(format!("{what} sc before-scores {before:?} differ from the tracked {:?}", table.scores));
         }
         Ok(())
     }
 
-    fn check_sc(&self, before: &[i32; 4], what: &str) -> Result<(), String> {
-        if *before != self.table.scores {
-            return Err(format!("{what} sc before-scores {before:?} differ from the tracked {:?}", self.table.scores));
-        }
-        Ok(())
-    }
-
-    fn agari(&mut self, i: usize, a: Agari) -> Result<(), String> {
+    fn before_agari(&mut self, a: &Agari, table: &TableState) -> Result<(), String> {
         let np = self.info.n_players;
-        self.check_sc(&a.before, "AGARI")?;
-        let kyotaku = self.table.kyotaku;
+        Self::check_sc(&a.before, table, "AGARI")?;
+        let kyotaku = table.kyotaku;
         let r = self.round.as_mut().ok_or(OUTSIDE)?;
         if a.honba != r.init.honba {
             return Err(format!("AGARI ba honba {} but the round has {}", a.honba, r.init.honba));
@@ -513,7 +550,7 @@ impl Replayer<'_> {
         if who >= np || from >= np {
             return Err("AGARI seat out of range".into());
         }
-        let winner = &self.table.seats[usize::from(who)];
+        let winner = &table.seats[usize::from(who)];
         let mut expect = winner.hand;
         let win_tile = if who == from {
             winner.last_draw.filter(|t| winner.hand.contains(*t)).ok_or("tsumo without a drawn tile")?
@@ -522,7 +559,7 @@ impl Replayer<'_> {
                 // a closed kan shows four tiles: the one Tenhou names as machi is the one robbed
                 ts.iter().copied().find(|&t| t == a.machi).or_else(|| ts.first().copied())
             });
-            let discarded = self.table.last_discard.filter(|&(s, _)| s == from).map(|(_, t)| t);
+            let discarded = table.last_discard.filter(|&(s, _)| s == from).map(|(_, t)| t);
             let t = robbed.or(discarded).ok_or_else(|| format!("ron from seat {from} with no tile to take"))?;
             expect.insert(t);
             t
@@ -566,61 +603,61 @@ impl Replayer<'_> {
                 1000 * i32::from(a.kyotaku)
             ));
         }
-        r.wins.push(a.clone());
-        self.table.settle(a.delta, a.kyotaku);
-        // a double ron is a run of AGARI tags, maybe with tags such as BYE between them (SPEC 1.2: no INIT
-        // between): end the round when the next event that is not such a tag is not another AGARI
-        let more = self.events[i + 1..]
-            .iter()
-            .find(|e| !matches!(e, Event::Tag(t) if !matches!(t.name.as_str(), "AGARI" | "INIT" | "RYUUKYOKU")))
-            .is_some_and(|e| e.as_tag("AGARI").is_some());
-        if !more {
-            let wins = std::mem::take(&mut self.round_mut()?.wins);
-            let mut outcomes = [Outcome::Bystander; 4];
-            for w in &wins {
-                // who paid decides: under pao the responsible seat pays (all of a tsumo, half of a ron)
-                for (s, o) in outcomes.iter_mut().enumerate().take(usize::from(np)) {
-                    let paid = w.delta[s] < 0;
-                    if s == usize::from(w.who) || *o == Outcome::DealIn {
-                        continue;
-                    }
-                    if !w.is_tsumo() && s == usize::from(w.from_who) {
-                        *o = Outcome::DealIn;
-                    } else if paid && w.pao_who == Some(s as u8) {
-                        *o = Outcome::Pao;
-                    } else if paid && w.is_tsumo() {
-                        *o = Outcome::TsumoLoss;
-                    }
-                }
-            }
-            for w in &wins {
-                outcomes[usize::from(w.who)] = Outcome::Win;
-            }
-            let owari = wins.last().and_then(|w| w.owari.clone());
-            self.end_round(i, RoundEnd::Agari(wins), outcomes, owari)?;
-        }
         Ok(())
     }
 
-    fn ryuukyoku(&mut self, i: usize, d: Ryuukyoku) -> Result<(), String> {
+    fn after_agari(&mut self, i: usize, a: &Agari, table: &TableState) -> Result<(), String> {
+        let np = self.info.n_players;
+        self.round.as_mut().ok_or(OUTSIDE)?.wins.push(a.clone());
+        // a double ron is a run of AGARI tags, maybe with tags such as BYE between them (SPEC 1.2: no INIT
+        // between): end the round when the next event that carries play is not another AGARI
+        let more = self.events[i + 1..].iter().find(|e| e.carries_play()).is_some_and(|e| matches!(e, Event::Agari(_)));
+        if more {
+            return Ok(());
+        }
+        let wins = std::mem::take(&mut self.round.as_mut().ok_or(OUTSIDE)?.wins);
+        let mut outcomes = [Outcome::Bystander; 4];
+        for w in &wins {
+            // who paid decides: under pao the responsible seat pays (all of a tsumo, half of a ron)
+            for (s, o) in outcomes.iter_mut().enumerate().take(usize::from(np)) {
+                let paid = w.delta[s] < 0;
+                if s == usize::from(w.who) || *o == Outcome::DealIn {
+                    continue;
+                }
+                if !w.is_tsumo() && s == usize::from(w.from_who) {
+                    *o = Outcome::DealIn;
+                } else if paid && w.pao_who == Some(s as u8) {
+                    *o = Outcome::Pao;
+                } else if paid && w.is_tsumo() {
+                    *o = Outcome::TsumoLoss;
+                }
+            }
+        }
+        for w in &wins {
+            outcomes[usize::from(w.who)] = Outcome::Win;
+        }
+        let owari = wins.last().and_then(|w| w.owari.clone());
+        self.end_round(i, RoundEnd::Agari(wins), outcomes, owari, table)
+    }
+
+    fn before_ryuukyoku(&mut self, d: &Ryuukyoku, table: &TableState) -> Result<(), String> {
         let np = usize::from(self.info.n_players);
-        self.check_sc(&d.before, "RYUUKYOKU")?;
+        Self::check_sc(&d.before, table, "RYUUKYOKU")?;
         let r = self.round.as_mut().ok_or(OUTSIDE)?;
         if d.honba != r.init.honba {
             return Err(format!("RYUUKYOKU ba honba {} but the round has {}", d.honba, r.init.honba));
         }
-        if matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi) && self.table.draws_left != 0 {
-            return Err(format!("exhaustive draw with {} tiles left in the wall", self.table.draws_left));
+        if matches!(d.kind, DrawKind::Exhaustive | DrawKind::Nagashi) && table.draws_left != 0 {
+            return Err(format!("exhaustive draw with {} tiles left in the wall", table.draws_left));
         }
-        let ron_tile = self.table.last_discard.map(|(_, t)| t);
-        let mut outcomes = [Outcome::Abortive; 4];
+        let ron_tile = table.last_discard.map(|(_, t)| t);
         for (s, shown) in d.shown.iter().enumerate() {
             let Some(shown) = shown else { continue };
             if s >= np {
                 return Err(format!("hand shown for absent seat {s}"));
             }
             let shown_set: TileSet = shown.iter().copied().collect();
-            let tracked = self.table.seats[s].hand;
+            let tracked = table.seats[s].hand;
             let mut with_ron = tracked;
             if let Some(t) = ron_tile {
                 with_ron.insert(t);
@@ -637,18 +674,11 @@ impl Replayer<'_> {
                 return Err(format!("hai{s} {tracked:?} is shown as tenpai but is not"));
             }
         }
-        if !d.kind.is_abortive() {
-            for (s, o) in outcomes.iter_mut().enumerate().take(np) {
-                *o = if d.shown[s].is_some() { Outcome::DrawTenpai } else { Outcome::DrawNoten };
-            }
-        }
         let delta_sum: i32 = d.delta.iter().sum();
         if delta_sum != 0 {
             return Err(format!("RYUUKYOKU deltas add to {delta_sum}"));
         }
-        self.table.settle(d.delta, 0);
-        let owari = d.owari.clone();
-        self.end_round(i, RoundEnd::Ryuukyoku(d), outcomes, owari)
+        Ok(())
     }
 
     fn end_round(
@@ -657,6 +687,7 @@ impl Replayer<'_> {
         end: RoundEnd,
         outcomes: [Outcome; 4],
         owari: Option<Owari>,
+        table: &TableState,
     ) -> Result<(), String> {
         let r = self.round.take().ok_or("round end outside a round")?;
         for d in &mut self.decisions[r.first_decision..] {
@@ -671,25 +702,21 @@ impl Replayer<'_> {
             }),
             RoundEnd::Ryuukyoku(d) => d.delta,
         };
-        let mut rivers: [Vec<RiverTile>; 4] = Default::default();
-        for (out, seat) in rivers.iter_mut().zip(&mut self.table.seats) {
-            *out = std::mem::take(&mut seat.river);
-        }
         self.rounds.push(RoundRecord {
-            rivers,
+            rivers: std::array::from_fn(|s| table.seats[s].river.clone()),
             index: r.index,
             init: r.init,
-            dora_indicators: self.table.dora.to_vec(),
+            dora_indicators: table.dora.to_vec(),
             end,
             deltas,
-            end_scores: self.table.scores,
-            kyotaku_after: self.table.kyotaku,
+            end_scores: table.scores,
+            kyotaku_after: table.kyotaku,
             first_event: r.first_event,
             last_event: i as u32,
             outcomes,
         });
         if let Some(o) = owari {
-            self.check_owari(&o)?;
+            Self::check_owari(&o, table)?;
             self.info.owari = Some(o);
             self.complete = true;
         }
@@ -697,8 +724,8 @@ impl Replayer<'_> {
     }
 
     /// `owari` = tracked scores, except that leftover sticks go to one seat (the first place).
-    fn check_owari(&self, o: &Owari) -> Result<(), String> {
-        let (scores, kyotaku) = (self.table.scores, self.table.kyotaku);
+    fn check_owari(o: &Owari, table: &TableState) -> Result<(), String> {
+        let (scores, kyotaku) = (table.scores, table.kyotaku);
         let leftover = 1000 * i32::from(kyotaku);
         let diffs: Vec<(usize, i32)> = (0..4).map(|s| (s, o.scores[s] - scores[s])).filter(|&(_, d)| d != 0).collect();
         let ok = match diffs[..] {

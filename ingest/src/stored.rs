@@ -10,9 +10,9 @@ use arrow::datatypes::{Date32Type, Int64Type, UInt32Type, UInt8Type};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 
-use haifu_rules::Tile;
+use haifu_rules::{Meld, Tile};
 
-use haifu_record::event::{Event, Format, GameRecord, Tag};
+use haifu_record::event::{Event, Format, GameRecord};
 
 /// The part files of a table: exactly the parts the dataset lists, each checked ([`crate::parts::listed_files`]).
 pub fn part_files(dataset: &Path, table: &str) -> Result<Vec<PathBuf>> {
@@ -52,24 +52,15 @@ fn col<'a>(b: &'a RecordBatch, name: &str) -> Result<&'a dyn Array> {
     b.column_by_name(name).map(|c| c.as_ref()).ok_or_else(|| anyhow!("column {name} missing"))
 }
 
-/// Parses XML attribute text (`a="1" b="x"`) as the attributes of a tag named `name`.
-pub fn parse_attrs(name: &str, attrs: &str) -> Result<Tag> {
-    let xml = format!("<mjloggm><{name} {attrs}/></mjloggm>");
-    let events = haifu_record::mjlog::parse(xml.as_bytes()).map_err(|e| anyhow!("<{name} {attrs}>: {e}"))?;
-    match events.into_iter().nth(1) {
-        Some(Event::Tag(t)) => Ok(*t),
-        Some(other) => Ok(Tag { name: name.to_string(), attrs: typed_attrs(&other) }),
-        None => bail!("<{name}> did not parse"),
-    }
-}
-
-/// Attributes of a typed event, for a tag stored with attributes that the reader would have typed.
-fn typed_attrs(e: &Event) -> Vec<(String, String)> {
-    match e {
-        Event::Call { seat, meld } => vec![("who".into(), seat.to_string()), ("m".into(), meld.to_string())],
-        Event::Dora { tile } => vec![("hai".into(), tile.id().to_string())],
-        _ => Vec::new(),
-    }
+/// The event a row of the events table stores for a tag (its name and its attributes as XML text): read as the
+/// mjlog reader reads the tag, typed alike.
+fn stored_event(name: &str, attrs: Option<&str>) -> Result<Event> {
+    let xml = match attrs {
+        Some(a) if !a.is_empty() => format!("<mjloggm><{name} {a}/></mjloggm>"),
+        _ => format!("<mjloggm><{name}/></mjloggm>"),
+    };
+    let events = haifu_record::mjlog::parse(xml.as_bytes()).map_err(|e| anyhow!("<{name}>: {e}"))?;
+    events.into_iter().nth(1).ok_or_else(|| anyhow!("<{name}> did not parse"))
 }
 
 /// Games of a dataset with their events, in the order of the events table.
@@ -115,10 +106,14 @@ pub fn read_games(dataset: &Path) -> Result<Vec<(i64, GameRecord)>> {
             let ev = match kinds.value(i) {
                 "draw" => Event::Draw { seat: seat()?, tile: tile()? },
                 "discard" => Event::Discard { seat: seat()?, tile: tile()? },
-                "call" => Event::Call { seat: seat()?, meld: melds.value(i) },
+                "call" => {
+                    let code = melds.value(i);
+                    let meld = Meld::decode(code).map_err(|e| anyhow!("game {id}: {e}"))?;
+                    Event::Call { seat: seat()?, meld, code }
+                }
                 "dora" => Event::Dora { tile: tile()? },
-                name if attrs.is_null(i) || attrs.value(i).is_empty() => Event::tag(Tag::new(name)),
-                name => Event::tag(parse_attrs(name, attrs.value(i))?),
+                name => stored_event(name, (!attrs.is_null(i)).then(|| attrs.value(i)))
+                    .with_context(|| format!("game {id}, event {}", games.last().map_or(0, |g| g.1.events.len())))?,
             };
             games.last_mut().expect("pushed above").1.events.push(ev);
         }

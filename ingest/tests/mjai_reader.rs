@@ -5,9 +5,10 @@ use serde_json::json;
 
 use haifu_ingest::extract::{extract, ExtractedGame, Outcome};
 use haifu_record::mjai::parse;
+use haifu_record::event::TagValue;
 use haifu_record::tags::{Agari, Init, Yaku};
 use haifu_record::{Event, Format, GameRecord, ReadError, Tag};
-use haifu_rules::{Kind, Meld, MeldKind};
+use haifu_rules::{Kind, MeldKind};
 use serde_json::Value;
 
 fn text(lines: &[Value]) -> Vec<u8> {
@@ -164,14 +165,14 @@ fn calls_riichi_kan_dora_and_ron() {
         .events
         .iter()
         .filter_map(|e| match e {
-            Event::Call { seat, meld } => Some((*seat, Meld::decode(*meld).unwrap().kind)),
+            Event::Call { seat, meld, .. } => Some((*seat, meld.kind)),
             _ => None,
         })
         .collect();
     use MeldKind::*;
     assert_eq!(calls, [(1, Chi), (2, Pon), (3, Daiminkan), (2, Kakan), (3, Ankan)]);
     let chi = g.events.iter().find_map(|e| match e {
-        Event::Call { seat: 1, meld } => Some(Meld::decode(*meld).unwrap()),
+        Event::Call { seat: 1, meld, .. } => Some(*meld),
         _ => None,
     });
     assert_eq!(chi.unwrap().from, 3, "chi from the previous seat");
@@ -285,7 +286,7 @@ fn three_players_with_north_extraction() {
     assert_eq!(tags(&g, "GO")[0].get("type"), Some("26"), "3 players, hanchan, no red");
     assert_eq!(tags(&g, "INIT")[0].get("hai3"), Some(""));
     let nuki = g.events.iter().find_map(|e| match e {
-        Event::Call { meld, .. } => Some(Meld::decode(*meld).unwrap()),
+        Event::Call { meld, .. } => Some(*meld),
         _ => None,
     });
     assert_eq!(nuki.unwrap().kind, MeldKind::Nuki);

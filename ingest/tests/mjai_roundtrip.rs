@@ -528,7 +528,7 @@ fn a_record_that_cannot_be_written_names_the_event() {
     g.draw_tsumogiri(0, "5z");
     // a pon by seat 2 of a tile it does not hold (the code names 9m from seat 0)
     let bad = Meld::call(MeldKind::Pon, &[Tile::from_id(32), Tile::from_id(33)], Tile::from_id(34), 2).unwrap();
-    g.raw(Event::Call { seat: 2, meld: bad.encode() });
+    g.raw(Event::call(2, bad));
     let record = g.record();
     let at = record.events.len() - 1;
     let e: WriteError = to_mjai(&record).expect_err("must not write");
@@ -538,9 +538,12 @@ fn a_record_that_cannot_be_written_names_the_event() {
     // an undecodable meld code, and a discard outside a round
     let mut g = GameBuilder::new(169);
     g.deal(["147m258p369s1234z", "258m369p147s1236z", "999s999p888s777s4z", "123456789m111p5z"]);
-    g.raw(Event::Call { seat: 1, meld: 0x4 | (70 << 10) }); // chi start 23: out of range
-    let e = to_mjai(&g.record()).expect_err("must not write");
-    assert_eq!(e.event, g.events().len() - 1, "{e}");
+    // an undecodable meld code is in no record: the reader refuses it where it stands
+    let bad = "<N who=\"1\" m=\"71684\" />"; // chi start 23: out of range
+    let xml = g.xml().replace("</mjloggm>", &format!("{bad}</mjloggm>"));
+    let e = haifu_record::mjlog::parse(xml.as_bytes()).expect_err("an undecodable meld");
+    assert!(e.message.contains("chi start out of range"), "{e}");
+    assert_eq!(e.offset as usize, xml.find(bad).expect("the tag"), "{e}");
     let record = GameRecord {
         format: Format::Mjlog,
         index_in_file: 0,

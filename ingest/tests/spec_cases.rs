@@ -100,7 +100,7 @@ fn case_newer_log() -> GameBuilder {
     let mut g = GameBuilder::with_go(go);
     g.tag(Tag::new("SHUFFLE").with("seed", "mt19937ar-sha512-n288-base64,AAAA").with("ref", ""));
     scenes::quick_round(&mut g, 0, 2);
-    g.tag_mut("INIT", 0).attrs.push(("future".into(), "1".into()));
+    g.edit_tag("INIT", 0, |t| t.attrs.push(("future".into(), "1".into())));
     g.finish();
     g.tag(Tag::new("FUTURETAG").with("a", "1").with("b", "<2>"));
     g
@@ -196,7 +196,7 @@ fn pon_takes_any_seats_discard() {
 #[test]
 fn kakan_dora_comes_after_the_replacement_draw() {
     let (events, game) = run(&scenes::open_melds());
-    let kan = find(&events, |e| matches!(e, Event::Call { seat: 2, meld } if meld & 0x10 != 0));
+    let kan = find(&events, |e| matches!(e, Event::Call { seat: 2, meld, .. } if meld.kind == MeldKind::Kakan));
     assert!(matches!(events[kan + 1], Event::Draw { seat: 2, .. }), "replacement draw right after the kakan");
     assert!(matches!(events[kan + 2], Event::Dora { .. }), "then the new indicator");
     assert!(matches!(events[kan + 3], Event::Discard { seat: 2, .. }), "then the discard");
@@ -323,7 +323,7 @@ fn double_ron_with_a_bye_between_the_wins() {
     // SPEC 1.2: a double ron is several AGARI with no INIT between; a disconnection may sit between them
     let mut record = scenes::double_ron().record();
     let first = record.events.iter().position(|e| e.as_tag("AGARI").is_some()).unwrap();
-    record.events.insert(first + 1, Event::tag(Tag::new("BYE").with("who", "0")));
+    record.events.insert(first + 1, Event::from_tag(Tag::new("BYE").with("who", "0")).unwrap());
     let events = mjlog::parse(record.to_mjlog().as_bytes()).unwrap();
     let game = extract(&GameRecord { events, ..record }).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(game.rounds[1].wins().len(), 2);
@@ -629,7 +629,7 @@ fn error_call_on_a_tile_that_was_not_the_last_discard() {
     let (m1, m3) = (hand1.find_kind(kind("1m"), None).unwrap(), hand1.find_kind(kind("3m"), None).unwrap());
     let two = g.hand(0).find_kind(kind("2m"), None).unwrap();
     let chi = haifu_rules::Meld::call(MeldKind::Chi, &[m1, m3], two, 3).unwrap();
-    g.raw(Event::Call { seat: 1, meld: chi.encode() });
+    g.raw(Event::call(1, chi));
     let e = replay_error(&g);
     assert!(e.message.contains("but the last discard is"), "{e}");
 }
@@ -639,13 +639,14 @@ fn error_agari_hand_differs_from_the_tracked_hand() {
     let mut g = GameBuilder::new(169);
     scenes::quick_round(&mut g, 0, 1);
     g.finish();
-    let t = g.tag_mut("AGARI", 0);
-    let hai = t.get("hai").unwrap().to_string();
-    // the winner's 1m (its first id) shown as a 2p of seat 0's suit, a tile the winner never held
-    let (first, rest) = hai.split_once(',').unwrap();
-    assert_eq!(first, "1");
-    let wrong = format!("37,{rest}");
-    t.attrs.iter_mut().find(|(k, _)| k == "hai").unwrap().1 = wrong;
+    g.edit_tag("AGARI", 0, |t| {
+        let hai = t.get("hai").unwrap().to_string();
+        // the winner's 1m (its first id) shown as a 2p of seat 0's suit, a tile the winner never held
+        let (first, rest) = hai.split_once(',').unwrap();
+        assert_eq!(first, "1");
+        let wrong = format!("37,{rest}");
+        t.attrs.iter_mut().find(|(k, _)| k == "hai").unwrap().1 = wrong;
+    });
     let e = replay_error(&g);
     assert!(e.message.contains("AGARI hai") && e.message.contains("differs from the tracked hand"), "{e}");
 }
@@ -663,8 +664,9 @@ fn error_ryuukyoku_tenpai_hand_that_is_not_tenpai() {
 fn error_sc_before_scores_disagree() {
     let mut g = GameBuilder::new(169);
     scenes::quick_round(&mut g, 0, 1);
-    let t = g.tag_mut("AGARI", 0);
-    t.attrs.iter_mut().find(|(k, _)| k == "sc").unwrap().1 = "251,-10,250,10,250,0,249,0".into();
+    g.edit_tag("AGARI", 0, |t| {
+        t.attrs.iter_mut().find(|(k, _)| k == "sc").unwrap().1 = "251,-10,250,10,250,0,249,0".into();
+    });
     let e = replay_error(&g);
     assert!(e.message.contains("sc before-scores"), "{e}");
     assert!(e.tag.starts_with("<AGARI"), "{e}");
@@ -674,8 +676,9 @@ fn error_sc_before_scores_disagree() {
 fn error_init_breaks_the_score_invariant() {
     let mut g = GameBuilder::new(169);
     scenes::quick_round(&mut g, 0, 1);
-    let t = g.tag_mut("INIT", 0);
-    t.attrs.iter_mut().find(|(k, _)| k == "ten").unwrap().1 = "250,250,250,260".into();
+    g.edit_tag("INIT", 0, |t| {
+        t.attrs.iter_mut().find(|(k, _)| k == "ten").unwrap().1 = "250,250,250,260".into();
+    });
     let e = replay_error(&g);
     assert!(e.message.contains("add to 101000"), "{e}");
     assert!(e.tag.starts_with("<INIT"), "{e}");
@@ -686,9 +689,10 @@ fn error_owari_disagrees_with_the_scores() {
     let mut g = GameBuilder::new(169);
     scenes::quick_round(&mut g, 0, 1);
     g.finish();
-    let t = g.tag_mut("AGARI", 0);
     // the dealer paid 1000 to seat 1: 240 260 250 250 is right, 230 270 is not
-    t.attrs.iter_mut().find(|(k, _)| k == "owari").unwrap().1 = "230,-17.0,270,47.0,250,-5.0,250,-25.0".into();
+    g.edit_tag("AGARI", 0, |t| {
+        t.attrs.iter_mut().find(|(k, _)| k == "owari").unwrap().1 = "230,-17.0,270,47.0,250,-5.0,250,-25.0".into();
+    });
     let e = replay_error(&g);
     assert!(e.message.contains("owari scores"), "{e}");
 }
@@ -777,9 +781,10 @@ fn error_fourteen_tiles_shown_at_an_exhaustive_draw_is_an_error_not_a_panic() {
     // drop seat 1's last discard: it now holds 14 tiles at the draw, and the record shows all 14 as tenpai
     let Event::Discard { seat: 1, tile } = record.events[end - 1] else { panic!("seat 1 discards last") };
     record.events.remove(end - 1);
-    let Event::Tag(t) = &mut record.events[end - 1] else { unreachable!() };
+    let mut t = record.events[end - 1].as_tag("RYUUKYOKU").cloned().expect("the draw");
     let hai1 = t.attrs.iter_mut().find(|(k, _)| k == "hai1").unwrap();
     hai1.1 = format!("{},{}", hai1.1, tile.id());
+    record.events[end - 1] = Event::from_tag(t).unwrap();
     let e = extract(&record).unwrap_err();
     assert!(e.message.contains("holds 14 tiles at the draw"), "{e}");
 }

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 
 use haifu_ingest::extract;
 use haifu_record::event::{Event, GameRecord};
-use haifu_record::{read_games, tags};
-use haifu_rules::{Meld, Tile};
+use haifu_record::read_games;
+use haifu_rules::Tile;
 use haifu_testkit::corpus::{full_games, manifest, outcomes};
 
 fn corpus_root() -> Option<PathBuf> {
@@ -78,16 +78,15 @@ fn tokens(g: &GameRecord) -> Vec<String> {
             Event::Draw { seat, tile } => format!("draw {seat} {}", kind(*tile, red)),
             Event::Discard { seat, tile } => format!("discard {seat} {}", kind(*tile, red)),
             Event::Dora { tile } => format!("dora {}", kind(*tile, red)),
-            Event::Call { seat, meld } => match Meld::decode(*meld) {
-                Ok(m) => {
-                    let mut ts: Vec<String> = m.tiles().iter().map(|t| kind(*t, red)).collect();
-                    ts.sort();
-                    let called = m.called.map(|t| kind(t, red)).unwrap_or_default();
-                    format!("call {seat} {} {} from {} called {called}", m.kind.name(), ts.join(""), m.from)
-                }
-                Err(err) => format!("call {seat} bad {err}"),
-            },
-            Event::Tag(t) => {
+            Event::Call { seat, meld: m, .. } => {
+                let mut ts: Vec<String> = m.tiles().iter().map(|t| kind(*t, red)).collect();
+                ts.sort();
+                let called = m.called.map(|t| kind(t, red)).unwrap_or_default();
+                format!("call {seat} {} {} from {} called {called}", m.kind.name(), ts.join(""), m.from)
+            }
+            // the rich tags compared as written
+            _ => {
+                let Some(t) = e.written_tag() else { continue };
                 let a = |k: &str| t.get(k).unwrap_or("").to_string();
                 match t.name.as_str() {
                     "INIT" => {
@@ -173,7 +172,12 @@ fn compare(t6: &GameRecord, ml: &GameRecord) -> Option<String> {
         }
     }
     // names (percent-encoded differently: compare decoded), dan, rate, sex, when the file gives them
-    let un = |g: &GameRecord| g.events.iter().find_map(|e| e.as_tag("UN")).map(|t| tags::parse_un(t).unwrap());
+    let un = |g: &GameRecord| {
+        g.events.iter().find_map(|e| match e {
+            Event::Players(un) => Some(un.0.clone()),
+            _ => None,
+        })
+    };
     if let (Some(a), Some(b)) = (un(t6), un(ml)) {
         let given = a.iter().flatten().any(|p| p.dan.is_some_and(|d| d != 0));
         if given && a != b {

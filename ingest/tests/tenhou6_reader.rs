@@ -19,7 +19,7 @@ fn tags<'g>(g: &'g GameRecord, name: &str) -> Vec<&'g Tag> {
 
 fn melds(g: &GameRecord) -> Vec<(u8, Meld)> {
     let call = |e: &Event| match e {
-        Event::Call { seat, meld } => Some((*seat, Meld::decode(*meld).unwrap())),
+        Event::Call { seat, meld, .. } => Some((*seat, *meld)),
         _ => None,
     };
     g.events.iter().filter_map(call).collect()
@@ -34,8 +34,8 @@ fn order(g: &GameRecord) -> Vec<String> {
             Event::Discard { seat, .. } => format!("D{seat}"),
             Event::Call { seat, .. } => format!("N{seat}"),
             Event::Dora { .. } => "DORA".into(),
-            Event::Tag(t) if t.name == "REACH" => format!("R{}.{}", t.get("who").unwrap(), t.get("step").unwrap()),
-            Event::Tag(t) => t.name.clone(),
+            Event::Reach(r) => format!("R{}.{}", r.who, r.step),
+            other => other.kind_name().to_string(),
         })
         .collect()
 }

@@ -563,9 +563,12 @@ fn a_record_that_cannot_be_written_names_the_event() {
     assert_eq!(e.event, g.events().len() - 1, "{e}");
     let mut g = GameBuilder::new(169);
     g.deal(["147m258p369s1234z", "258m369p147s1236z", "999s999p888s777s4z", "123456789m111p5z"]);
-    g.raw(Event::Call { seat: 1, meld: 0x4 | (70 << 10) }); // chi start 23: out of range
-    let e = to_tenhou6(&g.record()).expect_err("an undecodable meld");
-    assert_eq!(e.event, g.events().len() - 1, "{e}");
+    // an undecodable meld code is in no record: the reader refuses it where it stands
+    let bad = "<N who=\"1\" m=\"71684\" />"; // chi start 23: out of range
+    let xml = g.xml().replace("</mjloggm>", &format!("{bad}</mjloggm>"));
+    let e = haifu_record::mjlog::parse(xml.as_bytes()).expect_err("an undecodable meld");
+    assert!(e.message.contains("chi start out of range"), "{e}");
+    assert_eq!(e.offset as usize, xml.find(bad).expect("the tag"), "{e}");
     let e = to_tenhou6(&GameBuilder::new(169).record()).expect_err("no round");
     assert!(e.to_string().contains("no finished round"), "{e}");
 }

@@ -11,10 +11,24 @@ use haifu_ingest::columns::Table;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::mine::MineOptions;
+use crate::strategy::Strategy;
 use crate::tables::{PlayersTable, SequencesTable, META, PLAYERS, SEQUENCES};
 
 /// The PySpark job, as in the repository's `cluster/haifu_spark/mine.py`.
 pub const SCRIPT: &str = include_str!("../../cluster/haifu_spark/mine.py");
+
+/// The line of the job that gives each strategy's yaku ids, generated from [`Strategy::has_yaku`] (the rules
+/// crate's yaku): the job carries it as written here, and a test holds the two equal.
+pub fn strategy_yaku_line() -> String {
+    let entries: Vec<String> = Strategy::YAKU
+        .iter()
+        .map(|s| {
+            let ids: Vec<String> = (0..=54u8).filter(|&id| s.has_yaku(id)).map(|id| id.to_string()).collect();
+            format!("\"{}\": [{}]", s.name(), ids.join(", "))
+        })
+        .collect();
+    format!("STRATEGY_YAKU = {{{}}}", entries.join(", "))
+}
 
 /// Where and how the job runs.
 pub struct SparkJob {
@@ -215,6 +229,17 @@ mod tests {
         for local in ["/tmp/d", "d", "./s3a/d", "C:/d", "a:b", "tables:2024"] {
             assert!(!is_uri(Path::new(local)), "{local}");
         }
+    }
+
+    /// The job's strategy ids are the rules crate's, as generated: edit them in Rust, then paste the line.
+    #[test]
+    fn the_job_carries_the_strategy_yaku_of_the_rules() {
+        let line = strategy_yaku_line();
+        assert!(line.contains("\"yakuhai\": [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]"), "{line}");
+        assert!(
+            SCRIPT.lines().any(|l| l == line),
+            "cluster/haifu_spark/mine.py must carry the generated line\n{line}"
+        );
     }
 
     #[test]

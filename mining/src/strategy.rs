@@ -3,6 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use haifu_rules::yaku;
+
 /// A table's strategy: every decision (`all`), or the decisions of rounds won with a strategy's yaku.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Strategy {
@@ -11,7 +13,7 @@ pub enum Strategy {
     Tanyao,
     /// Yaku 23 (chanta) or 33 (junchan).
     Chanta,
-    /// Yaku 10-20: seat wind, round wind, haku, hatsu, chun.
+    /// Yaku 10-20 ([`yaku::YAKUHAI`]): seat wind, round wind, haku, hatsu, chun.
     Yakuhai,
 }
 
@@ -35,7 +37,7 @@ impl Strategy {
             Strategy::All => false,
             Strategy::Tanyao => id == 8,
             Strategy::Chanta => id == 23 || id == 33,
-            Strategy::Yakuhai => (10..=20).contains(&id),
+            Strategy::Yakuhai => yaku::is_yakuhai(id),
         }
     }
 

@@ -158,7 +158,7 @@ pub fn encode(table: &TableState, seat: u8, safety: &Safety, out: &mut [u8]) {
     one_hot(out, STICKS, 10, usize::from(table.kyotaku));
     one_hot(out, HONBA, 10, usize::from(table.honba));
     for &t in &table.dora {
-        out[DORA + usize::from(t.kind().dora_from_indicator().index())] = 1;
+        out[DORA + usize::from(t.kind().dora_indicated(table.players).index())] = 1;
     }
     let red = own.hand.tiles().red_mask();
     for (i, bit) in [1u8, 2, 4].into_iter().enumerate() {
@@ -180,5 +180,36 @@ mod tests {
         assert_eq!(RED + 3, FLAT);
         assert_eq!(MELDS + 3 * 136, START_SEAT);
         assert_eq!(SAFE + 3 * 34, MELDS);
+    }
+
+    /// A dora indicator as the table's rule reads it: with three players 1m indicates 9m (no 2m is in play),
+    /// with four it indicates 2m.
+    #[test]
+    fn dora_follows_the_table_size() {
+        use haifu_record::tags::Init;
+        let dora_of = |players: u8| {
+            let ids = |from: u8| (from..from + 13).map(Tile::from_id).collect::<Vec<_>>();
+            let mut hands: [Vec<Tile>; 4] = [ids(36), ids(52), ids(68), Vec::new()];
+            if players == 4 {
+                hands[3] = ids(84);
+            }
+            let init = Init {
+                kyoku: 0,
+                honba: 0,
+                kyotaku: 0,
+                dice: [1, 1],
+                dora_indicator: Tile::from_id(1),
+                scores: [35_000; 4],
+                dealer: 0,
+                hands,
+            };
+            let mut table = TableState::new(players, 35_000);
+            table.start(&init, players);
+            let mut out = [0u8; FLAT];
+            encode(&table, 0, &Safety::default(), &mut out);
+            (0..34).filter(|&k| out[DORA + k] == 1).collect::<Vec<_>>()
+        };
+        assert_eq!(dora_of(3), vec![8], "three players: 1m indicates 9m");
+        assert_eq!(dora_of(4), vec![1], "four players: 1m indicates 2m");
     }
 }

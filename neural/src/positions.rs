@@ -5,6 +5,7 @@
 use anyhow::{anyhow, Result};
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::state::{Riichi, TableState};
+use haifu_record::walk::{walk, Visitor};
 
 use crate::features::{encode, legal, Safety, FLAT};
 
@@ -94,31 +95,41 @@ fn chooses(table: &TableState, seat: u8) -> bool {
     !matches!(table.seats[usize::from(seat)].riichi, Riichi::Discarded { .. } | Riichi::Accepted { .. })
 }
 
+/// The positions of one game, cut by the game walker: each chosen discard's features from the state before
+/// it, the safe kinds kept as the discards happen.
+struct Cutter {
+    game_id: i64,
+    positions: Positions,
+    safety: Safety,
+    row: [u8; FLAT],
+}
+
+impl Visitor for Cutter {
+    fn before(&mut self, _: usize, e: &Event, table: &TableState) -> Result<(), String> {
+        if let Event::Discard { seat, tile } = e {
+            if chooses(table, *seat) {
+                encode(table, *seat, &self.safety, &mut self.row);
+                let mask = legal(table, *seat).iter().enumerate().fold(0u64, |m, (k, &l)| m | (u64::from(l) << k));
+                self.positions.push(&self.row, mask, tile.kind().index(), self.game_id, *seat, table.players);
+            }
+        }
+        Ok(())
+    }
+    fn after(&mut self, _: usize, e: &Event, table: &TableState) -> Result<(), String> {
+        match e {
+            Event::Init(_) => self.safety.clear(),
+            Event::Discard { seat, tile } => self.safety.discarded(table, *seat, *tile),
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 /// Every chosen discard of one game, replayed from its events. A record the table state refuses is an error
 /// naming the event (the dataset's games were replayed at ingest, so this means a damaged dataset).
 pub fn of_game(game_id: i64, record: &GameRecord) -> Result<Positions> {
-    let mut table = TableState::default();
-    let mut safety = Safety::default();
-    let mut p = Positions::default();
-    let mut row = [0u8; FLAT];
-    for (i, e) in record.events.iter().enumerate() {
-        let at = |m: String| anyhow!("game {game_id}, event {i}: {m}");
-        match e {
-            Event::Tag(t) if t.name == "INIT" => {
-                table.apply(e).map_err(at)?;
-                safety.clear();
-            }
-            Event::Discard { seat, tile } => {
-                if chooses(&table, *seat) {
-                    encode(&table, *seat, &safety, &mut row);
-                    let mask = legal(&table, *seat).iter().enumerate().fold(0u64, |m, (k, &l)| m | (u64::from(l) << k));
-                    p.push(&row, mask, tile.kind().index(), game_id, *seat, table.players);
-                }
-                table.apply(e).map_err(at)?;
-                safety.discarded(&table, *seat, *tile);
-            }
-            _ => table.apply(e).map_err(at)?,
-        }
-    }
-    Ok(p)
+    let mut cut = Cutter { game_id, positions: Positions::default(), safety: Safety::default(), row: [0u8; FLAT] };
+    walk(&record.events, TableState::default(), &mut cut)
+        .map_err(|e| anyhow!("game {game_id}, event {}: {}", e.event, e.message))?;
+    Ok(cut.positions)
 }

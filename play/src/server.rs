@@ -800,6 +800,6 @@ fn finish_game(
             }
         })
         .collect();
-    let rounds = record.events.iter().filter(|e| e.as_tag("INIT").is_some()).count();
+    let rounds = record.events.iter().filter(|e| matches!(e, haifu_record::Event::Init(_))).count();
     Ok(GameSummary { game: g, seed, go_type: opts.go_type(), rounds, mjlog, mjson, scores, seats, record })
 }

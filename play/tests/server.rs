@@ -332,7 +332,7 @@ fn check_files(report: &ServeReport) {
         let mjson = std::fs::read(g.mjson.as_ref().unwrap()).unwrap();
         let back = haifu_record::mjai::parse(&mjson).unwrap();
         assert_eq!(back.len(), 1);
-        let rounds = back[0].events.iter().filter(|e| e.as_tag("INIT").is_some()).count();
+        let rounds = back[0].events.iter().filter(|e| matches!(e, haifu_record::Event::Init(_))).count();
         assert_eq!(rounds, g.rounds);
     }
 }

@@ -1,15 +1,19 @@
-//! The one event model every reader produces: the tags of a Tenhou mjlog, in order.
+//! The one event model every reader produces: the tags of a Tenhou mjlog, in order, typed when read.
 //!
-//! Draws, discards, calls and new dora indicators are typed (they are 95% of a record). Every other
-//! tag (`INIT`, `AGARI`, `RYUUKYOKU`, `REACH`, `UN`, `GO`, `TAIKYOKU`, `SHUFFLE`, `BYE`, the root
-//! `mjloggm`, and tags this version does not know) keeps its name and its attributes verbatim, in order,
-//! so that a record can be written back as mjlog XML without loss. Typed views of those tags live in
-//! [`crate::tags`]. Readers of tenhou.net/6 JSON and mjai produce the same events, with the attributes
-//! Tenhou would have written.
+//! Draws, discards, calls and new dora indicators are small typed values (they are 95% of a record); a call
+//! carries its decoded [`Meld`]. The rich tags that carry play (`INIT`, `REACH`, `AGARI`, `RYUUKYOKU`) and the
+//! game's facts (`GO`, `UN`, `BYE`) are parsed once, when the log is read, into the typed values of
+//! [`crate::tags`]; each keeps the tag as written ([`Rich`]: name and attributes verbatim, unknown ones
+//! included), so that a record is written back as mjlog XML without loss. Every other tag (the root `mjloggm`,
+//! `SHUFFLE`, `TAIKYOKU`, tags this version does not know) stays a verbatim [`Tag`]. Readers of tenhou.net/6
+//! JSON and mjai build the same typed values, with the tags Tenhou would have written.
 
 use std::fmt::Write;
+use std::ops::Deref;
 
-use haifu_rules::Tile;
+use haifu_rules::{Meld, Tile};
+
+use crate::tags::{Agari, Bye, Go, Init, Players, Reach, Ryuukyoku};
 
 /// Format a record was read from.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -61,6 +65,15 @@ impl Tag {
         }
         s
     }
+    /// The tag as one XML element: `<NAME a="1"/>`.
+    pub fn write_xml(&self, out: &mut String) {
+        // write! to a String cannot fail
+        let _ = if self.attrs.is_empty() {
+            write!(out, "<{}/>", self.name)
+        } else {
+            write!(out, "<{} {}/>", self.name, self.attrs_xml())
+        };
+    }
 }
 
 fn escape_into(out: &mut String, v: &str) {
@@ -75,25 +88,146 @@ fn escape_into(out: &mut String, v: &str) {
     }
 }
 
+/// A typed view of one mjlog tag: read from it once, and written as Tenhou writes it.
+pub trait TagValue: Sized {
+    /// The tag's name (`INIT`, `AGARI` ...).
+    const NAME: &'static str;
+    /// Reads the tag's attributes; an error says which attribute is wrong and how.
+    fn parse(tag: &Tag) -> Result<Self, String>;
+    /// The tag as Tenhou writes it.
+    fn to_tag(&self) -> Tag;
+}
+
+/// A rich tag's typed value with the tag as written (lossless output). Built from a tag read from a log
+/// ([`Rich::read`]), or from a value the project makes ([`Rich::new`], the tag as Tenhou writes it): either way
+/// the two agree, and neither can be changed alone.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Rich<T>(Box<(T, Tag)>);
+
+impl<T: TagValue> Rich<T> {
+    /// A value the project makes, with the tag Tenhou would write.
+    pub fn new(value: T) -> Rich<T> {
+        let tag = value.to_tag();
+        Rich(Box::new((value, tag)))
+    }
+    /// A tag as read, typed once.
+    pub fn read(tag: Tag) -> Result<Rich<T>, String> {
+        let value = T::parse(&tag)?;
+        Ok(Rich(Box::new((value, tag))))
+    }
+    pub fn value(&self) -> &T {
+        &self.0 .0
+    }
+    pub fn into_value(self) -> T {
+        self.0 .0
+    }
+    /// The tag as written.
+    pub fn tag(&self) -> &Tag {
+        &self.0 .1
+    }
+}
+
+impl<T> Deref for Rich<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0 .0
+    }
+}
+
 /// One event of a game record.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug)]
 pub enum Event {
     /// `T U V W` + id.
     Draw { seat: u8, tile: Tile },
     /// `D E F G` + id.
     Discard { seat: u8, tile: Tile },
-    /// `N who= m=`: a meld, by its mjlog code.
-    Call { seat: u8, meld: u32 },
+    /// `N who= m=`: a meld, decoded once, and its code as written (Tenhou's closed kans name any copy of the
+    /// kind; [`Event::call`] writes [`Meld::encode`]).
+    Call { seat: u8, meld: Meld, code: u32 },
     /// `DORA hai=`: a new kan dora indicator.
     Dora { tile: Tile },
-    /// Any other tag, verbatim.
+    /// `INIT`: a round starts.
+    Init(Rich<Init>),
+    /// `REACH`: a riichi declared (step 1) or its stick paid (step 2).
+    Reach(Rich<Reach>),
+    /// `AGARI`: a win (several in a row: a double ron).
+    Agari(Rich<Agari>),
+    /// `RYUUKYOKU`: a draw.
+    Ryuukyoku(Rich<Ryuukyoku>),
+    /// `GO`: the table's rules.
+    Go(Rich<Go>),
+    /// `UN`: the players, or a reconnection.
+    Players(Rich<Players>),
+    /// `BYE`: a disconnection.
+    Bye(Rich<Bye>),
+    /// Any other tag, verbatim: the root `mjloggm`, `SHUFFLE`, `TAIKYOKU`, and tags this version does not know.
     Tag(Box<Tag>),
 }
 
 impl Event {
+    /// An untyped tag as an event.
     pub fn tag(t: Tag) -> Event {
         Event::Tag(Box::new(t))
     }
+
+    /// A call as the project writes it (the code [`Meld::encode`] gives).
+    pub fn call(seat: u8, meld: Meld) -> Event {
+        Event::Call { seat, meld, code: meld.encode() }
+    }
+
+    /// A round's start as the project writes it.
+    pub fn init(init: Init) -> Event {
+        Event::Init(Rich::new(init))
+    }
+    pub fn reach(reach: Reach) -> Event {
+        Event::Reach(Rich::new(reach))
+    }
+    pub fn agari(agari: Agari) -> Event {
+        Event::Agari(Rich::new(agari))
+    }
+    pub fn ryuukyoku(draw: Ryuukyoku) -> Event {
+        Event::Ryuukyoku(Rich::new(draw))
+    }
+    /// `GO type= lobby=`.
+    pub fn go(game_type: u32, lobby: i64) -> Event {
+        Event::Go(Rich::new(Go { game_type: Some(crate::tags::GameType(game_type)), lobby: Some(lobby) }))
+    }
+    /// `UN` of a full table (dan, rate and sex beside the names).
+    pub fn players(players: &[crate::tags::Player]) -> Event {
+        Event::Players(Rich::new(Players::seated(players)))
+    }
+
+    /// An event from a tag that is not a draw or a discard: the rich tags typed (an error names the attribute
+    /// that does not parse), `N` and `DORA` with exactly their attributes typed, any other tag kept verbatim.
+    pub fn from_tag(t: Tag) -> Result<Event, String> {
+        Ok(match t.name.as_str() {
+            Init::NAME => Event::Init(Rich::read(t)?),
+            Reach::NAME => Event::Reach(Rich::read(t)?),
+            Agari::NAME => Event::Agari(Rich::read(t)?),
+            Ryuukyoku::NAME => Event::Ryuukyoku(Rich::read(t)?),
+            Go::NAME => Event::Go(Rich::read(t)?),
+            Players::NAME => Event::Players(Rich::read(t)?),
+            Bye::NAME => Event::Bye(Rich::read(t)?),
+            "N" if t.attrs.len() == 2 && t.get("who").is_some() && t.get("m").is_some() => {
+                let who = t.get("who").unwrap_or_default();
+                let seat: u8 = who.trim().parse().map_err(|_| format!("<N who={who:?}> is not a seat"))?;
+                if seat > 3 {
+                    return Err(format!("<N who=\"{seat}\">: seat out of range"));
+                }
+                let m = t.get("m").unwrap_or_default();
+                let code: u32 = m.trim().parse().map_err(|_| format!("<N m={m:?}> is not a number"))?;
+                let meld = Meld::decode(code).map_err(|e| e.to_string())?;
+                Event::Call { seat, meld, code }
+            }
+            "DORA" if t.attrs.len() == 1 && t.get("hai").is_some() => {
+                let hai = t.get("hai").unwrap_or_default();
+                let id: u8 = hai.trim().parse().map_err(|_| format!("<DORA hai={hai:?}> is not a tile id"))?;
+                Event::Dora { tile: Tile::new(id).ok_or_else(|| format!("DORA hai={id} out of range"))? }
+            }
+            _ => Event::tag(t),
+        })
+    }
+
     /// The tag name as the events table stores it: `draw`, `discard`, `call`, `dora`, or the XML name.
     pub fn kind_name(&self) -> &str {
         match self {
@@ -101,15 +235,42 @@ impl Event {
             Event::Discard { .. } => "discard",
             Event::Call { .. } => "call",
             Event::Dora { .. } => "dora",
-            Event::Tag(t) => &t.name,
+            other => other.written_tag().map_or("", |t| t.name.as_str()),
         }
     }
-    pub fn as_tag(&self, name: &str) -> Option<&Tag> {
+
+    /// The tag as written, for every event but draws, discards, calls and dora indicators (which are written
+    /// from their values).
+    pub fn written_tag(&self) -> Option<&Tag> {
         match self {
-            Event::Tag(t) if t.name == name => Some(t),
-            _ => None,
+            Event::Draw { .. } | Event::Discard { .. } | Event::Call { .. } | Event::Dora { .. } => None,
+            Event::Init(r) => Some(r.tag()),
+            Event::Reach(r) => Some(r.tag()),
+            Event::Agari(r) => Some(r.tag()),
+            Event::Ryuukyoku(r) => Some(r.tag()),
+            Event::Go(r) => Some(r.tag()),
+            Event::Players(r) => Some(r.tag()),
+            Event::Bye(r) => Some(r.tag()),
+            Event::Tag(t) => Some(t),
         }
     }
+
+    /// The tag as written when it is named `name` (a rich tag or a verbatim one).
+    pub fn as_tag(&self, name: &str) -> Option<&Tag> {
+        self.written_tag().filter(|t| t.name == name)
+    }
+
+    /// An event of the play (draw, discard, call, dora, `INIT`, `REACH`, `AGARI`, `RYUUKYOKU`), not a fact
+    /// about the table or its players.
+    pub fn carries_play(&self) -> bool {
+        !matches!(self, Event::Go(_) | Event::Players(_) | Event::Bye(_) | Event::Tag(_))
+    }
+
+    /// A round's end (`AGARI` or `RYUUKYOKU`).
+    pub fn ends_round(&self) -> bool {
+        matches!(self, Event::Agari(_) | Event::Ryuukyoku(_))
+    }
+
     /// The event as one mjlog XML element.
     pub fn write_xml(&self, out: &mut String) {
         const DRAW: [char; 4] = ['T', 'U', 'V', 'W'];
@@ -118,10 +279,14 @@ impl Event {
         let _ = match self {
             Event::Draw { seat, tile } => write!(out, "<{}{}/>", DRAW[usize::from(*seat & 3)], tile.id()),
             Event::Discard { seat, tile } => write!(out, "<{}{}/>", DISCARD[usize::from(*seat & 3)], tile.id()),
-            Event::Call { seat, meld } => write!(out, "<N who=\"{seat}\" m=\"{meld}\" />"),
+            Event::Call { seat, code, .. } => write!(out, "<N who=\"{seat}\" m=\"{code}\" />"),
             Event::Dora { tile } => write!(out, "<DORA hai=\"{}\" />", tile.id()),
-            Event::Tag(t) if t.attrs.is_empty() => write!(out, "<{}/>", t.name),
-            Event::Tag(t) => write!(out, "<{} {}/>", t.name, t.attrs_xml()),
+            other => {
+                if let Some(t) = other.written_tag() {
+                    t.write_xml(out);
+                }
+                Ok(())
+            }
         };
     }
 }

@@ -13,7 +13,7 @@
 use haifu_rules::table::{game_ends, round_name, RoundOutcome, TableRules};
 
 use crate::event::Event;
-use crate::tags::{Agari, DrawKind, GameType, Init, Ryuukyoku};
+use crate::tags::{DrawKind, GameType, Init};
 
 /// The length of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -113,23 +113,21 @@ fn round_ends(events: &[Event]) -> Vec<RoundEnd> {
     let mut out: Vec<RoundEnd> = Vec::new();
     let mut open: Option<Open> = None;
     for e in events {
-        let Event::Tag(t) = e else { continue };
-        match t.name.as_str() {
-            "INIT" => {
-                let Ok(init) = Init::parse(t) else { continue };
+        match e {
+            Event::Init(init) => {
                 out.extend(open.take().map(|o| o.close(true)));
                 let scores = init.scores;
-                open = Some(Open { init, scores, winners: Vec::new(), dealer_tenpai: None, ends: false });
+                open = Some(Open { init: init.value().clone(), scores, winners: Vec::new(), dealer_tenpai: None, ends: false });
             }
-            "AGARI" => {
-                if let (Some(o), Ok(a)) = (open.as_mut(), Agari::parse(t)) {
+            Event::Agari(a) => {
+                if let Some(o) = open.as_mut() {
                     o.scores = add(o.scores, a.delta);
                     o.winners.push(a.who);
                     o.ends |= a.owari.is_some();
                 }
             }
-            "RYUUKYOKU" => {
-                if let (Some(o), Ok(d)) = (open.as_mut(), Ryuukyoku::parse(t)) {
+            Event::Ryuukyoku(d) => {
+                if let Some(o) = open.as_mut() {
                     o.scores = add(o.scores, d.delta);
                     if !d.kind.is_abortive() || d.kind == DrawKind::Nagashi {
                         o.dealer_tenpai = Some(d.shown[usize::from(o.init.dealer & 3)].is_some());
@@ -235,7 +233,10 @@ pub fn with_length(go_type: u32, length: Length) -> u32 {
 
 /// The game type of a record's `GO` tag, if it has one.
 pub fn go_type_of(events: &[Event]) -> Option<GameType> {
-    events.iter().find_map(|e| e.as_tag("GO")).and_then(|t| t.get("type")).and_then(|v| v.parse().ok()).map(GameType)
+    events.iter().find_map(|e| match e {
+        Event::Go(go) => go.game_type,
+        _ => None,
+    })
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! Game records: the one event model every format is read into and written from, and the formats themselves.
 //!
-//! - [`event`], [`tags`]: the event model (the tags of a Tenhou mjlog, draws and discards typed) and typed views
-//!   of its rich tags (`INIT`, `AGARI`, `RYUUKYOKU` ...).
+//! - [`event`], [`tags`]: the event model (the tags of a Tenhou mjlog, typed when read, each rich tag kept as
+//!   written) and the typed values of its rich tags (`INIT`, `AGARI`, `RYUUKYOKU` ...).
 //! - [`mjlog`], [`tenhou6`], [`mjai`]: one folder per format, each with its reader and its writer.
 //! - [`state`]: the public state of a round, advanced event by event (the decision extractor, the engine and
-//!   the players all read it).
+//!   the players all read it); [`walk`]: the one game walker over it.
 //! - [`ids`]: physical tile ids for formats that name tiles by kind; [`length`]: the rules a log may leave
 //!   unsaid and how they are settled; [`source`]: gzip, the format from the content, the log id from the name.
 //!
@@ -20,6 +20,7 @@ pub mod source;
 pub mod state;
 pub mod tags;
 pub mod tenhou6;
+pub mod walk;
 
 pub use error::ReadError;
 pub use event::{Event, Format, GameRecord, Tag};

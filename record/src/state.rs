@@ -14,7 +14,7 @@ use arrayvec::ArrayVec;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile};
 
 use crate::event::Event;
-use crate::tags::{Agari, DrawKind, Init, Reach, Ryuukyoku, Yaku};
+use crate::tags::{Agari, DrawKind, Init, Ryuukyoku, Yaku};
 
 /// When a kan's new dora indicator is turned (Tenhou, SPEC 1.2): the one home of this rule, which the engine,
 /// the test kit, the readers and the writers follow.
@@ -470,31 +470,22 @@ impl TableState {
         match event {
             Event::Draw { seat, tile } => self.draw(*seat, *tile),
             Event::Discard { seat, tile } => self.discard(*seat, *tile).map(|_| ()),
-            Event::Call { seat, meld } => self.call(*seat, Meld::decode(*meld).map_err(|e| e.to_string())?),
+            Event::Call { seat, meld, .. } => self.call(*seat, *meld),
             Event::Dora { tile } => self.dora(*tile),
-            Event::Tag(t) => match t.name.as_str() {
-                "INIT" => {
-                    let init = Init::parse(t)?;
-                    let players = if init.hands[3].is_empty() { 3 } else { 4 };
-                    self.start(&init, players);
-                    Ok(())
-                }
-                "REACH" => {
-                    let r = Reach::parse(t)?;
-                    self.reach(r.who, r.step)
-                }
-                "AGARI" => {
-                    let a = Agari::parse(t)?;
-                    self.settle(a.delta, a.kyotaku);
-                    Ok(())
-                }
-                "RYUUKYOKU" => {
-                    let d = Ryuukyoku::parse(t)?;
-                    self.settle(d.delta, 0);
-                    Ok(())
-                }
-                _ => Ok(()),
-            },
+            Event::Init(init) => {
+                self.start(init, init.players());
+                Ok(())
+            }
+            Event::Reach(r) => self.reach(r.who, r.step),
+            Event::Agari(a) => {
+                self.settle(a.delta, a.kyotaku);
+                Ok(())
+            }
+            Event::Ryuukyoku(d) => {
+                self.settle(d.delta, 0);
+                Ok(())
+            }
+            Event::Go(_) | Event::Players(_) | Event::Bye(_) | Event::Tag(_) => Ok(()),
         }
     }
 }

@@ -1,9 +1,10 @@
-//! Typed views of the rich mjlog tags (`INIT`, `AGARI`, `RYUUKYOKU`, `REACH`, `UN`, `GO`), parsed from the
-//! verbatim attributes an [`Event::Tag`](crate::event::Event) keeps.
+//! Typed values of the rich mjlog tags (`INIT`, `AGARI`, `RYUUKYOKU`, `REACH`, `UN`, `GO`, `BYE`): each is read
+//! from its tag's attributes once, when the log is read ([`TagValue::parse`]), and written as Tenhou writes it
+//! ([`TagValue::to_tag`]). The events carry them ([`crate::event::Event`], with the tag as written).
 
 use haifu_rules::Tile;
 
-use crate::event::Tag;
+use crate::event::{Event, Rich, Tag, TagValue};
 
 /// Parses `a,b,c` into numbers; empty text is an empty list.
 pub fn num_list<T: std::str::FromStr>(s: &str) -> Result<Vec<T>, String> {
@@ -52,8 +53,12 @@ pub struct Init {
     pub hands: [Vec<Tile>; 4],
 }
 
-impl Init {
-    pub fn parse(t: &Tag) -> Result<Init, String> {
+impl TagValue for Init {
+    const NAME: &'static str = "INIT";
+    fn to_tag(&self) -> Tag {
+        self.tag()
+    }
+    fn parse(t: &Tag) -> Result<Init, String> {
         let seed: Vec<u32> = num_list(attr(t, "seed")?)?;
         if seed.len() != 6 {
             return Err(format!("INIT seed has {} values, expected 6", seed.len()));
@@ -76,6 +81,17 @@ impl Init {
             dealer: num(t, "oya")?,
             hands,
         })
+    }
+}
+
+impl Init {
+    /// The table's size: the absent seat of a 3-player game is dealt no hand.
+    pub fn players(&self) -> u8 {
+        if self.hands[3].is_empty() {
+            3
+        } else {
+            4
+        }
     }
 }
 
@@ -154,8 +170,12 @@ fn ba(t: &Tag) -> Result<(u8, u8), String> {
     }
 }
 
-impl Agari {
-    pub fn parse(t: &Tag) -> Result<Agari, String> {
+impl TagValue for Agari {
+    const NAME: &'static str = "AGARI";
+    fn to_tag(&self) -> Tag {
+        self.tag()
+    }
+    fn parse(t: &Tag) -> Result<Agari, String> {
         let (honba, kyotaku) = ba(t)?;
         let ten: Vec<i64> = num_list(attr(t, "ten")?)?;
         let [fu, points, limit] = ten[..] else { return Err("AGARI ten must hold fu,points,limit".into()) };
@@ -186,6 +206,9 @@ impl Agari {
             owari: parse_owari(t)?,
         })
     }
+}
+
+impl Agari {
     pub fn is_tsumo(&self) -> bool {
         self.who == self.from_who
     }
@@ -244,8 +267,12 @@ pub struct Ryuukyoku {
     pub owari: Option<Owari>,
 }
 
-impl Ryuukyoku {
-    pub fn parse(t: &Tag) -> Result<Ryuukyoku, String> {
+impl TagValue for Ryuukyoku {
+    const NAME: &'static str = "RYUUKYOKU";
+    fn to_tag(&self) -> Tag {
+        self.tag()
+    }
+    fn parse(t: &Tag) -> Result<Ryuukyoku, String> {
         let kind = match t.get("type") {
             None => DrawKind::Exhaustive,
             Some("yao9") => DrawKind::Yao9,
@@ -277,8 +304,12 @@ pub struct Reach {
     pub scores: Option<[i32; 4]>,
 }
 
-impl Reach {
-    pub fn parse(t: &Tag) -> Result<Reach, String> {
+impl TagValue for Reach {
+    const NAME: &'static str = "REACH";
+    fn to_tag(&self) -> Tag {
+        self.tag()
+    }
+    fn parse(t: &Tag) -> Result<Reach, String> {
         let scores = match t.get("ten") {
             Some(s) => Some(four(&num_list::<i32>(s)?, "REACH ten")?.map(|x| x * 100)),
             None => None,
@@ -317,8 +348,91 @@ pub struct Player {
     pub sex: Option<String>,
 }
 
-/// `<UN>`: the players (with `n0..n3`), or a reconnection (a single `nX`).
-pub fn parse_un(t: &Tag) -> Result<[Option<Player>; 4], String> {
+/// `<UN>`: the players by seat (with `n0..n3`), or a reconnection (a single `nX`).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Players(pub [Option<Player>; 4]);
+
+impl TagValue for Players {
+    const NAME: &'static str = "UN";
+    fn parse(t: &Tag) -> Result<Players, String> {
+        parse_un(t).map(Players)
+    }
+    /// Every seat's name, and dan, rate and sex for a table (more than one name), as Tenhou writes them.
+    fn to_tag(&self) -> Tag {
+        let seated: Vec<Player> = self.0.iter().flatten().cloned().collect();
+        if seated.len() > 1 {
+            return un_tag(&seated);
+        }
+        let mut t = Tag::new("UN");
+        for (i, p) in self.0.iter().enumerate() {
+            if let Some(p) = p {
+                t = t.with(&format!("n{i}"), percent_encode(&p.name));
+            }
+        }
+        t
+    }
+}
+
+impl Players {
+    /// The players of a full table, seat by seat, as `UN` shows them: read back from the tag Tenhou would write
+    /// ([`un_tag`]), so that what it leaves unknown (dan, rate, sex) reads as a guest's (0, 1500, `C`) and rates
+    /// as two decimals.
+    pub fn seated(players: &[Player]) -> Players {
+        // numbers the tag itself wrote always parse
+        parse_un(&un_tag(players)).map(Players).unwrap_or_default()
+    }
+}
+
+/// `<GO type= lobby=>`: the table's rules (`type`; absent in a few old logs) and lobby.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Go {
+    pub game_type: Option<GameType>,
+    /// The lobby (0 for the ranked ones); a value that is not a number is read as none.
+    pub lobby: Option<i64>,
+}
+
+impl TagValue for Go {
+    const NAME: &'static str = "GO";
+    fn parse(t: &Tag) -> Result<Go, String> {
+        let game_type = match t.get("type") {
+            Some(v) => Some(GameType(v.trim().parse().map_err(|_| format!("GO type={v:?} is not a number"))?)),
+            None => None,
+        };
+        Ok(Go { game_type, lobby: t.get("lobby").and_then(|l| l.trim().parse().ok()) })
+    }
+    fn to_tag(&self) -> Tag {
+        let mut t = Tag::new("GO");
+        if let Some(g) = self.game_type {
+            t = t.with("type", g.0.to_string());
+        }
+        if let Some(l) = self.lobby {
+            t = t.with("lobby", l.to_string());
+        }
+        t
+    }
+}
+
+/// `<BYE who=>`: a seat disconnected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bye {
+    pub who: u8,
+}
+
+impl TagValue for Bye {
+    const NAME: &'static str = "BYE";
+    fn parse(t: &Tag) -> Result<Bye, String> {
+        let who: u8 = t.get("who").and_then(|w| w.trim().parse().ok()).ok_or("BYE without who")?;
+        if who > 3 {
+            return Err("BYE who out of range".into());
+        }
+        Ok(Bye { who })
+    }
+    fn to_tag(&self) -> Tag {
+        Tag::new("BYE").with("who", self.who.to_string())
+    }
+}
+
+fn parse_un(t: &Tag) -> Result<[Option<Player>; 4], String> {
     let dan: Vec<i8> = t.get("dan").map(num_list).transpose()?.unwrap_or_default();
     let rate: Vec<f32> = t.get("rate").map(num_list).transpose()?.unwrap_or_default();
     let sx: Vec<&str> = t.get("sx").map(|s| s.split(',').collect()).unwrap_or_default();
@@ -364,7 +478,7 @@ fn owari_attr(o: &Owari, n_players: usize) -> String {
 
 /// Writing typed tags back, as Tenhou writes them (used by the tenhou.net/6 and mjai readers and the simulator).
 impl Init {
-    pub fn to_tag(&self) -> Tag {
+    fn tag(&self) -> Tag {
         let seed = join([self.kyoku, self.honba, self.kyotaku, self.dice[0], self.dice[1], self.dora_indicator.id()]);
         let mut t = Tag::new("INIT")
             .with("seed", seed)
@@ -378,8 +492,9 @@ impl Init {
 }
 
 impl Agari {
-    /// `n_players` decides how many `sc` / `owari` pairs are written (Tenhou writes 4 in 3-player games too).
-    pub fn to_tag(&self, n_players: usize) -> Tag {
+    /// Four `sc` / `owari` pairs, as Tenhou writes them in 3-player games too.
+    fn tag(&self) -> Tag {
+        let n_players = 4;
         let mut t = Tag::new("AGARI").with("ba", join([self.honba, self.kyotaku])).with("hai", tile_ids(&self.hand));
         if !self.melds.is_empty() {
             t = t.with("m", join(&self.melds));
@@ -410,7 +525,9 @@ impl Agari {
 }
 
 impl Ryuukyoku {
-    pub fn to_tag(&self, n_players: usize) -> Tag {
+    /// Four `sc` / `owari` pairs, as Tenhou writes them in 3-player games too.
+    fn tag(&self) -> Tag {
+        let n_players = 4;
         let mut t = Tag::new("RYUUKYOKU");
         if self.kind != DrawKind::Exhaustive {
             t = t.with("type", self.kind.name());
@@ -437,23 +554,23 @@ pub enum RoundEndTag {
 }
 
 impl RoundEndTag {
-    /// The tag as Tenhou writes it (four `sc` pairs in every game), carrying `owari` when the game ends with it.
-    pub fn with_owari(self, owari: Option<Owari>) -> Tag {
+    /// The round's end as an event, carrying `owari` when the game ends with it.
+    pub fn with_owari(self, owari: Option<Owari>) -> Event {
         match self {
             RoundEndTag::Agari(mut a) => {
                 a.owari = owari;
-                a.to_tag(4)
+                Event::Agari(Rich::new(*a))
             }
             RoundEndTag::Ryuukyoku(mut d) => {
                 d.owari = owari;
-                d.to_tag(4)
+                Event::Ryuukyoku(Rich::new(*d))
             }
         }
     }
 }
 
 impl Reach {
-    pub fn to_tag(&self) -> Tag {
+    fn tag(&self) -> Tag {
         let mut t = Tag::new("REACH").with("who", self.who.to_string());
         if let Some(s) = self.scores {
             t = t.with("ten", join(s.iter().map(|x| x / 100)));

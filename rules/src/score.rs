@@ -38,20 +38,21 @@ impl Ruleset {
         crate::table::TableRules::from_go_type(go).ruleset()
     }
 
-    /// The dora shown by an indicator: in 3-player games the man suit has only 1m and 9m, so each points to
-    /// the other.
+    /// The dora shown by an indicator at this table ([`Kind::dora_indicated`]).
     pub fn dora_of(self, indicator: Kind) -> Kind {
-        match (self.players, indicator.index()) {
-            (3, 0) => Kind::from_index(8),
-            (3, 8) => Kind::from_index(0),
-            _ => indicator.dora_from_indicator(),
-        }
+        indicator.dora_indicated(self.players)
     }
 
-    /// Points of one honba to the winner (each payer pays 100 of them on a tsumo).
+    /// Points of one honba to the winner ([`honba_gain`]).
     fn honba_points(self) -> i32 {
-        100 * (i32::from(self.players) - 1)
+        honba_gain(self.players, 1)
     }
+}
+
+/// What the (first) winner receives for `honba` repeat counters on top of the hand's points, tsumo or ron:
+/// 100 a counter from each payer, so 300 on a four-player ron and 200 with three players.
+pub fn honba_gain(players: u8, honba: u8) -> i32 {
+    100 * (i32::from(players) - 1) * i32::from(honba)
 }
 
 /// Riichi state of the winner.
@@ -180,8 +181,9 @@ fn points_of(basic: i32, dealer: bool, tsumo: bool, players: u8) -> i32 {
     }
 }
 
-/// Base points and limit code of `han` and `fu` (13 han and more: a counted yakuman).
-fn basic_of(han: u32, fu: u32) -> (i32, u8) {
+/// Base points and limit code ([`limit`]) of `han` and `fu`: fu x 2^(2 + han) up to a mangan, then by the
+/// han (13 and more: a counted yakuman). The one table of Tenhou's limits.
+pub fn basic_of(han: u32, fu: u32) -> (i32, u8) {
     match han {
         0..=4 => {
             let b = (fu as i32) << (2 + han);
@@ -269,9 +271,9 @@ impl YakuList {
     fn add(&mut self, id: u8, han: u8) {
         self.0.push((id, han));
     }
-    /// `closed_han` when the hand is closed, `open_han` (0: not allowed) otherwise.
-    fn add_by(&mut self, closed: bool, id: u8, closed_han: u8, open_han: u8) {
-        let h = if closed { closed_han } else { open_han };
+    /// A yaku at its han for a closed or an open hand ([`yaku::han`]); none when it needs a closed hand.
+    fn add_yaku(&mut self, closed: bool, id: u8) {
+        let h = yaku::han(id, closed);
         if h > 0 {
             self.add(id, h);
         }
@@ -296,28 +298,28 @@ impl WinFacts<'_> {
     fn common_yaku(&self, y: &mut YakuList) {
         let ctx = self.ctx;
         if self.closed && ctx.tsumo {
-            y.add(0, 1);
+            y.add_yaku(true, 0);
         }
         match ctx.riichi {
             RiichiKind::None => {}
-            RiichiKind::Riichi => y.add(1, 1),
-            RiichiKind::Double => y.add(21, 2),
+            RiichiKind::Riichi => y.add_yaku(true, 1),
+            RiichiKind::Double => y.add_yaku(true, 21),
         }
         if ctx.ippatsu && ctx.riichi != RiichiKind::None {
-            y.add(2, 1);
+            y.add_yaku(true, 2);
         }
         if ctx.chankan {
-            y.add(3, 1);
+            y.add_yaku(self.closed, 3);
         }
         if ctx.rinshan && ctx.tsumo {
-            y.add(4, 1);
+            y.add_yaku(self.closed, 4);
         }
         if ctx.last_tile && !ctx.rinshan {
-            y.add(if ctx.tsumo { 5 } else { 6 }, 1);
+            y.add_yaku(self.closed, if ctx.tsumo { 5 } else { 6 });
         }
         let kinds = || (0..KINDS).filter(|&k| self.all[k] > 0).map(|k| Kind::from_index(k as u8));
         if kinds().all(|k| !k.is_yaochuu()) && (self.closed || ctx.ruleset.open_tanyao) {
-            y.add(8, 1);
+            y.add_yaku(self.closed, 8);
         }
         let suits: Vec<Suit> = {
             let mut s: Vec<Suit> = kinds().filter_map(Kind::suit).collect();
@@ -326,13 +328,13 @@ impl WinFacts<'_> {
         };
         if suits.len() == 1 {
             if kinds().any(Kind::is_honor) {
-                y.add_by(self.closed, 34, 3, 2);
+                y.add_yaku(self.closed, 34);
             } else {
-                y.add_by(self.closed, 35, 6, 5);
+                y.add_yaku(self.closed, 35);
             }
         }
         if kinds().all(Kind::is_yaochuu) {
-            y.add(31, 2);
+            y.add_yaku(self.closed, 31);
         }
     }
 
@@ -346,7 +348,7 @@ impl WinFacts<'_> {
         let pinfu =
             self.closed && groups.iter().all(Group::is_sequence) && value_pair(pair) == 0 && wait == Wait::Ryanmen;
         if pinfu {
-            y.add(7, 1);
+            y.add_yaku(self.closed, 7);
         }
         // identical concealed sequences: iipeikou, or ryanpeikou for two such pairs
         if self.closed {
@@ -363,8 +365,8 @@ impl WinFacts<'_> {
                 }
             }
             match peikou {
-                1 => y.add(9, 1),
-                2 => y.add(32, 3),
+                1 => y.add_yaku(self.closed, 9),
+                2 => y.add_yaku(self.closed, 32),
                 _ => {}
             }
         }
@@ -373,46 +375,46 @@ impl WinFacts<'_> {
         for g in sets() {
             let k = g.first;
             if k == ctx.round_wind {
-                y.add(14 + k.index() - Kind::EAST.index(), 1);
+                y.add_yaku(self.closed, 14 + k.index() - Kind::EAST.index());
             }
             if k == ctx.seat_wind {
-                y.add(10 + k.index() - Kind::EAST.index(), 1);
+                y.add_yaku(self.closed, 10 + k.index() - Kind::EAST.index());
             }
             if k.is_dragon() {
-                y.add(18 + k.index() - Kind::HAKU.index(), 1);
+                y.add_yaku(self.closed, 18 + k.index() - Kind::HAKU.index());
             }
         }
         let has_sequence = groups.iter().any(Group::is_sequence);
         if has_sequence && pair.is_yaochuu() && groups.iter().all(Group::has_yaochuu) {
             if pair.is_honor() || groups.iter().any(Group::has_honor) {
-                y.add_by(self.closed, 23, 2, 1);
+                y.add_yaku(self.closed, 23);
             } else {
-                y.add_by(self.closed, 33, 3, 2);
+                y.add_yaku(self.closed, 33);
             }
         }
         let seq_at = |suit: Suit, digit: u8| groups.iter().any(|g| g.is_sequence() && g.first == suit.kind(digit));
         if Suit::ALL.iter().any(|&s| seq_at(s, 1) && seq_at(s, 4) && seq_at(s, 7)) {
-            y.add_by(self.closed, 24, 2, 1);
+            y.add_yaku(self.closed, 24);
         }
         if (1..=7).any(|d| Suit::ALL.iter().all(|&s| seq_at(s, d))) {
-            y.add_by(self.closed, 25, 2, 1);
+            y.add_yaku(self.closed, 25);
         }
         let set_at = |suit: Suit, digit: u8| sets().any(|g| g.first == suit.kind(digit));
         if (1..=9).any(|d| Suit::ALL.iter().all(|&s| set_at(s, d))) {
-            y.add(26, 2);
+            y.add_yaku(self.closed, 26);
         }
         let kans = groups.iter().filter(|g| g.kind == GroupKind::Kan).count();
         if kans == 3 {
-            y.add(27, 2);
+            y.add_yaku(self.closed, 27);
         }
         if !has_sequence {
-            y.add(28, 2);
+            y.add_yaku(self.closed, 28);
         }
         if sets().filter(|g| g.concealed).count() == 3 {
-            y.add(29, 2);
+            y.add_yaku(self.closed, 29);
         }
         if sets().filter(|g| g.first.is_dragon()).count() == 2 && pair.is_dragon() {
-            y.add(30, 2);
+            y.add_yaku(self.closed, 30);
         }
 
         // fu: pinfu is 20 on a tsumo, 30 on a ron
@@ -668,7 +670,7 @@ pub fn score(concealed: &[Tile], win_tile: Tile, melds: &[Meld], ctx: &WinContex
     if f.seven_pairs {
         let mut y = YakuList::default();
         facts.common_yaku(&mut y);
-        y.add(22, 2);
+        y.add_yaku(true, 22);
         offer(y, 25);
     }
     for (pair, groups, wait) in &regular {

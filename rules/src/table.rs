@@ -110,17 +110,13 @@ impl TableRules {
     pub fn ruleset(&self) -> Ruleset {
         Ruleset { players: self.players, red_fives: self.red_fives, open_tanyao: self.open_tanyao }
     }
-    /// Starting score of each seat.
+    /// Starting score of each seat ([`start_score`]).
     pub fn start_score(&self) -> i32 {
-        if self.players == 3 {
-            35_000
-        } else {
-            25_000
-        }
+        start_score(self.players)
     }
-    /// Scores plus 1000 per stick on the table, constant through the game.
+    /// Scores plus 1000 per stick on the table, constant through the game ([`standard_total`]).
     pub fn total(&self) -> i32 {
-        self.start_score() * i32::from(self.players)
+        standard_total(self.players)
     }
     /// The score a seat needs to end the game after the last round (also the return of `owari`).
     pub fn target(&self) -> i32 {
@@ -149,6 +145,21 @@ impl TableRules {
     }
 }
 
+/// Each seat's starting score on Tenhou: 25,000, or 35,000 with three players.
+pub fn start_score(players: u8) -> i32 {
+    if players == 3 {
+        35_000
+    } else {
+        25_000
+    }
+}
+
+/// Scores plus 1000 per stick on the table at a standard table, constant through the game (SPEC 1.2): 100,000,
+/// or 105,000 with three players. Private lobbies may start from other scores.
+pub fn standard_total(players: u8) -> i32 {
+    start_score(players) * i32::from(players)
+}
+
 /// `E1-0`, `S3-2`: a round's wind and number, and its honba (kyoku 0 = East 1, 4 = South 1, 8 = West 1).
 pub fn round_name(kyoku: u8, honba: u8) -> String {
     let wind = ["E", "S", "W", "N"].get(usize::from(kyoku / 4)).copied().unwrap_or("?");
@@ -161,6 +172,15 @@ pub fn ranking(scores: &[i32; 4], players: u8) -> [u8; 4] {
     let n = usize::from(players);
     order[..n].sort_by_key(|&s| (-scores[usize::from(s)], s));
     order
+}
+
+/// Each seat's place at the end, 1 for the first ([`ranking`]'s order); 0 for the absent seat of a 3-player game.
+pub fn placements(scores: &[i32; 4], players: u8) -> [u8; 4] {
+    let mut place = [0u8; 4];
+    for (i, &s) in ranking(scores, players).iter().take(usize::from(players)).enumerate() {
+        place[usize::from(s)] = i as u8 + 1;
+    }
+    place
 }
 
 /// How the last round ended, as the end-of-game rule needs it.
@@ -218,6 +238,14 @@ pub fn owari(rules: &TableRules, scores: &[i32; 4], kyotaku: u8) -> ([i32; 4], [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placements_break_ties_by_seat() {
+        assert_eq!(placements(&[25000, 30000, 25000, 20000], 4), [2, 1, 3, 4]);
+        assert_eq!(placements(&[25000; 4], 4), [1, 2, 3, 4]);
+        assert_eq!(placements(&[35000, 35000, 35000, 0], 3), [1, 2, 3, 0]);
+        assert_eq!(placements(&[30000, 40000, 35000, 99999], 3), [3, 1, 2, 0]);
+    }
 
     #[test]
     fn owari_matches_tenhou_examples() {

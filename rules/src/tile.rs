@@ -144,10 +144,13 @@ impl Kind {
         let b = self.0 * 4;
         [Tile(b), Tile(b + 1), Tile(b + 2), Tile(b + 3)]
     }
-    /// The kind shown by the dora indicator of this kind (wrapping 9 -> 1, N -> E, chun -> haku).
-    pub fn dora_from_indicator(self) -> Kind {
+    /// The dora this kind indicates at a table of `players`: the next kind of its group (wrapping 9 -> 1,
+    /// N -> E, chun -> haku); with three players the man suit holds only 1m and 9m, so each indicates the
+    /// other. The one home of the rule: scoring, the readers and the network's input all ask it.
+    pub fn dora_indicated(self, players: u8) -> Kind {
         let k = self.0;
         Kind(match k {
+            0 if players == 3 => 8,
             0..=26 => k / 9 * 9 + (k % 9 + 1) % 9,
             27..=30 => 27 + (k - 27 + 1) % 4,
             _ => 31 + (k - 31 + 1) % 3,
@@ -293,12 +296,17 @@ mod tests {
 
     #[test]
     fn dora_wraps_within_groups() {
-        let next = |s: &str| s.parse::<Kind>().unwrap().dora_from_indicator().to_string();
-        assert_eq!(next("9m"), "1m");
-        assert_eq!(next("4p"), "5p");
-        assert_eq!(next("N"), "E");
-        assert_eq!(next("C"), "P");
-        assert_eq!(next("E"), "S");
+        let next = |s: &str, players: u8| s.parse::<Kind>().unwrap().dora_indicated(players).to_string();
+        assert_eq!(next("9m", 4), "1m");
+        assert_eq!(next("4p", 4), "5p");
+        assert_eq!(next("N", 4), "E");
+        assert_eq!(next("C", 4), "P");
+        assert_eq!(next("E", 4), "S");
+        assert_eq!(next("1m", 4), "2m");
+        // three players: no 2m..8m, so 1m and 9m indicate each other
+        assert_eq!(next("1m", 3), "9m");
+        assert_eq!(next("9m", 3), "1m");
+        assert_eq!(next("4p", 3), "5p");
     }
 
     #[test]

@@ -158,6 +158,87 @@ pub const YAKU: [YakuName; 55] = [
     YakuName { en: "aka dora", ja: "赤ドラ", mjai: "akadora", aliases: &["akadora", "redfive", "reddora"] },
 ];
 
+/// Han of every Tenhou yaku id on Tenhou: (closed hand, open hand), 0 where the yaku needs a closed hand. A
+/// yakuman counts 13: Tenhou counts every yakuman once, the "double" ones (41, 46, 48) included. Dora, ura
+/// dora and red fives (52-54) count 1 per tile. Renhou (36) is not played on Tenhou. The one han table:
+/// scoring and the readers of logs that name yaku without han use it.
+pub const HAN: [(u8, u8); 55] = [
+    (1, 0),   // 0 menzen tsumo
+    (1, 0),   // 1 riichi
+    (1, 0),   // 2 ippatsu
+    (1, 1),   // 3 chankan
+    (1, 1),   // 4 rinshan
+    (1, 1),   // 5 haitei
+    (1, 1),   // 6 houtei
+    (1, 0),   // 7 pinfu
+    (1, 1),   // 8 tanyao (open: where the table allows open tanyao)
+    (1, 0),   // 9 iipeikou
+    (1, 1),   // 10 seat wind E
+    (1, 1),   // 11 seat wind S
+    (1, 1),   // 12 seat wind W
+    (1, 1),   // 13 seat wind N
+    (1, 1),   // 14 round wind E
+    (1, 1),   // 15 round wind S
+    (1, 1),   // 16 round wind W
+    (1, 1),   // 17 round wind N
+    (1, 1),   // 18 haku
+    (1, 1),   // 19 hatsu
+    (1, 1),   // 20 chun
+    (2, 0),   // 21 double riichi
+    (2, 0),   // 22 chiitoitsu
+    (2, 1),   // 23 chanta
+    (2, 1),   // 24 ittsu
+    (2, 1),   // 25 sanshoku doujun
+    (2, 2),   // 26 sanshoku doukou
+    (2, 2),   // 27 sankantsu
+    (2, 2),   // 28 toitoi
+    (2, 2),   // 29 sanankou
+    (2, 2),   // 30 shousangen
+    (2, 2),   // 31 honroutou
+    (3, 0),   // 32 ryanpeikou
+    (3, 2),   // 33 junchan
+    (3, 2),   // 34 honitsu
+    (6, 5),   // 35 chinitsu
+    (0, 0),   // 36 renhou
+    (13, 0),  // 37 tenhou
+    (13, 0),  // 38 chiihou
+    (13, 13), // 39 daisangen
+    (13, 0),  // 40 suuankou
+    (13, 0),  // 41 suuankou tanki
+    (13, 13), // 42 tsuuiisou
+    (13, 13), // 43 ryuuiisou
+    (13, 13), // 44 chinroutou
+    (13, 0),  // 45 chuuren
+    (13, 0),  // 46 junsei chuuren
+    (13, 0),  // 47 kokushi
+    (13, 0),  // 48 kokushi 13-wait
+    (13, 13), // 49 daisuushii
+    (13, 13), // 50 shousuushii
+    (13, 13), // 51 suukantsu
+    (1, 1),   // 52 dora
+    (1, 1),   // 53 ura dora
+    (1, 1),   // 54 aka dora
+];
+
+/// The han of yaku `id` for a closed or an open hand ([`HAN`]); 0 for an id past 54 or a yaku the hand
+/// cannot have.
+pub fn han(id: u8, closed: bool) -> u8 {
+    HAN.get(usize::from(id)).map_or(0, |&(c, o)| if closed { c } else { o })
+}
+
+/// The yakuhai ids: seat wind (10-13), round wind (14-17), haku, hatsu, chun (18-20).
+pub const YAKUHAI: std::ops::RangeInclusive<u8> = 10..=20;
+
+/// A yakuhai (value honor) id: a seat or round wind, or a dragon (SPEC 3's yakuhai strategy).
+pub fn is_yakuhai(id: u8) -> bool {
+    YAKUHAI.contains(&id)
+}
+
+/// A yakuman id (37-51): it replaces every other yaku of the hand.
+pub fn is_yakuman(id: u8) -> bool {
+    (37..=51).contains(&id)
+}
+
 /// A yaku name as readers compare it: lowercase, without spaces, `_ - : ・`, full-width digits made ASCII, and
 /// 翻牌 read as 役牌.
 pub fn name_key(name: &str) -> String {
@@ -205,7 +286,7 @@ pub const TENHOU_ORDER: [u8; 55] = [
 
 /// The place of a yaku id in [`TENHOU_ORDER`] (every yakuhai id has the place of the first); for sorting.
 pub fn tenhou_rank(id: u8) -> u8 {
-    let id = if (10..=20).contains(&id) { 10 } else { id };
+    let id = if is_yakuhai(id) { 10 } else { id };
     TENHOU_ORDER.iter().position(|&y| y == id).map_or(u8::MAX, |p| p as u8)
 }
 
@@ -213,6 +294,7 @@ pub fn tenhou_rank(id: u8) -> u8 {
 pub fn is_dora(id: u8) -> bool {
     (52..=54).contains(&id)
 }
+
 
 #[cfg(test)]
 mod tests {

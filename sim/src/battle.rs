@@ -15,7 +15,7 @@ use crate::action::Action;
 use crate::bot::{Bot, View};
 use crate::generate::{game_seed, play_seated};
 use crate::style::bot_by_name;
-use haifu_rules::table::{ranking, TableRules};
+use haifu_rules::table::{placements, TableRules};
 
 /// Game points of the Tenhou 7-dan table by rank (1st..4th).
 pub const SEVEN_DAN_POINTS: [f64; 4] = [90.0, 45.0, 0.0, -135.0];
@@ -94,15 +94,6 @@ impl<B: Bot> Bot for Simplified<B> {
     }
 }
 
-/// Ranks 0..4 of final scores; ties go to the seat nearer the first dealer (seat 0), as in `owari`.
-pub fn ranks(scores: &[i32; 4]) -> [usize; 4] {
-    let mut r = [0; 4];
-    for (rank, &s) in ranking(scores, 4).iter().enumerate() {
-        r[usize::from(s)] = rank;
-    }
-    r
-}
-
 /// One game's (rank, points, score change) for side A and side B, each averaged over its two copies.
 fn one_game(o: &BattleOptions, set: usize, game: usize) -> Result<[[f64; 3]; 2], String> {
     let index = (set * o.games_per_set + game) as u64;
@@ -120,12 +111,12 @@ fn one_game(o: &BattleOptions, set: usize, game: usize) -> Result<[[f64; 3]; 2],
     let engine =
         play_seated(o.rules, seed, &["A", "B", "C", "D"], bots).map_err(|e| format!("battle game {index}: {e}"))?;
     let scores = engine.scores();
-    let r = ranks(&scores);
+    let place = placements(&scores, 4);
     let mut out = [[0.0; 3]; 2];
     for s in 0..4 {
         let m = &mut out[side_at[s]];
-        m[0] += (r[s] + 1) as f64 / 2.0;
-        m[1] += SEVEN_DAN_POINTS[r[s]] / 2.0;
+        m[0] += f64::from(place[s]) / 2.0;
+        m[1] += SEVEN_DAN_POINTS[usize::from(place[s]) - 1] / 2.0;
         m[2] += f64::from(scores[s] - o.rules.start_score()) / 2.0;
     }
     Ok(out)
@@ -196,12 +187,6 @@ pub fn battle(o: &BattleOptions, done: &(dyn Fn(usize) + Sync)) -> Result<Battle
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ranks_break_ties_by_seat() {
-        assert_eq!(ranks(&[25000, 30000, 25000, 20000]), [1, 0, 2, 3]);
-        assert_eq!(ranks(&[25000; 4]), [0, 1, 2, 3]);
-    }
 
     #[test]
     fn welch_matches_a_hand_computation() {

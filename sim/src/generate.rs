@@ -153,7 +153,7 @@ pub fn generate(o: &GenerateOptions, done: &(dyn Fn(usize) + Sync)) -> Result<Ge
                 LogFormat::Mjlog => record.to_mjlog(),
                 LogFormat::Mjai => haifu_record::mjai::write::to_mjai(&record).map_err(|e| e.to_string())?,
             };
-            let rounds = record.events.iter().filter(|e| e.as_tag("INIT").is_some()).count();
+            let rounds = record.events.iter().filter(|e| matches!(e, haifu_record::Event::Init(_))).count();
             let path = o.out.join(log_name(&o.date, o.rules.go_type, o.seed, i as u32, o.format));
             write(&path, text.as_bytes())?;
             done(1);

@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 
 use haifu_record::event::{Event, GameRecord};
-use haifu_record::tags::{Agari, DrawKind, GameType, Init, Owari, Reach, Ryuukyoku};
+use haifu_record::tags::{Agari, DrawKind, GameType, Owari, Ryuukyoku};
 use haifu_rules::{Meld, MeldKind, Tile};
 use serde::Serialize;
 
@@ -156,12 +156,10 @@ impl VerifyReport {
 pub use haifu_rules::table::round_name;
 
 /// `GO type`, `lobby` (0 when absent) and whether the tag has a `lobby` at all (logs of 2009 do not).
-fn go_of(record: &GameRecord) -> (Option<u32>, i32, bool) {
+fn go_of(record: &GameRecord) -> (Option<u32>, i64, bool) {
     for e in &record.events {
-        if let Some(t) = e.as_tag("GO") {
-            let ty = t.get("type").and_then(|v| v.parse().ok());
-            let lobby = t.get("lobby").and_then(|v| v.parse().ok()).unwrap_or(0);
-            return (ty, lobby, t.get("lobby").is_some());
+        if let Event::Go(go) = e {
+            return (go.game_type.map(|t| t.0), go.lobby.unwrap_or(0), go.tag().get("lobby").is_some());
         }
     }
     (None, 0, true)
@@ -171,13 +169,13 @@ fn go_of(record: &GameRecord) -> (Option<u32>, i32, bool) {
 pub fn verify_game(name: &str, record: &GameRecord) -> VerifyReport {
     let mut rep = VerifyReport { games: 1, ..VerifyReport::default() };
     let events = &record.events;
-    let inits: Vec<usize> = (0..events.len()).filter(|&i| events[i].as_tag("INIT").is_some()).collect();
+    let inits: Vec<usize> = (0..events.len()).filter(|&i| matches!(events[i], Event::Init(_))).collect();
     let Some(&first) = inits.first() else {
         rep.skipped.push(format!("{name}: no round"));
         return rep;
     };
     let (go, lobby, has_lobby) = go_of(record);
-    let three = events[first].as_tag("INIT").and_then(|t| t.get("hai3")).is_some_and(|h| h.trim().is_empty());
+    let three = matches!(&events[first], Event::Init(init) if init.players() == 3);
     let go = go.unwrap_or(if three { 0xB9 } else { 0xA9 });
     // bit 0x100 marks newer logs of the same rules; higher bits are variants (0x800: `ratio` tables that start
     // at 1,000 points and pay game points by another rule)
@@ -198,11 +196,14 @@ pub fn verify_game(name: &str, record: &GameRecord) -> VerifyReport {
     // any other, its start is taken from the log, and its end of game and `owari` are not held to the ranked rules
     let custom = lobby != 0;
     let mut d = Driver { name, events, engine, rep, round: 0, round_name: String::new(), wants_more: false };
-    let first_scores = events[first].as_tag("INIT").and_then(|t| Init::parse(t).ok()).map(|i| i.scores);
+    let first_scores = match &events[first] {
+        Event::Init(init) => Some(init.scores),
+        _ => None,
+    };
     let mut clean = !(custom && first_scores.is_some_and(|s| s != d.engine.scores()));
     for (r, &start) in inits.iter().enumerate() {
         let end = inits.get(r + 1).copied().unwrap_or(events.len());
-        let Some(init) = events[start].as_tag("INIT").and_then(|t| Init::parse(t).ok()) else { continue };
+        let Event::Init(init) = &events[start] else { continue };
         d.round = r;
         d.round_name = round_name(init.kyoku, init.honba);
         let e = &d.engine;
@@ -231,7 +232,7 @@ pub fn verify_game(name: &str, record: &GameRecord) -> VerifyReport {
             }
         }
         d.rep.rounds += 1;
-        let engine_init = d.engine.events().iter().rposition(|e| e.as_tag("INIT").is_some()).unwrap_or(0);
+        let engine_init = d.engine.events().iter().rposition(|e| matches!(e, Event::Init(_))).unwrap_or(0);
         clean = d.play_round(start + 1, end);
         // tenhou.net/6 and mjai readers write their own tags: only Tenhou's own mjlog is the model
         if clean && record.format == haifu_record::Format::Mjlog {
@@ -367,21 +368,17 @@ impl Driver<'_> {
                         && self.rons_allowed(i, to, *seat, *tile, Offer::Discard)
                         && self.act(i, *seat, Action::Discard { tile: *tile, riichi: r })
                 }
-                Event::Call { seat, meld } => self.call(i, to, *seat, *meld),
+                Event::Call { seat, meld, .. } => self.call(i, to, *seat, *meld),
                 Event::Dora { .. } => true,
-                Event::Tag(t) => match t.name.as_str() {
-                    "REACH" => {
-                        if let Ok(r) = Reach::parse(t) {
-                            if r.step == 1 {
-                                riichi[usize::from(r.who & 3)] = true;
-                            }
-                        }
-                        true
+                Event::Reach(r) => {
+                    if r.step == 1 {
+                        riichi[usize::from(r.who & 3)] = true;
                     }
-                    "AGARI" => return self.agari(i, to, finished),
-                    "RYUUKYOKU" => return self.ryuukyoku(i, finished),
-                    _ => true,
-                },
+                    true
+                }
+                Event::Agari(_) => return self.agari(i, to, finished),
+                Event::Ryuukyoku(d) => return self.ryuukyoku(i, d, finished),
+                _ => true,
             };
             if !ok {
                 return false;
@@ -413,23 +410,18 @@ impl Driver<'_> {
     /// When the log's next game event is a ron on the tile `from` is about to show, each winner must be
     /// able to ron it: checked before the tile is shown, since an engine that lets it pass moves on.
     fn rons_allowed(&mut self, i: usize, to: usize, from: u8, tile: Tile, offer: Offer) -> bool {
-        let next = self.events[i + 1..to].iter().find(|e| match e {
-            Event::Tag(t) => matches!(t.name.as_str(), "AGARI" | "RYUUKYOKU"),
-            _ => true,
-        });
-        let Some(Event::Tag(t)) = next else { return true };
-        let winners: Vec<u8> = match t.name.as_str() {
-            "AGARI" => self.events[i + 1..to]
+        let winners: Vec<u8> = match self.events[i + 1..to].iter().find(|e| is_move_or_end(e)) {
+            Some(Event::Agari(_)) => self.events[i + 1..to]
                 .iter()
-                .filter_map(|e| e.as_tag("AGARI"))
-                .filter_map(|t| Agari::parse(t).ok())
-                .filter(|a| a.from_who == from && a.who != from)
-                .map(|a| a.who)
+                .filter_map(|e| match e {
+                    Event::Agari(a) if a.from_who == from && a.who != from => Some(a.who),
+                    _ => None,
+                })
                 .collect(),
-            _ => match Ryuukyoku::parse(t) {
-                Ok(d) if d.kind == DrawKind::Ron3 => (0..4u8).filter(|&s| d.shown[usize::from(s)].is_some()).collect(),
-                _ => Vec::new(),
-            },
+            Some(Event::Ryuukyoku(d)) if d.kind == DrawKind::Ron3 => {
+                (0..4u8).filter(|&s| d.shown[usize::from(s)].is_some()).collect()
+            }
+            _ => return true,
         };
         for w in winners {
             if let Some(b) = self.engine.ron_blocker(w, from, tile, offer) {
@@ -447,20 +439,10 @@ impl Driver<'_> {
 
     /// The log's next game event (after `REACH` and other tags that carry no play) ends the round.
     fn end_follows(&self, from: usize, to: usize) -> bool {
-        self.events[from..to]
-            .iter()
-            .find(|e| match e {
-                Event::Tag(t) => matches!(t.name.as_str(), "AGARI" | "RYUUKYOKU"),
-                _ => true,
-            })
-            .is_some_and(|e| e.as_tag("RYUUKYOKU").is_some())
+        self.events[from..to].iter().find(|e| is_move_or_end(e)).is_some_and(|e| matches!(e, Event::Ryuukyoku(_)))
     }
 
-    fn call(&mut self, i: usize, to: usize, seat: u8, code: u32) -> bool {
-        let Ok(meld) = Meld::decode(code) else {
-            self.mismatch(i, Category::Legality, "meld code", code, "undecodable");
-            return false;
-        };
+    fn call(&mut self, i: usize, to: usize, seat: u8, meld: Meld) -> bool {
         let pair = |m: &Meld| -> [Tile; 2] {
             let v: Vec<Tile> = m.from_hand().collect();
             [v[0], v[1]]
@@ -494,18 +476,12 @@ impl Driver<'_> {
 
     fn agari(&mut self, i: usize, to: usize, finished: usize) -> bool {
         // the run of AGARI tags of this round (a double ron)
-        let mut logged: Vec<(usize, Agari)> = Vec::new();
-        for j in i..to {
-            if let Some(t) = self.events[j].as_tag("AGARI") {
-                match Agari::parse(t) {
-                    Ok(a) => logged.push((j, a)),
-                    Err(e) => {
-                        self.mismatch(j, Category::Legality, "AGARI tag", "a valid tag", e);
-                        return false;
-                    }
-                }
-            }
-        }
+        let logged: Vec<(usize, Agari)> = (i..to)
+            .filter_map(|j| match &self.events[j] {
+                Event::Agari(a) => Some((j, a.value().clone())),
+                _ => None,
+            })
+            .collect();
         let first = &logged[0].1;
         if first.who == first.from_who {
             if !(self.pass_all(i) && self.act(i, first.who, Action::Tsumo)) {
@@ -601,11 +577,7 @@ impl Driver<'_> {
         }
     }
 
-    fn ryuukyoku(&mut self, i: usize, finished: usize) -> bool {
-        let Some(log) = self.events[i].as_tag("RYUUKYOKU").and_then(|t| Ryuukyoku::parse(t).ok()) else {
-            self.mismatch(i, Category::Legality, "RYUUKYOKU tag", "a valid tag", "unreadable");
-            return false;
-        };
+    fn ryuukyoku(&mut self, i: usize, log: &Ryuukyoku, finished: usize) -> bool {
         let shown: Vec<u8> = (0..4u8).filter(|&s| log.shown[usize::from(s)].is_some()).collect();
         let ok = match log.kind {
             DrawKind::Yao9 => match shown.first() {
@@ -661,7 +633,7 @@ impl Driver<'_> {
         let ours = self.engine.events();
         let stop = ours[engine_init + 1..]
             .iter()
-            .position(|e| e.as_tag("INIT").is_some())
+            .position(|e| matches!(e, Event::Init(_)))
             .map_or(ours.len(), |p| engine_init + 1 + p);
         let ours: Vec<&Event> = ours[engine_init..stop].iter().filter(|e| is_play(e)).collect();
         for (k, (a, b)) in log.iter().zip(&ours).enumerate() {
@@ -694,11 +666,11 @@ impl Driver<'_> {
 
     /// The log's `owari` against the engine's end of the game.
     fn check_owari(&mut self, clean: bool) {
-        let last = self.events.iter().rposition(|e| e.as_tag("AGARI").is_some() || e.as_tag("RYUUKYOKU").is_some());
+        let last = self.events.iter().rposition(Event::ends_round);
         let Some(at) = last else { return };
         let owari: Option<Owari> = match &self.events[at] {
-            Event::Tag(t) if t.name == "AGARI" => Agari::parse(t).ok().and_then(|a| a.owari),
-            Event::Tag(t) => Ryuukyoku::parse(t).ok().and_then(|d| d.owari),
+            Event::Agari(a) => a.owari.clone(),
+            Event::Ryuukyoku(d) => d.owari.clone(),
             _ => None,
         };
         if !clean {
@@ -750,50 +722,48 @@ impl Driver<'_> {
 
 /// Events that are part of the play (not `BYE`, `UN` reconnections or unknown tags).
 fn is_play(e: &Event) -> bool {
-    match e {
-        Event::Tag(t) => matches!(t.name.as_str(), "INIT" | "REACH" | "AGARI" | "RYUUKYOKU"),
-        _ => true,
-    }
+    e.carries_play()
+}
+
+/// A draw, discard, call or dora indicator, or the end of a round: the log's next move, past `REACH` and the
+/// tags that carry no play.
+fn is_move_or_end(e: &Event) -> bool {
+    matches!(e, Event::Draw { .. } | Event::Discard { .. } | Event::Call { .. } | Event::Dora { .. }) || e.ends_round()
 }
 
 fn same_event(log: &Event, ours: &Event) -> bool {
-    match (log, ours) {
-        (Event::Tag(a), Event::Tag(b)) => {
-            if a.name != b.name {
-                return false;
-            }
-            // `shuffle` (old INIT tags) is the log's own random state; `owari` is compared at the end of the
-            // game. `yaku` and `yakuman` are compared as written: Tenhou's order included
-            let skip = |k: &str| matches!(k, "owari" | "shuffle");
-            let optional = |k: &str| a.name == "REACH" && k == "ten";
-            let theirs: Vec<&(String, String)> = a.attrs.iter().filter(|(k, _)| !skip(k)).collect();
-            let mine: Vec<&(String, String)> =
-                b.attrs.iter().filter(|(k, _)| !skip(k) && (a.get(k).is_some() || !optional(k))).collect();
-            theirs.len() == mine.len()
-                && theirs.iter().all(|(k, v)| match b.get(k) {
-                    Some(w) if k == "m" => same_melds(v, w),
-                    w => w == Some(v.as_str()),
-                })
-        }
-        // Tenhou's closed-kan code names one copy of the kind, mostly copy 0 but not always (which one is not
-        // known): any copy is the same kan
-        (Event::Call { seat: a, meld: x }, Event::Call { seat: b, meld: y }) if a == b => {
-            x == y
-                || matches!((Meld::decode(*x), Meld::decode(*y)), (Ok(p), Ok(q))
-                    if p.kind == MeldKind::Ankan && q.kind == MeldKind::Ankan && p.base_kind() == q.base_kind())
-        }
-        _ => log == ours,
+    // Tenhou's closed-kan code names one copy of the kind, mostly copy 0 but not always (which one is not
+    // known): any copy is the same kan, and the decoded melds are equal
+    if let (Event::Call { seat: a, meld: x, .. }, Event::Call { seat: b, meld: y, .. }) = (log, ours) {
+        return a == b && x == y;
     }
+    let (Some(a), Some(b)) = (log.written_tag(), ours.written_tag()) else { return log == ours };
+    if a.name != b.name {
+        return false;
+    }
+    // `shuffle` (old INIT tags) is the log's own random state; `owari` is compared at the end of the
+    // game. `yaku` and `yakuman` are compared as written: Tenhou's order included
+    let skip = |k: &str| matches!(k, "owari" | "shuffle");
+    let optional = |k: &str| a.name == "REACH" && k == "ten";
+    let theirs: Vec<&(String, String)> = a.attrs.iter().filter(|(k, _)| !skip(k)).collect();
+    let mine: Vec<&(String, String)> =
+        b.attrs.iter().filter(|(k, _)| !skip(k) && (a.get(k).is_some() || !optional(k))).collect();
+    theirs.len() == mine.len()
+        && theirs.iter().all(|(k, v)| match b.get(k) {
+            Some(w) if k == "m" => same_melds(v, w),
+            w => w == Some(v.as_str()),
+        })
 }
 
 /// Two AGARI `m` lists, equal up to the copy a closed kan names.
 fn same_melds(a: &str, b: &str) -> bool {
-    let codes = |s: &str| s.split(',').map(|c| c.trim().parse::<u32>().ok()).collect::<Option<Vec<u32>>>();
-    let (Some(x), Some(y)) = (codes(a), codes(b)) else { return a == b };
-    x.len() == y.len()
-        && x.iter()
-            .zip(&y)
-            .all(|(&p, &q)| same_event(&Event::Call { seat: 0, meld: p }, &Event::Call { seat: 0, meld: q }))
+    let melds = |s: &str| {
+        s.split(',').map(|c| c.trim().parse::<u32>().ok().and_then(|m| Meld::decode(m).ok())).collect::<Option<Vec<Meld>>>()
+    };
+    match (melds(a), melds(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a == b,
+    }
 }
 
 /// The game type bits of a record (for callers sorting games), from its `GO` tag.

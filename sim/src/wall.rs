@@ -2,7 +2,7 @@
 //! every tile (deal, draws, kan dora, ura dora) from a log, so the engine plays the logged round again.
 
 use haifu_record::event::{Event, GameRecord};
-use haifu_record::tags::{Agari, Init};
+use haifu_record::tags::Init;
 use haifu_rules::Tile;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -130,8 +130,8 @@ impl ScriptedWall {
         let mut rounds: Vec<LoggedRound> = Vec::new();
         for e in &record.events {
             match e {
-                Event::Tag(t) if t.name == "INIT" => {
-                    rounds.push(LoggedRound { init: Init::parse(t).ok(), ..LoggedRound::default() });
+                Event::Init(init) => {
+                    rounds.push(LoggedRound { init: Some(init.value().clone()), ..LoggedRound::default() });
                 }
                 Event::Draw { tile, .. } => {
                     if let Some(r) = rounds.last_mut() {
@@ -143,10 +143,10 @@ impl ScriptedWall {
                         r.kan_doras.push(*tile);
                     }
                 }
-                Event::Tag(t) if t.name == "AGARI" => {
-                    if let (Some(r), Ok(a)) = (rounds.last_mut(), Agari::parse(t)) {
+                Event::Agari(a) => {
+                    if let Some(r) = rounds.last_mut() {
                         if r.ura.is_empty() {
-                            r.ura = a.ura_indicators;
+                            r.ura = a.ura_indicators.clone();
                         }
                     }
                 }

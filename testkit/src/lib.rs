@@ -7,7 +7,7 @@
 //! honors) or by id, and the builder resolves them to free ids (dealing or drawing) or to ids in the hand
 //! (discarding, calling). So the log it writes replays cleanly unless the script does something impossible
 //! (then the builder panics, naming the step) or breaks the log on purpose with [`GameBuilder::raw`] or
-//! [`GameBuilder::tag_mut`].
+//! [`GameBuilder::edit_tag`].
 //!
 //! Tenhou's order, followed here:
 //! - `REACH step=1`, the riichi discard, then `REACH step=2 ten=` before the next draw or call, never when the
@@ -203,8 +203,8 @@ impl GameBuilder {
         let table = TableState::new(n_players, rules.start_score());
         let events = vec![
             Event::tag(Tag::new(ROOT).with("ver", "2.3")),
-            Event::tag(go),
-            Event::tag(tags::un_tag(&players)),
+            Event::from_tag(go).expect("a GO tag whose type is a number"),
+            Event::players(&players),
             Event::tag(Tag::new("TAIKYOKU").with("oya", "0")),
         ];
         GameBuilder {
@@ -230,8 +230,8 @@ impl GameBuilder {
         for (p, n) in self.players.iter_mut().zip(names) {
             p.name = n.to_string();
         }
-        let un = self.events.iter_mut().find(|e| e.as_tag("UN").is_some()).expect("the header has a UN tag");
-        *un = Event::tag(tags::un_tag(&self.players));
+        let un = self.events.iter_mut().find(|e| matches!(e, Event::Players(_))).expect("the header has a UN tag");
+        *un = Event::players(&self.players);
         self
     }
 
@@ -290,9 +290,12 @@ impl GameBuilder {
 
     // ---- writing anything ----
 
-    /// Appends a tag verbatim (unknown tags, `SHUFFLE` ...).
+    /// Appends a tag as a reader would type it (unknown tags, `SHUFFLE` ... stay verbatim).
+    ///
+    /// # Panics
+    /// When a rich tag's attributes do not parse (to write such a log, edit its XML).
     pub fn tag(&mut self, t: Tag) -> &mut Self {
-        self.events.push(Event::tag(t));
+        self.events.push(Event::from_tag(t).expect("a tag that parses"));
         self
     }
     /// Appends an event without tracking it: for logs broken on purpose.
@@ -300,19 +303,20 @@ impl GameBuilder {
         self.events.push(e);
         self
     }
-    /// The `nth` (from 0) tag of this name written so far, to edit a log on purpose.
+    /// Edits the `nth` (from 0) tag of this name written so far, to break a log on purpose: the event is read
+    /// again from the edited tag, as a reader would read it.
     ///
     /// # Panics
-    /// When there is no such tag.
-    pub fn tag_mut(&mut self, name: &str, nth: usize) -> &mut Tag {
-        self.events
-            .iter_mut()
-            .filter_map(|e| match e {
-                Event::Tag(t) if t.name == name => Some(t.as_mut()),
-                _ => None,
-            })
+    /// When there is no such tag, or the edited tag does not parse (to write such a log, edit its XML).
+    pub fn edit_tag(&mut self, name: &str, nth: usize, edit: impl FnOnce(&mut Tag)) -> &mut Self {
+        let at = (0..self.events.len())
+            .filter(|&i| self.events[i].written_tag().is_some_and(|t| t.name == name))
             .nth(nth)
-            .unwrap_or_else(|| panic!("no <{name}> number {nth} in the log"))
+            .unwrap_or_else(|| panic!("no <{name}> number {nth} in the log"));
+        let mut tag = self.events[at].written_tag().cloned().expect("a tag");
+        edit(&mut tag);
+        self.events[at] = Event::from_tag(tag).unwrap_or_else(|e| panic!("the edited <{name}> does not parse: {e}"));
+        self
     }
     /// `BYE who=`: a disconnection (allowed anywhere, before the first round and after `owari` too).
     pub fn bye(&mut self, seat: u8) -> &mut Self {
@@ -372,7 +376,7 @@ impl GameBuilder {
             hands: dealt,
         };
         self.table.start(&init, self.n_players());
-        self.events.push(Event::tag(init.to_tag()));
+        self.events.push(Event::init(init));
         self.round = Some(round);
         self.last_end = None;
         self
@@ -425,7 +429,7 @@ impl GameBuilder {
     pub fn riichi(&mut self, seat: u8, tile: impl Into<Pick>) -> &mut Self {
         self.flush_discard_dora(seat);
         self.table.reach(seat, 1).unwrap_or_else(|e| panic!("seat {seat} riichi: {e}"));
-        self.events.push(Event::tag(Reach { who: seat, step: 1, scores: None }.to_tag()));
+        self.events.push(Event::reach(Reach { who: seat, step: 1, scores: None }));
         self.discard(seat, tile)
     }
 
@@ -533,7 +537,7 @@ impl GameBuilder {
     /// Writes a call and advances the table by it; a kan owes its indicator ([`KanDora`]).
     fn meld(&mut self, seat: u8, meld: Meld) -> &mut Self {
         self.table.call(seat, meld).unwrap_or_else(|e| panic!("seat {seat}: {e}"));
-        self.events.push(Event::Call { seat, meld: meld.encode() });
+        self.events.push(Event::call(seat, meld));
         let r = self.cur_mut();
         if let Some(t) = KanDora::of(meld.kind) {
             r.pending_dora = Some((seat, t));
@@ -600,7 +604,7 @@ impl GameBuilder {
         };
         let agari = self.table.win_end(who, from, tile, value);
         self.last_end = Some((self.events.len(), RoundEndTag::Agari(Box::new(agari.clone()))));
-        self.events.push(Event::tag(agari.to_tag(4)));
+        self.events.push(Event::agari(agari));
     }
 
     /// Closes a round won by `winners`: the dealer keeps the seat (renchan) when among them.
@@ -649,7 +653,7 @@ impl GameBuilder {
         self.round.take().expect("draw outside a round");
         let d = self.table.draw_end(kind, shown, delta);
         self.last_end = Some((self.events.len(), RoundEndTag::Ryuukyoku(Box::new(d.clone()))));
-        self.events.push(Event::tag(d.to_tag(4)));
+        self.events.push(Event::ryuukyoku(d));
         // the dealer keeps the seat after an abortive draw or when tenpai at the end of the wall
         let renchan = kind.is_abortive() || shown.contains(&self.table.dealer);
         let kyoku = self.table.kyoku;
@@ -670,8 +674,7 @@ impl GameBuilder {
         let (at, end) = self.last_end.take().expect("finish before any round ended");
         let (scores, points) = table::owari(&self.rules, &self.table.scores, self.table.kyotaku);
         let owari = Some(Owari { scores, points });
-        let tag = end.with_owari(owari);
-        self.events[at] = Event::tag(tag);
+        self.events[at] = end.with_owari(owari);
         (self.table.scores, self.table.kyotaku) = (scores, 0);
         self.finished = true;
         self
@@ -693,7 +696,7 @@ impl GameBuilder {
             return;
         };
         self.table.reach(who, 2).expect("a riichi discard out");
-        self.events.push(Event::tag(Reach { who, step: 2, scores: Some(self.table.scores) }.to_tag()));
+        self.events.push(Event::reach(Reach { who, step: 2, scores: Some(self.table.scores) }));
     }
 
     /// Turns an open or added kan's indicator owed before this seat's discard or next call.

@@ -2,6 +2,7 @@
 //! (players, red fives, length, first dealer, names), score changes a line does not give, the kind of a draw
 //! and the hands it shows, a win's points, fu and yaku, and the game's `owari`.
 
+use haifu_rules::score;
 use haifu_rules::shanten::shanten;
 use haifu_rules::table::{self, TableRules};
 use haifu_rules::{yaku, Kind, MjaiTile, Tile, TileSet};
@@ -349,15 +350,9 @@ pub(super) fn shown_hands(
 // ---- wins --------------------------------------------------------------------------------------------------
 
 /// A win's points when the log gives none: the winner's gain less the sticks and the honba, which go to the
-/// first winner (300 each from the discarder, or 100 from each payer).
-pub(super) fn win_points(gain: i32, tsumo: bool, first: bool, honba: u8, sticks: u8, n: usize) -> i32 {
-    let bonus = if !first {
-        0
-    } else if tsumo {
-        100 * i32::from(honba) * (n as i32 - 1)
-    } else {
-        300 * i32::from(honba)
-    };
+/// first winner ([`score::honba_gain`]).
+pub(super) fn win_points(gain: i32, first: bool, honba: u8, sticks: u8, players: u8) -> i32 {
+    let bonus = if first { score::honba_gain(players, honba) } else { 0 };
     gain - 1000 * i32::from(sticks) - bonus
 }
 
@@ -419,57 +414,58 @@ fn tenhou_id(name: &str, han: u8) -> Option<u8> {
     Some(if han >= 26 && matches!(id, 40 | 45 | 47) { id + 1 } else { id })
 }
 
-/// RiichiEnv's yaku ids: Tenhou id (winds resolved by the caller), han closed and open.
-fn riichienv_yaku(id: i64) -> Option<(u8, u8, u8)> {
+/// The Tenhou id of a RiichiEnv yaku id (its winds as seat / round wind east: the caller resolves them); the
+/// han come from [`yaku::han`].
+fn riichienv_yaku(id: i64) -> Option<u8> {
     Some(match id {
-        1 => (0, 1, 0),
-        2 => (1, 1, 0),
-        3 => (3, 1, 1),
-        4 => (4, 1, 1),
-        5 => (5, 1, 1),
-        6 => (6, 1, 1),
-        7 => (18, 1, 1),
-        8 => (19, 1, 1),
-        9 => (20, 1, 1),
-        10 => (10, 1, 1),
-        11 => (14, 1, 1),
-        12 => (8, 1, 1),
-        13 => (9, 1, 0),
-        14 => (7, 1, 0),
-        15 => (23, 2, 1),
-        16 => (24, 2, 1),
-        17 => (25, 2, 1),
-        18 => (21, 2, 0),
-        19 => (26, 2, 2),
-        20 => (27, 2, 2),
-        21 => (28, 2, 2),
-        22 => (29, 2, 2),
-        23 => (30, 2, 2),
-        24 => (31, 2, 2),
-        25 => (22, 2, 0),
-        26 => (33, 3, 2),
-        27 => (34, 3, 2),
-        28 => (32, 3, 0),
-        29 => (35, 6, 5),
-        30 => (2, 1, 0),
-        31 | 34 => (52, 0, 0),
-        32 => (54, 0, 0),
-        33 => (53, 0, 0),
-        35 => (37, 13, 13),
-        36 => (38, 13, 13),
-        37 => (39, 13, 13),
-        38 => (40, 13, 13),
-        39 => (42, 13, 13),
-        40 => (43, 13, 13),
-        41 => (44, 13, 13),
-        42 => (47, 13, 13),
-        43 => (50, 13, 13),
-        44 => (51, 13, 13),
-        45 => (45, 13, 13),
-        47 => (46, 26, 26),
-        48 => (41, 26, 26),
-        49 => (48, 26, 26),
-        50 => (49, 26, 26),
+        1 => 0,
+        2 => 1,
+        3 => 3,
+        4 => 4,
+        5 => 5,
+        6 => 6,
+        7 => 18,
+        8 => 19,
+        9 => 20,
+        10 => 10,
+        11 => 14,
+        12 => 8,
+        13 => 9,
+        14 => 7,
+        15 => 23,
+        16 => 24,
+        17 => 25,
+        18 => 21,
+        19 => 26,
+        20 => 27,
+        21 => 28,
+        22 => 29,
+        23 => 30,
+        24 => 31,
+        25 => 22,
+        26 => 33,
+        27 => 34,
+        28 => 32,
+        29 => 35,
+        30 => 2,
+        31 | 34 => 52,
+        32 => 54,
+        33 => 53,
+        35 => 37,
+        36 => 38,
+        37 => 39,
+        38 => 40,
+        39 => 42,
+        40 => 43,
+        41 => 44,
+        42 => 47,
+        43 => 50,
+        44 => 51,
+        45 => 45,
+        47 => 46,
+        48 => 41,
+        49 => 48,
+        50 => 49,
         _ => return None,
     })
 }
@@ -497,8 +493,8 @@ fn named_yaku(h: &m::Hora, ctx: &WinContext) -> Option<Vec<(u8, u8)>> {
         }
     } else if let Some(Value::Array(ids)) = meta_score(h).and_then(|s| s.get("yaku")) {
         for id in ids.iter().filter_map(Value::as_i64) {
-            let Some((tid, closed, open)) = riichienv_yaku(id) else { continue };
-            let han = if ctx.closed { closed } else { open };
+            let Some(tid) = riichienv_yaku(id) else { continue };
+            let han = yaku::han(tid, ctx.closed);
             let entry = match tid {
                 10 => (10 + ctx.seat_wind, han),
                 14 => (14 + ctx.round_wind, han),
@@ -521,7 +517,7 @@ fn named_yaku(h: &m::Hora, ctx: &WinContext) -> Option<Vec<(u8, u8)>> {
 pub(super) fn win_yaku(h: &m::Hora, ctx: &WinContext) -> (Vec<Yaku>, Vec<u8>) {
     let Some(named) = named_yaku(h, ctx) else { return (Vec::new(), Vec::new()) };
     let yakuman: Vec<u8> =
-        named.iter().filter(|&&(id, han)| (37..=51).contains(&id) && han >= 13).map(|&(id, _)| id).collect();
+        named.iter().filter(|&&(id, han)| yaku::is_yakuman(id) && han >= 13).map(|&(id, _)| id).collect();
     if !yakuman.is_empty() {
         return (Vec::new(), yakuman);
     }

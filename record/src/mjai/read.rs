@@ -2,6 +2,7 @@
 //! the hands and scores tracked so that each message is checked against them.
 
 use crate::state::KanDora;
+use haifu_rules::table;
 use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile};
 
 use super::infer::{self, GameFacts, WinContext};
@@ -11,7 +12,7 @@ use crate::error::ReadError;
 use crate::event::{Event, Tag};
 use crate::ids::IdAllocator;
 use crate::length::{self, Length, ReadOptions};
-use crate::tags::{self, Agari, Init, Player, Reach, Ryuukyoku};
+use crate::tags::{Agari, Init, Player, Reach, Ryuukyoku};
 
 /// Tenhou round end tag kept typed until the game ends (`owari` goes on the last one).
 pub(super) enum RoundEnd {
@@ -187,13 +188,11 @@ impl<'a> GameReader<'a> {
 
     /// Sets the GO type's hanchan bit once the play is known (see [`crate::length`]).
     fn settle_length(&mut self) -> Result<(), ReadError> {
-        let Some(at) = self.events.iter().position(|e| e.as_tag("GO").is_some()) else { return Ok(()) };
+        let Some(at) = self.events.iter().position(|e| matches!(e, Event::Go(_))) else { return Ok(()) };
         let go = crate::length::go_type_of(&self.events).map_or(0, |t| t.0);
         match length::settle(&self.events, go, self.facts.stated_length, self.asked_length) {
             Ok(s) => {
-                self.events[at] = Event::tag(
-                    Tag::new("GO").with("type", length::with_length(go, s.length).to_string()).with("lobby", "0"),
-                );
+                self.events[at] = Event::go(length::with_length(go, s.length), 0);
                 self.facts.notes.insert(0, s.note);
                 Ok(())
             }
@@ -218,14 +217,14 @@ impl<'a> GameReader<'a> {
         if f.n == 3 {
             go |= 0x10;
         }
-        self.events.push(Event::tag(Tag::new("GO").with("type", go.to_string()).with("lobby", "0")));
+        self.events.push(Event::go(go, 0));
         let players: Vec<Player> = (0..4)
             .map(|s| Player {
                 name: if s < f.n { f.names.get(s).cloned().unwrap_or_default() } else { String::new() },
                 ..Player::default()
             })
             .collect();
-        self.events.push(Event::tag(tags::un_tag(&players)));
+        self.events.push(Event::players(&players));
         self.events.push(Event::tag(Tag::new("TAIKYOKU").with("oya", f.first_dealer.to_string())));
     }
 
@@ -287,7 +286,7 @@ impl<'a> GameReader<'a> {
             }
         }
         let n = self.n();
-        let total = if n == 3 { 105_000 } else { 100_000 };
+        let total = table::standard_total(n as u8);
         if !k.bakaze.kind.is_wind() {
             return Err(format!("\"bakaze\" {} is not E, S, W or N", k.bakaze));
         }
@@ -301,7 +300,7 @@ impl<'a> GameReader<'a> {
         let logged = opt_seat_values(k.scores.as_deref(), "scores", n)?;
         let scores = match (logged, self.started) {
             (Some(s), false) => s,
-            (None, false) => [total / n as i32, total / n as i32, total / n as i32, if n == 3 { 0 } else { 25_000 }],
+            (None, false) => std::array::from_fn(|s| if s < n { table::start_score(n as u8) } else { 0 }),
             (Some(s), true) if s != self.scores || kyotaku != self.kyotaku => {
                 return Err(format!(
                     "scores {:?} with {kyotaku} sticks differ from the {:?} with {} sticks the last round left",
@@ -354,7 +353,7 @@ impl<'a> GameReader<'a> {
             dealer: dealer as u8,
             hands: dealt,
         };
-        self.events.push(Event::tag(init.to_tag()));
+        self.events.push(Event::init(init));
         self.started = true;
         self.scores = scores;
         self.kyotaku = kyotaku;
@@ -465,7 +464,7 @@ impl<'a> GameReader<'a> {
         r.last_discard = None;
         r.robbable = None;
         r.called(seat, kind);
-        self.events.push(Event::Call { seat: seat as u8, meld: meld.encode() });
+        self.events.push(Event::call(seat as u8, meld));
         Ok(())
     }
 
@@ -482,7 +481,7 @@ impl<'a> GameReader<'a> {
         let meld = Meld::ankan(kind);
         r.melds[seat].push(meld);
         r.called(seat, MeldKind::Ankan);
-        self.events.push(Event::Call { seat: seat as u8, meld: meld.encode() });
+        self.events.push(Event::call(seat as u8, meld));
         Ok(())
     }
 
@@ -499,7 +498,7 @@ impl<'a> GameReader<'a> {
         r.melds[seat][slot] = meld;
         r.robbable = Some((seat, id));
         r.called(seat, MeldKind::Kakan);
-        self.events.push(Event::Call { seat: seat as u8, meld: meld.encode() });
+        self.events.push(Event::call(seat as u8, meld));
         Ok(())
     }
 
@@ -518,7 +517,7 @@ impl<'a> GameReader<'a> {
         r.melds[seat].push(meld);
         r.last_draw[seat] = None;
         r.robbable = Some((seat, id));
-        self.events.push(Event::Call { seat: seat as u8, meld: meld.encode() });
+        self.events.push(Event::call(seat as u8, meld));
         Ok(())
     }
 
@@ -529,7 +528,7 @@ impl<'a> GameReader<'a> {
             return Err(format!("seat {who} is already in riichi"));
         }
         r.riichi[who] = true;
-        self.events.push(Event::tag(Reach { who: who as u8, step: 1, scores: None }.to_tag()));
+        self.events.push(Event::reach(Reach { who: who as u8, step: 1, scores: None }));
         Ok(())
     }
 
@@ -549,7 +548,7 @@ impl<'a> GameReader<'a> {
                 return Err(format!("scores {:?} differ from the {:?} after the stick", &s[..n], &self.scores[..n]));
             }
         }
-        self.events.push(Event::tag(Reach { who: who as u8, step: 2, scores: Some(self.scores) }.to_tag()));
+        self.events.push(Event::reach(Reach { who: who as u8, step: 2, scores: Some(self.scores) }));
         Ok(())
     }
 
@@ -622,7 +621,7 @@ impl<'a> GameReader<'a> {
         let sticks = if first { self.kyotaku } else { 0 };
         let delta = self.deltas(i, h.deltas.as_deref(), h.scores.as_deref(), sticks)?;
         let points =
-            h.hora_points.unwrap_or_else(|| infer::win_points(delta[who], who == from, first, honba, sticks, n));
+            h.hora_points.unwrap_or_else(|| infer::win_points(delta[who], first, honba, sticks, n as u8));
         let (yaku, yakuman) = infer::win_yaku(h, &ctx);
         let agari = Agari {
             honba,
@@ -650,7 +649,7 @@ impl<'a> GameReader<'a> {
         };
         self.scores = add(self.scores, delta);
         self.kyotaku -= sticks;
-        self.events.push(Event::tag(agari.to_tag(4)));
+        self.events.push(Event::agari(agari.clone()));
         self.last_end = Some((self.events.len() - 1, RoundEnd::Agari(agari)));
         Ok(())
     }
@@ -675,7 +674,7 @@ impl<'a> GameReader<'a> {
             owari: None,
         };
         self.scores = add(self.scores, deltas);
-        self.events.push(Event::tag(end.to_tag(4)));
+        self.events.push(Event::ryuukyoku(end.clone()));
         self.last_end = Some((self.events.len() - 1, RoundEnd::Ryuukyoku(end)));
         Ok(())
     }
@@ -697,17 +696,16 @@ impl<'a> GameReader<'a> {
             }
         }
         let Some((index, end)) = self.last_end.as_mut() else { return Ok(()) };
-        let tag = match end {
+        self.events[*index] = match end {
             RoundEnd::Agari(a) => {
                 a.owari = Some(owari);
-                a.to_tag(4)
+                Event::agari(a.clone())
             }
             RoundEnd::Ryuukyoku(d) => {
                 d.owari = Some(owari);
-                d.to_tag(4)
+                Event::ryuukyoku(d.clone())
             }
         };
-        self.events[*index] = Event::tag(tag);
         Ok(())
     }
 }

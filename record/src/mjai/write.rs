@@ -47,8 +47,8 @@ use haifu_rules::yaku;
 use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile, TileSet};
 
 use super::message::{self as m, Message, Pai};
-use crate::event::{Event, GameRecord, Tag};
-use crate::tags::{self, Agari, DrawKind, GameType, Init, Owari, Reach, Ryuukyoku};
+use crate::event::{Event, GameRecord};
+use crate::tags::{Agari, DrawKind, GameType, Init, Owari, Reach, Ryuukyoku};
 
 /// A record that cannot be written as mjai: names the event (index in [`GameRecord::events`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -216,7 +216,7 @@ impl Writer {
         match e {
             Event::Draw { seat, tile } => self.draw(*seat, *tile),
             Event::Discard { seat, tile } => self.discard(*seat, *tile),
-            Event::Call { seat, meld } => self.call(*seat, *meld),
+            Event::Call { seat, meld, .. } => self.call(*seat, *meld),
             Event::Dora { tile } => {
                 let line = Message::Dora(m::Dora { dora_marker: self.name(*tile) });
                 let r = self.round()?;
@@ -233,40 +233,26 @@ impl Writer {
                 }
                 Ok(())
             }
-            Event::Tag(t) => self.tag(t),
-        }
-    }
-
-    fn tag(&mut self, t: &Tag) -> Result<(), String> {
-        match t.name.as_str() {
-            "GO" => {
-                if let Some(v) = t.get("type") {
-                    let gt = GameType(v.parse().map_err(|_| format!("GO type={v:?} is not a number"))?);
-                    if !self.started {
-                        self.go = Some(gt);
-                        self.n = Some(if gt.three_player() { 3 } else { 4 });
-                    }
+            Event::Go(go) => {
+                if let Some(gt) = go.game_type.filter(|_| !self.started) {
+                    self.go = Some(gt);
+                    self.n = Some(if gt.three_player() { 3 } else { 4 });
                 }
                 Ok(())
             }
-            "UN" => {
+            Event::Players(un) => {
                 // the first UN names the table; a later one with a single name is a reconnection
-                if self.names.is_none() {
-                    let players = tags::parse_un(t)?;
-                    if players[0].is_some() {
-                        self.names = Some(
-                            players.iter().map(|p| p.as_ref().map(|p| p.name.clone()).unwrap_or_default()).collect(),
-                        );
-                    }
+                if self.names.is_none() && un.0[0].is_some() {
+                    self.names = Some(un.0.iter().map(|p| p.as_ref().map(|p| p.name.clone()).unwrap_or_default()).collect());
                 }
                 Ok(())
             }
-            "INIT" => self.init(&Init::parse(t)?),
-            "REACH" => self.reach(&Reach::parse(t)?),
-            "AGARI" => self.agari(&Agari::parse(t)?),
-            "RYUUKYOKU" => self.ryuukyoku(&Ryuukyoku::parse(t)?),
+            Event::Init(init) => self.init(init),
+            Event::Reach(r) => self.reach(r),
+            Event::Agari(a) => self.agari(a),
+            Event::Ryuukyoku(d) => self.ryuukyoku(d),
             // the root, TAIKYOKU, SHUFFLE, BYE and unknown tags have no mjai event
-            _ => Ok(()),
+            Event::Bye(_) | Event::Tag(_) => Ok(()),
         }
     }
 
@@ -374,10 +360,9 @@ impl Writer {
         Ok(())
     }
 
-    fn call(&mut self, seat: u8, code: u32) -> Result<(), String> {
+    fn call(&mut self, seat: u8, meld: Meld) -> Result<(), String> {
         let s = self.check_seat(seat)?;
         let n = self.n();
-        let meld = Meld::decode(code).map_err(|e| e.to_string())?;
         self.flush_dora();
         let from_hand: Vec<Tile> = meld.from_hand().collect();
         let consumed = self.names(from_hand.iter().copied());

@@ -99,32 +99,8 @@ fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError>
         }
     }
     let tag = tag_of(e, text, at)?;
-    match tag.name.as_str() {
-        "N" if tag.attrs.len() == 2 => {
-            if let (Some(who), Some(m)) = (tag.get("who"), tag.get("m")) {
-                let seat = parse_num::<u8>(who, "who", text, at)?;
-                let meld = parse_num::<u32>(m, "m", text, at)?;
-                if seat > 3 {
-                    return Err(ReadError::at(text, at, format!("<N who=\"{seat}\">: seat out of range")));
-                }
-                return Ok(Event::Call { seat, meld });
-            }
-        }
-        "DORA" if tag.attrs.len() == 1 => {
-            if let Some(hai) = tag.get("hai") {
-                let id = parse_num::<u8>(hai, "hai", text, at)?;
-                let tile =
-                    Tile::new(id).ok_or_else(|| ReadError::at(text, at, format!("DORA hai={id} out of range")))?;
-                return Ok(Event::Dora { tile });
-            }
-        }
-        _ => {}
-    }
-    Ok(Event::tag(tag))
-}
-
-fn parse_num<T: std::str::FromStr>(v: &str, what: &str, text: &[u8], at: u64) -> Result<T, ReadError> {
-    v.trim().parse().map_err(|_| ReadError::at(text, at, format!("attribute {what}={v:?} is not a number")))
+    // the rich tags are typed here, once: a value that does not parse is an error at the tag
+    Event::from_tag(tag).map_err(|m| ReadError::at(text, at, m))
 }
 
 fn tag_of(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Tag, ReadError> {
@@ -157,7 +133,7 @@ mod tests {
         assert_eq!(ev.len(), 7);
         assert_eq!(ev[2], Event::Draw { seat: 0, tile: Tile::from_id(12) });
         assert_eq!(ev[3], Event::Discard { seat: 0, tile: Tile::from_id(12) });
-        assert_eq!(ev[4], Event::Call { seat: 1, meld: 47723 });
+        assert_eq!(ev[4], Event::Call { seat: 1, meld: haifu_rules::Meld::decode(47723).unwrap(), code: 47723 });
         assert_eq!(ev[5], Event::Dora { tile: Tile::from_id(5) });
         assert_eq!(ev[6].as_tag("FOO").unwrap().get("bar"), Some("a&b"));
         let rec = crate::event::GameRecord {

@@ -216,7 +216,7 @@ impl<'a> Play<'a> {
                         return Err(err(format!("ankan of {kind} without the four tiles in hand")));
                     }
                 }
-                self.events.push(Event::Call { seat: s as u8, meld: meld.encode() });
+                self.events.push(Event::call(s as u8, meld));
                 self.melds[s].push(meld);
                 self.flush_dora()?;
                 self.owe_dora(MeldKind::Ankan)?;
@@ -233,7 +233,7 @@ impl<'a> Play<'a> {
                     .ok_or_else(|| err(format!("kakan of {c} without a pon of it")))?;
                 let kakan = self.melds[s][pon].kakan_of(added).map_err(|e| err(e.to_string()))?;
                 self.melds[s][pon] = kakan;
-                self.events.push(Event::Call { seat: s as u8, meld: kakan.encode() });
+                self.events.push(Event::call(s as u8, kakan));
                 if self.take_at[s] == self.round.takes[s].len() {
                     // robbed: the kan never completes, an earlier kan's indicator stays hidden too
                     return self.end(End::Robbed(s, added));
@@ -245,7 +245,7 @@ impl<'a> Play<'a> {
             Out::Nuki(c) => {
                 let tile = self.ids.take(s, c.kind(), false).map_err(err)?;
                 let meld = Meld::nuki(tile);
-                self.events.push(Event::Call { seat: s as u8, meld: meld.encode() });
+                self.events.push(Event::call(s as u8, meld));
                 self.melds[s].push(meld);
                 if self.take_at[s] == self.round.takes[s].len() {
                     // robbed: a ron on the north set aside (3 players), as on a kakan
@@ -283,7 +283,7 @@ impl<'a> Play<'a> {
                 return Err(format!("seat {s} declares riichi twice"));
             }
             self.riichi[s] = true;
-            self.events.push(Event::tag(Reach { who: s as u8, step: 1, scores: None }.to_tag()));
+            self.events.push(Event::reach(Reach { who: s as u8, step: 1, scores: None }));
         }
         self.events.push(Event::Discard { seat: s as u8, tile });
         Ok(Flow::Go(self, Step::Offer(Discarded { seat: s, code, tile, riichi })))
@@ -295,7 +295,7 @@ impl<'a> Play<'a> {
             self.scores[d.seat] -= 1000;
             self.kyotaku += 1;
             let reach = Reach { who: d.seat as u8, step: 2, scores: Some(self.scores) };
-            self.events.push(Event::tag(reach.to_tag()));
+            self.events.push(Event::reach(reach));
         }
     }
 
@@ -309,7 +309,7 @@ impl<'a> Play<'a> {
             from_hand.push(self.ids.take(c, h.kind(), h.red()).map_err(|e| format!("seat {c} calls: {e}"))?);
         }
         let meld = Meld::call(call.kind, &from_hand, d.tile, call.from).map_err(|e| format!("seat {c}: {e}"))?;
-        self.events.push(Event::Call { seat: c as u8, meld: meld.encode() });
+        self.events.push(Event::call(c as u8, meld));
         self.melds[c].push(meld);
         self.last_draw[c] = None;
         if call.kind == MeldKind::Daiminkan {

@@ -12,7 +12,7 @@ use super::result::{ascii_digits, deltas, result, RoundResult};
 use crate::error::ReadError;
 use crate::event::{Event, Tag, ROOT};
 use crate::ids::IdAllocator;
-use crate::tags::{self, Init, Owari, Player};
+use crate::tags::{Init, Owari, Player};
 
 #[derive(Clone, Debug)]
 pub(super) struct Round {
@@ -253,8 +253,8 @@ impl Game {
     pub(super) fn events(&self, text: &[u8]) -> Result<Vec<Event>, ReadError> {
         let mut events = vec![
             Event::tag(Tag::new(ROOT).with("ver", "2.3")),
-            Event::tag(Tag::new("GO").with("type", self.game_type.to_string()).with("lobby", self.lobby.to_string())),
-            Event::tag(tags::un_tag(&self.players)),
+            Event::go(self.game_type, self.lobby),
+            Event::players(&self.players),
             Event::tag(Tag::new("TAIKYOKU").with("oya", "0")),
         ];
         for (i, (at, round)) in self.rounds.iter().enumerate() {
@@ -294,7 +294,7 @@ impl Game {
             dealer: dealer as u8,
             hands,
         };
-        events.push(Event::tag(init.to_tag()));
+        events.push(Event::init(init));
         let play = Play::new(round, n, self.red, ids, dora);
         let (mut play, end) = play.search(dealer)?;
         play.finish(end, if last { Some(self) } else { None })?;

@@ -2,6 +2,7 @@
 //! `九種九牌` ...), the score strings (`30符4飜7700点`, `満貫2000-4000点`, `2600点∀`) and the yaku strings
 //! (`立直(1飜)`, `大三元(役満)`), read into AGARI and RYUUKYOKU tags and written from them.
 
+use haifu_rules::score;
 use haifu_rules::shanten::shanten;
 use haifu_rules::yaku;
 use haifu_rules::{Meld, Tile};
@@ -141,14 +142,7 @@ fn score(s: &str, tsumo: bool, dealer: bool, n_players: usize) -> Result<(u32, i
         let j = rest.find('飜').ok_or_else(bad)?;
         let han: u32 = rest[..j].parse().map_err(|_| bad())?;
         // a string with fu can still be a limit hand (kazoe, or an unusual writer): the han decide
-        let limit = match han {
-            0..=4 => 0,
-            5 => 1,
-            6 | 7 => 2,
-            8..=10 => 3,
-            11 | 12 => 4,
-            _ => 5,
-        };
+        let limit = score::basic_of(han, fu).1;
         (fu, limit, &rest[j + '飜'.len_utf8()..])
     } else {
         let (name, limit) = LIMITS.iter().find(|(name, _)| t.starts_with(name)).ok_or_else(bad)?;
@@ -224,7 +218,7 @@ fn tenhou_name(id: u8) -> Result<String, String> {
         _ => c,
     };
     let mut s: String = ja.chars().map(full_width).collect();
-    if (10..=20).contains(&id) {
+    if yaku::is_yakuhai(id) {
         if let Some((at, _)) = s.char_indices().nth(2) {
             s.insert(at, ' ');
         }
@@ -267,22 +261,24 @@ impl Play<'_> {
                 let mut ura: Option<Vec<Tile>> = None;
                 for (i, w) in wins.iter().enumerate() {
                     let last_of = if i + 1 == wins.len() { last_of } else { None };
-                    let agari = self.agari(w, end, &hands, &mut ura, last_of)?;
-                    self.events.push(Event::tag(agari.to_tag(4)));
+                    let agari = self.agari(w, i == 0, end, &hands, &mut ura, last_of)?;
+                    self.events.push(Event::agari(agari));
                 }
             }
             RoundResult::Draw { kind, name, deltas } => {
                 let draw = self.ryuukyoku(*kind, name, *deltas, end, &hands, last_of);
-                self.events.push(Event::tag(draw.to_tag(4)));
+                self.events.push(Event::ryuukyoku(draw));
             }
         }
         Ok(())
     }
 
-    /// One win of the result, paid: `ura` holds the ura indicators once a riichi winner has shown them.
+    /// One win of the result, paid (`first`: the first winner, who takes the honba and the sticks): `ura` holds
+    /// the ura indicators once a riichi winner has shown them.
     fn agari(
         &mut self,
         w: &Win,
+        first: bool,
         end: End,
         hands: &[Vec<Tile>],
         ura: &mut Option<Vec<Tile>>,
@@ -309,7 +305,10 @@ impl Play<'_> {
         let (fu, points, limit) = match &w.score {
             Some(s) => score(s, w.who == w.from, usize::from(self.round.kyoku % 4) == w.who, n)?,
             // no score string (some converters): the winner's gain without sticks and honba
-            None => (0, (w.deltas[w.who] - sum - 300 * i32::from(self.round.honba)).max(0), 0),
+            None => {
+                let honba = if first { score::honba_gain(n as u8, self.round.honba) } else { 0 };
+                (0, (w.deltas[w.who] - sum - honba).max(0), 0)
+            }
         };
         let (mut yaku, yakuman) = yaku_list(&w.yaku)?;
         // Tenhou lists ura for every riichi winner, 0 han included (some writers drop that entry)

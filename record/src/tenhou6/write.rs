@@ -34,8 +34,8 @@ pub use crate::mjai::write::WriteError;
 use super::calls::{meld_notation, tile_code};
 use super::read::DAN;
 use super::result::{draw_result, score_string, yaku_strings};
-use crate::event::{Event, GameRecord, Tag};
-use crate::tags::{self, Agari, GameType, Init, Owari, Player, Reach, Ryuukyoku};
+use crate::event::{Event, GameRecord};
+use crate::tags::{Agari, GameType, Init, Owari, Player};
 
 /// The game as one tenhou.net/6 JSON object (see the module notes).
 ///
@@ -170,51 +170,42 @@ impl Writer {
                 r.outs[s].push(out);
                 Ok(())
             }
-            Event::Call { seat, meld } => self.call(*seat, *meld),
+            Event::Call { seat, meld, .. } => self.call(*seat, *meld),
             Event::Dora { tile } => {
                 let code = self.code(*tile);
                 self.play(0)?.0.dora.push(code);
                 Ok(())
             }
-            Event::Tag(t) => self.tag(t),
-        }
-    }
-
-    fn tag(&mut self, t: &Tag) -> Result<(), String> {
-        match t.name.as_str() {
-            "GO" if self.rounds.is_empty() && self.round.is_none() => {
-                let v = t.get("type").unwrap_or("0");
-                let go = GameType(v.parse().map_err(|_| format!("GO type={v:?} is not a number"))?);
+            Event::Go(g) if self.rounds.is_empty() && self.round.is_none() => {
+                let go = g.game_type.unwrap_or(GameType(0));
                 self.go = Some(go);
                 self.n = Some(if go.three_player() { 3 } else { 4 });
-                self.lobby = t.get("lobby").and_then(|l| l.parse().ok()).unwrap_or(0);
+                self.lobby = g.lobby.unwrap_or(0);
                 Ok(())
             }
             // the first UN names the table; a later one is a reconnection
-            "UN" if self.players.is_none() => {
-                self.players = Some(tags::parse_un(t)?);
+            Event::Players(un) if self.players.is_none() => {
+                self.players = Some(un.0.clone());
                 Ok(())
             }
-            "INIT" => self.init(&Init::parse(t)?),
-            "REACH" => {
-                let reach = Reach::parse(t)?;
+            Event::Init(init) => self.init(init),
+            Event::Reach(reach) => {
                 let (r, s) = self.play(reach.who)?;
                 if reach.step == 1 {
                     r.riichi[s] = true;
                 }
                 Ok(())
             }
-            "AGARI" => self.agari(&Agari::parse(t)?),
-            "RYUUKYOKU" => {
-                let d = Ryuukyoku::parse(t)?;
+            Event::Agari(a) => self.agari(a),
+            Event::Ryuukyoku(d) => {
                 let n = self.n();
                 let r = self.play(0)?.0;
-                r.result = draw_result(&d, n);
-                self.owari = d.owari.or(self.owari.take());
+                r.result = draw_result(d, n);
+                self.owari = d.owari.clone().or(self.owari.take());
                 Ok(())
             }
             // the root, TAIKYOKU, SHUFFLE, BYE and unknown tags have no place in the format
-            _ => Ok(()),
+            Event::Go(_) | Event::Players(_) | Event::Bye(_) | Event::Tag(_) => Ok(()),
         }
     }
 
@@ -260,8 +251,7 @@ impl Writer {
         Ok(())
     }
 
-    fn call(&mut self, seat: u8, code: u32) -> Result<(), String> {
-        let meld = Meld::decode(code).map_err(|e| e.to_string())?;
+    fn call(&mut self, seat: u8, meld: Meld) -> Result<(), String> {
         let notation = Value::from(meld_notation(&meld, self.red())?);
         let (r, s) = self.play(seat)?;
         r.last_draw[s] = None;

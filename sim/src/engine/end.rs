@@ -42,7 +42,7 @@ impl<W: Wall> Engine<W> {
             };
             let agari = self.table.win_end(w, from, tile, value);
             self.last_end = Some((self.events.len(), RoundEndTag::Agari(Box::new(agari.clone()))));
-            self.events.push(Event::tag(agari.to_tag(4)));
+            self.events.push(Event::agari(agari.clone()));
             wins.push(agari);
         }
         let renchan = winners.contains(&self.table.dealer);
@@ -88,7 +88,7 @@ impl<W: Wall> Engine<W> {
     pub(super) fn write_draw(&mut self, kind: DrawKind, shown: &[u8], delta: [i32; 4]) {
         let d = self.table.draw_end(kind, shown, delta);
         self.last_end = Some((self.events.len(), RoundEndTag::Ryuukyoku(Box::new(d.clone()))));
-        self.events.push(Event::tag(d.to_tag(4)));
+        self.events.push(Event::ryuukyoku(d));
     }
 
     pub(super) fn end_round(
@@ -126,8 +126,7 @@ impl<W: Wall> Engine<W> {
         self.table.kyotaku = 0;
         let owari = Some(Owari { scores: fin, points });
         if let Some((at, end)) = self.last_end.take() {
-            let tag = end.with_owari(owari);
-            self.events[at] = Event::tag(tag);
+            self.events[at] = end.with_owari(owari);
         }
         self.phase = Phase::Over;
     }
@@ -173,7 +172,7 @@ impl<W: Wall> Engine<W> {
             hands: deal.hands,
         };
         self.table.start(&init, np);
-        self.events.push(Event::tag(init.to_tag()));
+        self.events.push(Event::init(init));
         for (s, p) in self.seats.iter_mut().zip(&self.table.seats) {
             *s = SeatRules::new();
             s.update_waits(p);

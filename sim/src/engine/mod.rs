@@ -30,7 +30,7 @@
 
 use arrayvec::ArrayVec;
 use haifu_record::event::{Event, GameRecord, Tag, ROOT};
-use haifu_record::tags::{self, Agari, DrawKind, Init, Owari, Player, Reach, RoundEndTag, Ryuukyoku, Yaku};
+use haifu_record::tags::{Agari, DrawKind, Init, Owari, Player, Reach, RoundEndTag, Ryuukyoku, Yaku};
 use haifu_rules::agari;
 use haifu_rules::score::{self, RiichiKind, Ruleset, Score, WinContext};
 use haifu_rules::shanten::{shanten, shanten_each};
@@ -164,8 +164,8 @@ impl<W: Wall> Engine<W> {
             .collect();
         let events = vec![
             Event::tag(Tag::new(ROOT).with("ver", "2.3")),
-            Event::tag(Tag::new("GO").with("type", rules.go_type.to_string()).with("lobby", "0")),
-            Event::tag(tags::un_tag(&players)),
+            Event::go(rules.go_type, 0),
+            Event::players(&players),
             Event::tag(Tag::new("TAIKYOKU").with("oya", "0")),
         ];
         let table = TableState::new(np, rules.start_score());

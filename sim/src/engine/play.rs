@@ -107,7 +107,7 @@ impl<W: Wall> Engine<W> {
 
     /// Writes a call of `seat` and advances the table state by it; the seat's waits follow its hand.
     pub(super) fn meld(&mut self, seat: u8, meld: Meld) -> Result<(), IllegalAction> {
-        let event = Event::Call { seat, meld: meld.encode() };
+        let event = Event::call(seat, meld);
         self.table.call(seat, meld).map_err(|why| IllegalAction::NotLegal { seat, action: why })?;
         self.events.push(event);
         self.seats[usize::from(seat)].update_waits(&self.table.seats[usize::from(seat)]);
@@ -119,7 +119,7 @@ impl<W: Wall> Engine<W> {
         let illegal = |why: String| IllegalAction::NotLegal { seat, action: why };
         if riichi {
             self.table.reach(seat, 1).map_err(illegal)?;
-            self.events.push(Event::tag(Reach { who: seat, step: 1, scores: None }.to_tag()));
+            self.events.push(Event::reach(Reach { who: seat, step: 1, scores: None }));
             self.riichi_pending = Some(seat);
         }
         let first = self.table.uninterrupted && self.table.seats[usize::from(seat)].discards == 0;
@@ -281,7 +281,7 @@ impl<W: Wall> Engine<W> {
             return Ok(false);
         }
         self.table.reach(who, 2).map_err(|why| IllegalAction::NotLegal { seat: who, action: why })?;
-        self.events.push(Event::tag(Reach { who, step: 2, scores: Some(self.table.scores) }.to_tag()));
+        self.events.push(Event::reach(Reach { who, step: 2, scores: Some(self.table.scores) }));
         let np = self.rules.players;
         if np == 4 && self.table.seats.iter().all(|s| s.riichi.is_accepted()) {
             self.abort(DrawKind::Reach4, &[0, 1, 2, 3])?;

@@ -42,9 +42,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use haifu_record::event::GameRecord;
+use haifu_record::mjai::answer::{self, actor_of, Asked};
 use haifu_record::mjai::message::{self as m, Message, Pai};
 use haifu_record::mjai::write::{to_mjai, MjaiWriter};
-use haifu_rules::{Kind, MjaiTile, Tile};
 use haifu_sim::{Action, Engine, SeededWall, TableRules, TurnStart};
 use serde::Serialize;
 
@@ -356,23 +356,6 @@ fn masked(msg: &Message, seat: u8) -> Cow<'_, Message> {
     }
 }
 
-/// The seat that acts in a message, when it names one.
-fn actor_of(msg: &Message) -> Option<u8> {
-    match msg {
-        Message::Tsumo(x) => Some(x.actor),
-        Message::Dahai(x) => Some(x.actor),
-        Message::Chi(x) | Message::Pon(x) | Message::Daiminkan(x) => Some(x.actor),
-        Message::Kakan(x) => Some(x.actor),
-        Message::Ankan(x) => Some(x.actor),
-        Message::Nukidora(x) => Some(x.actor),
-        Message::Reach(x) => Some(x.actor),
-        Message::ReachAccepted(x) => Some(x.actor),
-        Message::Hora(x) => Some(x.actor),
-        Message::Ryukyoku(x) => x.actor,
-        _ => None,
-    }
-}
-
 /// One game being played: the clients by seat, and what each was told was wrong.
 struct Table<'a> {
     conns: &'a mut [Conn],
@@ -475,7 +458,7 @@ fn stand_in(engine: &Engine<SeededWall>, seat: u8, legal: &[Action], riichi: boo
 }
 
 /// The engine's action for an answer of `seat`, when it is legal now (`riichi`: a `dahai` after the seat's
-/// `reach`). The error says why not, for the client.
+/// `reach`): read by the mjai codec the bot writes its answers with ([`answer::action_of`]).
 fn to_action(
     engine: &Engine<SeededWall>,
     seat: u8,
@@ -484,121 +467,15 @@ fn to_action(
     legal: &[Action],
     red: bool,
 ) -> Result<Action, String> {
-    let name = |t: Tile| MjaiTile { kind: t.kind(), red: red && t.is_red_id() };
-    let hand: Vec<Tile> = engine.hand(seat).tiles().iter().collect();
-    if let Some(a) = actor_of(msg).filter(|&a| a != seat) {
-        return Err(format!("actor {a} is not your seat ({seat})"));
-    }
-    let kind = msg.kind();
-    let turn = engine.turn().filter(|&(s, _)| s == seat);
-    let offered = engine.offered().filter(|&(from, _, _)| from != seat);
-    let need_turn = || turn.map(|_| ()).ok_or_else(|| format!("`{kind}` answers only your own turn"));
-    let need_offer = || offered.ok_or_else(|| format!("`{kind}` answers only another seat's tile"));
-    let check = |a: Action| {
-        if legal.contains(&a) {
-            Ok(a)
-        } else {
-            Err(format!("{a} is not legal now ({})", engine.rule_broken(seat, &a)))
-        }
+    let asked = Asked {
+        seat,
+        table: engine.table(),
+        turn: engine.turn().is_some_and(|(s, _)| s == seat),
+        riichi_due: riichi,
+        offered: engine.offered().filter(|&(from, _, _)| from != seat),
+        red,
     };
-    // the first legal one of these, else why the first is not
-    let first_legal = |cands: Vec<Action>, none: String| match cands.iter().find(|a| legal.contains(*a)) {
-        Some(a) => Ok(*a),
-        None => cands.first().map_or(Err(none), |&a| check(a)),
-    };
-    let offered_is = |target: u8, pai: Option<MjaiTile>| -> Result<(), String> {
-        let (from, tile, _) = need_offer()?;
-        if target != from {
-            return Err(format!("target {target}: the tile offered is seat {from}'s"));
-        }
-        match pai {
-            Some(p) if p != name(tile) => Err(format!("pai {p}: the tile offered is {}", name(tile))),
-            _ => Ok(()),
-        }
-    };
-    let same_tiles = |tiles: &[Tile], want: &[MjaiTile]| {
-        let key = |t: &MjaiTile| (t.kind, t.red);
-        let mut have: Vec<_> = tiles.iter().map(|&t| name(t)).collect();
-        let mut want = want.to_vec();
-        have.sort_by_key(key);
-        want.sort_by_key(key);
-        have == want
-    };
-    match msg {
-        Message::Dahai(d) => {
-            need_turn()?;
-            let drawn = engine.last_draw_of(seat).filter(|t| hand.contains(t));
-            let mut cands: Vec<Tile> = hand.iter().copied().filter(|&t| name(t) == d.pai).collect();
-            // the drawn tile first for a tsumogiri, last otherwise, so that the log keeps the flag the client said
-            let tsumogiri = d.tsumogiri == Some(true);
-            cands.sort_by_key(|&t| (Some(t) == drawn) != tsumogiri);
-            let cands = cands.into_iter().map(|tile| Action::Discard { tile, riichi }).collect();
-            first_legal(cands, format!("{} is not in your hand", d.pai))
-        }
-        Message::Hora(h) if h.target == seat => {
-            need_turn()?;
-            let drawn = engine.last_draw_of(seat).filter(|t| hand.contains(t));
-            if let (Some(p), Some(t)) = (h.pai, drawn) {
-                if p != name(t) {
-                    return Err(format!("pai {p}: the tile drawn is {}", name(t)));
-                }
-            }
-            check(Action::Tsumo)
-        }
-        Message::Hora(h) => {
-            offered_is(h.target, h.pai)?;
-            check(Action::Ron)
-        }
-        Message::Chi(c) | Message::Pon(c) => {
-            offered_is(c.target, Some(c.pai))?;
-            let chi = matches!(msg, Message::Chi(_));
-            let found = legal.iter().find(|a| match a {
-                Action::Chi { tiles } if chi => same_tiles(tiles, &c.consumed),
-                Action::Pon { tiles } if !chi => same_tiles(tiles, &c.consumed),
-                _ => false,
-            });
-            let consumed: Vec<String> = c.consumed.iter().map(ToString::to_string).collect();
-            found.copied().ok_or_else(|| format!("{kind} of {} with {} is not legal now", c.pai, consumed.join(" ")))
-        }
-        Message::Daiminkan(c) => {
-            offered_is(c.target, Some(c.pai))?;
-            if c.consumed.len() != 3 || c.consumed.iter().any(|t| t.kind != c.pai.kind) {
-                return Err("daiminkan: consumed must be the three other copies".into());
-            }
-            check(Action::Daiminkan)
-        }
-        Message::Ankan(a) => {
-            need_turn()?;
-            let kind = a.consumed.first().map(|t| t.kind);
-            match kind {
-                Some(k) if a.consumed.len() == 4 && a.consumed.iter().all(|t| t.kind == k) => {
-                    check(Action::Ankan { kind: k })
-                }
-                _ => Err("ankan: consumed must be four copies of one kind".into()),
-            }
-        }
-        Message::Kakan(k) => {
-            need_turn()?;
-            let cands = hand.iter().filter(|&&t| name(t) == k.pai).map(|&tile| Action::Kakan { tile }).collect();
-            first_legal(cands, format!("{} is not in your hand", k.pai))
-        }
-        Message::Nukidora(x) => {
-            need_turn()?;
-            if x.pai.is_some_and(|p| p.kind != Kind::NORTH) {
-                return Err("nukidora: only a north is set aside".into());
-            }
-            let cands = hand.iter().filter(|t| t.kind() == Kind::NORTH).map(|&tile| Action::Nuki { tile }).collect();
-            first_legal(cands, "no north in your hand".into())
-        }
-        Message::Ryukyoku(r) => {
-            need_turn()?;
-            match r.reason.as_deref() {
-                None | Some("kyushukyuhai") => check(Action::KyuushuKyuuhai),
-                Some(other) => Err(format!("ryukyoku reason {other:?}: a player declares only kyushukyuhai")),
-            }
-        }
-        _ => Err(format!("`{kind}` is not an answer a player gives")),
-    }
+    answer::action_of(msg, &asked, legal, |a| engine.rule_broken(seat, a).to_string())
 }
 
 /// Plays game `g` of the match and writes it.

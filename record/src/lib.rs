@@ -8,8 +8,11 @@
 //! - [`ids`]: physical tile ids for formats that name tiles by kind; [`length`]: the rules a log may leave
 //!   unsaid and how they are settled; [`source`]: gzip, the format from the content, the log id from the name.
 //!
+//! - [`action`]: what a seat may do (the engine's moves); [`mjai::answer`]: those moves as mjai answers and back.
+//!
 //! Nothing here knows Arrow or Parquet: the engine, the bots and the mjai player build on this crate alone.
 
+pub mod action;
 pub mod error;
 pub mod event;
 pub mod ids;

@@ -1,55 +1,7 @@
-//! What a seat may do, and the error for what it may not.
+//! The error for what a seat may not do. The moves themselves ([`Action`]) are the record crate's, shared with
+//! the mjai codec and the players.
 
-use std::fmt;
-
-use haifu_rules::{Kind, Tile};
-
-/// One decision of a seat. Tiles are exact ids: a red five and a plain five are different choices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Action {
-    /// Discard a tile of the hand; `riichi` declares riichi with it.
-    Discard { tile: Tile, riichi: bool },
-    /// Win on the tile just drawn.
-    Tsumo,
-    /// Win on the tile just discarded (or added to a kan, or extracted as a north).
-    Ron,
-    /// Chi of the last discard with these two tiles of the hand (ascending ids).
-    Chi { tiles: [Tile; 2] },
-    /// Pon of the last discard with these two tiles of the hand (ascending ids).
-    Pon { tiles: [Tile; 2] },
-    /// Open kan of the last discard with the three copies of the hand.
-    Daiminkan,
-    /// Closed kan of the four copies of a kind in the hand.
-    Ankan { kind: Kind },
-    /// Added kan: this tile of the hand joins the seat's pon of its kind.
-    Kakan { tile: Tile },
-    /// North extraction (3-player games).
-    Nuki { tile: Tile },
-    /// Abortive draw with nine kinds of terminals and honors on the first turn.
-    KyuushuKyuuhai,
-    /// Let a discard (or kan) go by.
-    Pass,
-}
-
-impl fmt::Display for Action {
-    /// `discard 5mr`, `riichi 3p`, `chi 4s6s`, `ankan E`, ...: readable in reports.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Action::Discard { tile, riichi: false } => write!(f, "discard {tile}"),
-            Action::Discard { tile, riichi: true } => write!(f, "riichi {tile}"),
-            Action::Tsumo => f.write_str("tsumo"),
-            Action::Ron => f.write_str("ron"),
-            Action::Chi { tiles } => write!(f, "chi {}{}", tiles[0], tiles[1]),
-            Action::Pon { tiles } => write!(f, "pon {}{}", tiles[0], tiles[1]),
-            Action::Daiminkan => f.write_str("daiminkan"),
-            Action::Ankan { kind } => write!(f, "ankan {kind}"),
-            Action::Kakan { tile } => write!(f, "kakan {tile}"),
-            Action::Nuki { tile } => write!(f, "nuki {tile}"),
-            Action::KyuushuKyuuhai => f.write_str("kyuushu kyuuhai"),
-            Action::Pass => f.write_str("pass"),
-        }
-    }
-}
+pub use haifu_record::action::Action;
 
 /// Why [`crate::Engine::apply`] refused an action.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

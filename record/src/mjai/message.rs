@@ -178,7 +178,7 @@ pub struct ReachAccepted {
 }
 
 /// `hora`: a win (`target` = `actor` for a tsumo), with what the log tells of its value.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Hora {
     pub actor: u8,
     pub target: u8,

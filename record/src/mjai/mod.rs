@@ -56,6 +56,7 @@
 //! [`message`] the message type; `lines` the file's lines as messages, cut into games; `read` the game reader
 //! (rounds, calls, wins, draws); `infer` what the log leaves out (see "Synthesized"); [`write`] the writer.
 
+pub mod answer;
 mod infer;
 mod lines;
 pub mod message;

@@ -15,11 +15,12 @@
 
 use haifu_neural::features::Safety;
 use haifu_record::ids::IdAllocator;
+use haifu_record::mjai::answer::{self, Asked};
 use haifu_record::mjai::message::{self as m, Message, Pai};
 use haifu_record::state::TableState;
 use haifu_record::tags::Init;
 use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile};
-use haifu_sim::state::{bit, kuikae_of, SeatRules};
+use haifu_sim::state::{bit, SeatRules};
 use haifu_sim::{Action, Offer, SeatOptions, TableRules, TurnStart, View};
 
 /// What the seat is asked now.
@@ -87,7 +88,7 @@ impl Follower {
             seat,
             names: Vec::new(),
             table,
-            extras: SeatRules::new(),
+            extras: SeatRules::default(),
             ids: IdAllocator::new(rules.red_fives),
             rules,
             kans: 0,
@@ -227,10 +228,7 @@ impl Follower {
         if let Some(tile) = self.passed.take() {
             let my_win = matches!(msg, Message::Hora(h) if h.actor == self.seat);
             if !my_win && self.extras.waits & bit(tile.kind()) != 0 {
-                self.extras.temp_furiten = true;
-                if self.table.seats[usize::from(self.seat)].riichi.is_accepted() {
-                    self.extras.riichi_furiten = true;
-                }
+                self.extras.let_pass(&self.table.seats[usize::from(self.seat)]);
             }
         }
         let before = self.question;
@@ -277,11 +275,7 @@ impl Follower {
                 self.table.discard_told(d.actor, tile, d.tsumogiri.unwrap_or(false))?;
                 self.safety.discarded(&self.table, d.actor, tile);
                 if d.actor == me {
-                    let s = &self.table.seats[usize::from(me)];
-                    self.extras.discarded |= bit(tile.kind());
-                    self.extras.temp_furiten = false;
-                    self.extras.kuikae = 0;
-                    self.extras.update_waits(s);
+                    self.extras.discarded(&self.table.seats[usize::from(me)], tile);
                 } else {
                     self.respond(d.actor, tile, Offer::Discard);
                 }
@@ -304,11 +298,12 @@ impl Follower {
                     self.kans += 1;
                     self.replacement = true;
                 }
+                if from == me {
+                    self.extras.discard_called();
+                }
                 if c.actor == me {
-                    if mk == MeldKind::Daiminkan {
-                        self.extras.update_waits(&self.table.seats[usize::from(me)]);
-                    } else {
-                        self.extras.kuikae = kuikae_of(&meld);
+                    self.extras.called(&self.table.seats[usize::from(me)], &meld);
+                    if mk != MeldKind::Daiminkan {
                         self.question = Some(Question::Turn { source: TurnStart::Call, tsumo_ok: false });
                     }
                 }
@@ -318,11 +313,12 @@ impl Follower {
                 if a.actor != me {
                     self.meld_tiles(a.actor, &a.consumed)?;
                 }
-                self.table.call(a.actor, Meld::ankan(k))?;
+                let meld = Meld::ankan(k);
+                self.table.call(a.actor, meld)?;
                 self.kans += 1;
                 self.replacement = true;
                 if a.actor == me {
-                    self.extras.update_waits(&self.table.seats[usize::from(me)]);
+                    self.extras.called(&self.table.seats[usize::from(me)], &meld);
                 } else {
                     self.respond(a.actor, k.ids()[0], Offer::Ankan);
                 }
@@ -340,7 +336,7 @@ impl Follower {
                 self.kans += 1;
                 self.replacement = true;
                 if a.actor == me {
-                    self.extras.update_waits(&self.table.seats[usize::from(me)]);
+                    self.extras.called(&self.table.seats[usize::from(me)], &meld);
                 } else {
                     self.respond(a.actor, tile, Offer::Kakan);
                 }
@@ -348,10 +344,11 @@ impl Follower {
             Message::Nukidora(n) => {
                 let north = n.pai.unwrap_or(MjaiTile { kind: Kind::NORTH, red: false });
                 let tile = if n.actor == me { self.own_tile(north, true)? } else { self.fresh(north)? };
-                self.table.call(n.actor, Meld::nuki(tile))?;
+                let meld = Meld::nuki(tile);
+                self.table.call(n.actor, meld)?;
                 self.replacement = true;
                 if n.actor == me {
-                    self.extras.update_waits(&self.table.seats[usize::from(me)]);
+                    self.extras.called(&self.table.seats[usize::from(me)], &meld);
                 } else {
                     self.respond(n.actor, tile, Offer::Nuki);
                 }
@@ -468,124 +465,41 @@ impl Follower {
         self.kans = 0;
         self.replacement = false;
         self.passed = None;
-        self.extras = SeatRules::new();
-        self.extras.update_waits(&self.table.seats[usize::from(self.seat)]);
+        self.extras = SeatRules::dealt(&self.table.seats[usize::from(self.seat)]);
         Ok(())
     }
 
-    /// The message that says `action` (the answer to the question now).
-    pub fn answer(&self, action: &Action) -> Message {
-        let me = self.seat;
-        let own = &self.table.seats[usize::from(me)];
-        match *action {
-            Action::Discard { riichi: true, .. } if self.question != Some(Question::RiichiDiscard) => {
-                Message::Reach(m::Reach { actor: me })
-            }
-            Action::Discard { tile, .. } => Message::Dahai(m::Dahai {
-                actor: me,
-                pai: self.mjai_tile(tile),
-                tsumogiri: Some(own.last_draw == Some(tile)),
-            }),
-            Action::Tsumo | Action::Ron => {
-                let (target, tile) = match self.question {
-                    Some(Question::Respond { from, tile, .. }) => (from, Some(tile)),
-                    _ => (me, own.last_draw),
-                };
-                Message::Hora(m::Hora {
-                    actor: me,
-                    target,
-                    pai: tile.map(|t| self.mjai_tile(t)),
-                    uradora_markers: None,
-                    hora_tehais: None,
-                    yakus: None,
-                    fu: None,
-                    fan: None,
-                    hora_points: None,
-                    deltas: None,
-                    scores: None,
-                    meta: None,
-                })
-            }
-            Action::Chi { tiles } | Action::Pon { tiles } => {
-                let Some(Question::Respond { from, tile, .. }) = self.question else { return pass() };
-                let c = m::Call {
-                    actor: me,
-                    target: from,
-                    pai: self.mjai_tile(tile),
-                    consumed: tiles.iter().map(|&t| self.mjai_tile(t)).collect(),
-                };
-                if matches!(action, Action::Chi { .. }) {
-                    Message::Chi(c)
-                } else {
-                    Message::Pon(c)
-                }
-            }
-            Action::Daiminkan => {
-                let Some(Question::Respond { from, tile, .. }) = self.question else { return pass() };
-                let consumed =
-                    own.hand.tiles().iter().filter(|t| t.kind() == tile.kind()).map(|t| self.mjai_tile(t)).collect();
-                Message::Daiminkan(m::Call { actor: me, target: from, pai: self.mjai_tile(tile), consumed })
-            }
-            Action::Ankan { kind } => Message::Ankan(m::Ankan {
-                actor: me,
-                consumed: own.hand.tiles().iter().filter(|t| t.kind() == kind).map(|t| self.mjai_tile(t)).collect(),
-            }),
-            Action::Kakan { tile } => {
-                let consumed = own
-                    .melds
-                    .iter()
-                    .find(|m| m.kind == MeldKind::Pon && m.base_kind() == tile.kind())
-                    .map(|m| m.tiles().iter().map(|&t| self.mjai_tile(t)).collect())
-                    .unwrap_or_default();
-                Message::Kakan(m::Kakan { actor: me, pai: self.mjai_tile(tile), consumed })
-            }
-            Action::Nuki { tile } => Message::Nukidora(m::Nukidora { actor: me, pai: Some(self.mjai_tile(tile)) }),
-            Action::KyuushuKyuuhai => Message::Ryukyoku(m::Ryukyoku {
-                reason: Some("kyushukyuhai".into()),
-                actor: Some(me),
-                ..m::Ryukyoku::default()
-            }),
-            Action::Pass => pass(),
+    /// What the seat is answering now, as the mjai codec reads it.
+    fn asked_now(&self) -> Asked<'_> {
+        let offered = match self.question {
+            Some(Question::Respond { from, tile, offer }) => Some((from, tile, offer)),
+            _ => None,
+        };
+        Asked {
+            seat: self.seat,
+            table: &self.table,
+            turn: matches!(self.question, Some(Question::Turn { .. } | Question::RiichiDiscard)),
+            riichi_due: self.question == Some(Question::RiichiDiscard),
+            offered,
+            red: self.rules.red_fives,
         }
+    }
+
+    /// The message that says `action` (the answer to the question now), as the mjai codec writes it.
+    pub fn answer(&self, action: &Action) -> Message {
+        answer::message_of(action, &self.asked_now())
     }
 }
 
 impl Follower {
     /// Whether `msg`, said by this seat, is one of the answers its legal actions allow now (`none` when it is
-    /// asked nothing, or passes). Used to follow a log as a check of the rules: every move a real game made
-    /// must be one the seat could make.
+    /// asked nothing, or passes): read by the codec the server reads answers with. Used to follow a log as a
+    /// check of the rules: every move a real game made must be one the seat could make.
     pub fn answers_legally(&self, msg: &Message) -> bool {
         let mut legal = Vec::new();
         self.legal_actions(&mut legal);
-        if let Message::Pass(_) = msg {
-            return legal.is_empty() || legal.contains(&Action::Pass);
-        }
-        if let Message::Reach(_) = msg {
-            return legal.iter().any(|a| matches!(a, Action::Discard { riichi: true, .. }));
-        }
-        let key = |m: &Message| -> Option<String> {
-            Some(match m {
-                Message::Dahai(d) => format!("dahai {} {}", d.actor, d.pai),
-                Message::Hora(h) => format!("hora {} {}", h.actor, h.target),
-                Message::Chi(c) | Message::Pon(c) | Message::Daiminkan(c) => {
-                    let mut c2: Vec<String> = c.consumed.iter().map(|t| t.to_string()).collect();
-                    c2.sort();
-                    format!("{} {} {} {} {}", m.kind(), c.actor, c.target, c.pai, c2.join(","))
-                }
-                Message::Ankan(a) => format!("ankan {} {}", a.actor, a.consumed.first()?.kind),
-                Message::Kakan(a) => format!("kakan {} {}", a.actor, a.pai),
-                Message::Nukidora(n) => format!("nukidora {}", n.actor),
-                Message::Ryukyoku(r) => format!("ryukyoku {:?}", r.actor),
-                _ => return None,
-            })
-        };
-        let Some(want) = key(msg) else { return false };
-        legal.iter().any(|a| key(&self.answer(a)).as_deref() == Some(want.as_str()))
+        answer::action_of(msg, &self.asked_now(), &legal, |_| String::new()).is_ok()
     }
-}
-
-fn pass() -> Message {
-    Message::Pass(m::Pass {})
 }
 
 #[cfg(test)]

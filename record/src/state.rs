@@ -11,7 +11,8 @@
 //!   encoder and the mjai player read.
 
 use arrayvec::ArrayVec;
-use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile};
+use haifu_rules::score::{self, RiichiKind, Ruleset, Score, WinContext};
+use haifu_rules::{Counts, Hand, Kind, Meld, MeldKind, Tile};
 
 use crate::event::Event;
 use crate::tags::{Agari, DrawKind, Init, Ryuukyoku, Yaku};
@@ -52,6 +53,18 @@ pub struct WinValue {
     pub delta: [i32; 4],
     /// Riichi sticks this win takes (all of them for the first winner, none for a second).
     pub sticks: u8,
+}
+
+/// How a tile another seat may win on by ron was shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offer {
+    Discard,
+    /// The tile added to a pon (chankan).
+    Kakan,
+    /// A closed kan (only thirteen orphans may rob it).
+    Ankan,
+    /// A north set aside (3-player Tenhou lets any waiting hand ron it).
+    Nuki,
 }
 
 /// A seat's melds: at most four sets plus four north extractions.
@@ -463,6 +476,65 @@ impl TableState {
         };
         self.settle(v.delta, v.sticks);
         a
+    }
+
+    /// What a win of `seat` on `tile` needs beside its tiles, as this state shows it: a tsumo when `from ==
+    /// seat` (the tile already in hand; `rinshan`: drawn as a replacement), else a ron of the tile `from` showed
+    /// as `offer`; `ura`, the ura indicators a riichi win turns. The one home of the win's situation (riichi,
+    /// ippatsu, rinshan, chankan, haitei and houtei, tenhou and chiihou): the engine and the extractor ask it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn win_context(
+        &self,
+        ruleset: Ruleset,
+        seat: u8,
+        from: u8,
+        offer: Offer,
+        rinshan: bool,
+        ura: Vec<Tile>,
+    ) -> WinContext {
+        let p = &self.seats[usize::from(seat)];
+        let tsumo = seat == from;
+        let np = ruleset.players;
+        WinContext {
+            ruleset,
+            tsumo,
+            seat_wind: Kind::from_index(Kind::EAST.index() + (seat + np - self.dealer) % np),
+            round_wind: Kind::from_index(Kind::EAST.index() + self.kyoku / 4),
+            riichi: match p.riichi {
+                Riichi::Accepted { double: true } => RiichiKind::Double,
+                Riichi::Accepted { double: false } => RiichiKind::Riichi,
+                _ => RiichiKind::None,
+            },
+            ippatsu: p.ippatsu && p.riichi.is_accepted(),
+            rinshan: tsumo && rinshan,
+            chankan: !tsumo && offer == Offer::Kakan,
+            last_tile: self.draws_left == 0 && (if tsumo { !rinshan } else { offer == Offer::Discard }),
+            first_draw: tsumo && self.uninterrupted && p.discards == 0 && !rinshan,
+            dora_indicators: self.dora.to_vec(),
+            ura_indicators: ura,
+        }
+    }
+
+    /// Scores a win of `seat` on `tile` ([`TableState::win_context`]): `None` when the hand is not complete or
+    /// has no yaku.
+    #[allow(clippy::too_many_arguments)]
+    pub fn score_win(
+        &self,
+        ruleset: Ruleset,
+        seat: u8,
+        from: u8,
+        tile: Tile,
+        offer: Offer,
+        rinshan: bool,
+        ura: Vec<Tile>,
+    ) -> Option<Score> {
+        let p = &self.seats[usize::from(seat)];
+        let mut concealed: ArrayVec<Tile, 14> = p.hand.tiles().iter().collect();
+        if seat != from {
+            concealed.push(tile);
+        }
+        let ctx = self.win_context(ruleset, seat, from, offer, rinshan, ura);
+        score::score(&concealed, tile, &p.melds, &ctx)
     }
 
     /// Advances the state by one event of a record. Tags that carry no play (`UN`, `BYE` ...) change nothing.

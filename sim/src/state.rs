@@ -4,7 +4,7 @@
 
 use haifu_record::state::SeatState;
 use haifu_rules::shanten::{shanten, shanten_each};
-use haifu_rules::{Counts, Kind, Meld, MeldKind};
+use haifu_rules::{Counts, Kind, Meld, MeldKind, Tile};
 
 /// A set of tile kinds, bit `k` for kind `k`.
 pub type KindMask = u64;
@@ -15,7 +15,7 @@ pub fn bit(k: Kind) -> KindMask {
 
 /// What the engine keeps for one seat beside the table state ([`haifu_record::state::SeatState`]): the rules'
 /// bookkeeping that nothing public shows.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SeatRules {
     /// Kinds this seat has discarded (discard furiten).
     pub discarded: KindMask,
@@ -34,16 +34,51 @@ pub struct SeatRules {
     pub pao: Option<u8>,
 }
 
+/// The one update of a seat's rule bookkeeping: the engine and a player following the game from its seat (the
+/// mjai bot of `haifu-play`) call these same functions at the same moments, each after the table state has
+/// taken the step.
 impl SeatRules {
-    /// A new round.
-    pub fn new() -> SeatRules {
-        SeatRules { nagashi: true, ..SeatRules::default() }
+    /// A round is dealt: the dealt hand's waits.
+    pub fn dealt(seat: &SeatState) -> SeatRules {
+        let mut r = SeatRules { nagashi: true, ..SeatRules::default() };
+        r.update_waits(seat);
+        r
     }
     pub fn furiten(&self) -> bool {
         self.temp_furiten || self.riichi_furiten || self.waits & self.discarded != 0
     }
+    /// The seat discarded `tile`: discard furiten, nagashi, the end of a temporary furiten and of kuikae, and
+    /// the waits of the hand left (a hand in riichi discards what it draws: its waits stay).
+    pub fn discarded(&mut self, seat: &SeatState, tile: Tile) {
+        self.discarded |= bit(tile.kind());
+        self.nagashi &= tile.kind().is_yaochuu();
+        self.temp_furiten = false;
+        self.kuikae = 0;
+        if !seat.riichi.is_accepted() {
+            self.update_waits(seat);
+        }
+    }
+    /// The seat made `meld`: kuikae after a chi or pon; after a kan or a north, the waits of the hand left.
+    pub fn called(&mut self, seat: &SeatState, meld: &Meld) {
+        match meld.kind {
+            MeldKind::Chi | MeldKind::Pon => self.kuikae = kuikae_of(meld),
+            _ => self.update_waits(seat),
+        }
+    }
+    /// The seat let a tile it waits on go by (whether or not a yaku allowed the win): furiten until its next
+    /// discard, and for the rest of the round in riichi.
+    pub fn let_pass(&mut self, seat: &SeatState) {
+        self.temp_furiten = true;
+        if seat.riichi.is_accepted() {
+            self.riichi_furiten = true;
+        }
+    }
+    /// Another seat called this seat's discard: no nagashi mangan.
+    pub fn discard_called(&mut self) {
+        self.nagashi = false;
+    }
     /// Recomputes [`SeatRules::waits`] for a hand of 3n+1 tiles.
-    pub fn update_waits(&mut self, seat: &SeatState) {
+    fn update_waits(&mut self, seat: &SeatState) {
         self.waits = waits_of(seat.hand.counts(), &seat.held());
     }
 }
@@ -90,7 +125,7 @@ pub fn kuikae_of(meld: &Meld) -> KindMask {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use haifu_rules::{HandNotation, Tile};
+    use haifu_rules::HandNotation;
 
     fn counts(s: &str) -> Counts {
         s.parse::<HandNotation>().unwrap().counts

@@ -167,6 +167,16 @@ fn go_of(record: &GameRecord) -> (Option<u32>, i64, bool) {
 
 /// Replays one game through the engine; `name` labels its mismatches.
 pub fn verify_game(name: &str, record: &GameRecord) -> VerifyReport {
+    verify_game_watched(name, record, &mut |_, _| {})
+}
+
+/// [`verify_game`], showing `watch` each logged event of the play once the engine has taken it, with the engine
+/// (its state, and each seat's rule bookkeeping: [`Engine::seat_rules`]).
+pub fn verify_game_watched(
+    name: &str,
+    record: &GameRecord,
+    watch: &mut dyn FnMut(&Event, &Engine<ScriptedWall>),
+) -> VerifyReport {
     let mut rep = VerifyReport { games: 1, ..VerifyReport::default() };
     let events = &record.events;
     let inits: Vec<usize> = (0..events.len()).filter(|&i| matches!(events[i], Event::Init(_))).collect();
@@ -195,7 +205,7 @@ pub fn verify_game(name: &str, record: &GameRecord) -> VerifyReport {
     // a private lobby (lobby != 0) sets its own starting scores, length and uma: its rounds are checked like
     // any other, its start is taken from the log, and its end of game and `owari` are not held to the ranked rules
     let custom = lobby != 0;
-    let mut d = Driver { name, events, engine, rep, round: 0, round_name: String::new(), wants_more: false };
+    let mut d = Driver { name, events, engine, rep, round: 0, round_name: String::new(), wants_more: false, watch };
     let first_scores = match &events[first] {
         Event::Init(init) => Some(init.scores),
         _ => None,
@@ -255,6 +265,7 @@ struct Driver<'a> {
     round_name: String,
     /// The engine finished the last round and asked for another deal the log does not have.
     wants_more: bool,
+    watch: &'a mut dyn FnMut(&Event, &Engine<ScriptedWall>),
 }
 
 fn ids(tiles: &[Tile]) -> String {
@@ -383,6 +394,7 @@ impl Driver<'_> {
             if !ok {
                 return false;
             }
+            (self.watch)(ev, &self.engine);
             if self.engine.rounds_finished() > finished && !self.end_follows(i + 1, to) {
                 let what = "the engine ended the round; the log goes on";
                 let (ended, rule) = match self.engine.last_round() {

@@ -174,8 +174,7 @@ impl<W: Wall> Engine<W> {
         self.table.start(&init, np);
         self.events.push(Event::init(init));
         for (s, p) in self.seats.iter_mut().zip(&self.table.seats) {
-            *s = SeatRules::new();
-            s.update_waits(p);
+            *s = SeatRules::dealt(p);
         }
         self.draw(self.table.dealer, false)
     }

@@ -354,7 +354,7 @@ impl SeatOptions<'_> {
         offer != Offer::Ankan || sc.yakuman.iter().any(|&y| y == 47 || y == 48)
     }
 
-    /// Scores a win of `seat` on `tile` (from `from`; from == seat for a tsumo, the tile already in hand).
+    /// Scores a win of `seat` on `tile` ([`TableState::score_win`]).
     pub fn score_win(
         &self,
         seat: u8,
@@ -364,31 +364,6 @@ impl SeatOptions<'_> {
         rinshan: bool,
         ura: Vec<Tile>,
     ) -> Option<Score> {
-        let p = &self.table.seats[usize::from(seat)];
-        let tsumo = seat == from;
-        let mut concealed: ArrayVec<Tile, 14> = p.hand.tiles().iter().collect();
-        if !tsumo {
-            concealed.push(tile);
-        }
-        let np = self.rules.players;
-        let ctx = WinContext {
-            ruleset: self.ruleset,
-            tsumo,
-            seat_wind: Kind::from_index(27 + (seat + np - self.table.dealer) % np),
-            round_wind: Kind::from_index(27 + self.table.kyoku / 4),
-            riichi: match p.riichi {
-                Riichi::Accepted { double: true } => RiichiKind::Double,
-                Riichi::Accepted { double: false } => RiichiKind::Riichi,
-                _ => RiichiKind::None,
-            },
-            ippatsu: p.ippatsu && p.riichi.is_accepted(),
-            rinshan: tsumo && rinshan,
-            chankan: !tsumo && offer == Offer::Kakan,
-            last_tile: self.table.draws_left == 0 && (if tsumo { !rinshan } else { offer == Offer::Discard }),
-            first_draw: tsumo && self.table.uninterrupted && p.discards == 0 && !rinshan,
-            dora_indicators: self.table.dora.to_vec(),
-            ura_indicators: ura,
-        };
-        score::score(&concealed, tile, &p.melds, &ctx)
+        self.table.score_win(self.ruleset, seat, from, tile, offer, rinshan, ura)
     }
 }

@@ -32,7 +32,7 @@ use arrayvec::ArrayVec;
 use haifu_record::event::{Event, GameRecord, Tag, ROOT};
 use haifu_record::tags::{Agari, DrawKind, Init, Owari, Player, Reach, RoundEndTag, Ryuukyoku, Yaku};
 use haifu_rules::agari;
-use haifu_rules::score::{self, RiichiKind, Ruleset, Score, WinContext};
+use haifu_rules::score::{self, Ruleset, Score};
 use haifu_rules::shanten::{shanten, shanten_each};
 use haifu_rules::{Hand, Kind, Meld, Tile};
 
@@ -59,16 +59,7 @@ pub enum TurnStart {
 }
 
 /// What the other seats are answering.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Offer {
-    Discard,
-    /// The tile added to a pon (chankan).
-    Kakan,
-    /// A closed kan (only thirteen orphans may rob it).
-    Ankan,
-    /// A north set aside (3-player Tenhou lets any waiting hand ron it).
-    Nuki,
-}
+pub use haifu_record::state::Offer;
 
 #[derive(Clone, Copy, Debug)]
 struct Respond {
@@ -202,6 +193,10 @@ impl<W: Wall> Engine<W> {
         &self.rules
     }
     /// The public state of the round (every seat's hand included: an engine knows them all).
+    /// A seat's rule bookkeeping (waits, furiten, kuikae ...).
+    pub fn seat_rules(&self, seat: u8) -> &SeatRules {
+        &self.seats[usize::from(seat)]
+    }
     pub fn table(&self) -> &TableState {
         &self.table
     }

@@ -107,10 +107,9 @@ impl<W: Wall> Engine<W> {
 
     /// Writes a call of `seat` and advances the table state by it; the seat's waits follow its hand.
     pub(super) fn meld(&mut self, seat: u8, meld: Meld) -> Result<(), IllegalAction> {
-        let event = Event::call(seat, meld);
         self.table.call(seat, meld).map_err(|why| IllegalAction::NotLegal { seat, action: why })?;
-        self.events.push(event);
-        self.seats[usize::from(seat)].update_waits(&self.table.seats[usize::from(seat)]);
+        self.events.push(Event::call(seat, meld));
+        self.seats[usize::from(seat)].called(&self.table.seats[usize::from(seat)], &meld);
         Ok(())
     }
 
@@ -124,15 +123,7 @@ impl<W: Wall> Engine<W> {
         }
         let first = self.table.uninterrupted && self.table.seats[usize::from(seat)].discards == 0;
         self.table.discard(seat, tile).map_err(illegal)?;
-        let p = &self.table.seats[usize::from(seat)];
-        let s = &mut self.seats[usize::from(seat)];
-        s.discarded |= bit(tile.kind());
-        s.nagashi &= tile.kind().is_yaochuu();
-        s.temp_furiten = false;
-        s.kuikae = 0;
-        if !p.riichi.is_accepted() {
-            s.update_waits(p);
-        }
+        self.seats[usize::from(seat)].discarded(&self.table.seats[usize::from(seat)], tile);
         self.events.push(Event::Discard { seat, tile });
         if first && self.rules.players == 4 {
             let k = tile.kind();
@@ -217,10 +208,8 @@ impl<W: Wall> Engine<W> {
         }
         if r.offer == Offer::Ankan {
             // only thirteen orphans may rob a closed kan: nobody else let a win go by
-            for s in 0..np {
-                if r.ron & seat_bit(s) != 0 {
-                    self.seats[usize::from(s)].temp_furiten = true;
-                }
+            for s in (0..np).filter(|&s| r.ron & seat_bit(s) != 0) {
+                self.seats[usize::from(s)].let_pass(&self.table.seats[usize::from(s)]);
             }
         } else {
             self.mark_passed(r.from, r.tile);
@@ -265,10 +254,7 @@ impl<W: Wall> Engine<W> {
         let players = usize::from(self.rules.players);
         for (i, (s, p)) in self.seats.iter_mut().zip(&self.table.seats).enumerate().take(players) {
             if i as u8 != from && s.waits & bit(tile.kind()) != 0 {
-                s.temp_furiten = true;
-                if p.riichi.is_accepted() {
-                    s.riichi_furiten = true;
-                }
+                s.let_pass(p);
             }
         }
     }
@@ -319,7 +305,7 @@ impl<W: Wall> Engine<W> {
             _ => return Err(bad()),
         };
         let meld = Meld::call(kind, &from_hand, tile, rel).map_err(|_| bad())?;
-        self.seats[usize::from(from)].nagashi = false;
+        self.seats[usize::from(from)].discard_called();
         self.meld(caller, meld)?;
         let p = &self.table.seats[usize::from(caller)];
         let s = &mut self.seats[usize::from(caller)];
@@ -336,7 +322,6 @@ impl<W: Wall> Engine<W> {
             self.owe_dora(caller, MeldKind::Daiminkan);
             return self.draw(caller, true);
         }
-        s.kuikae = kuikae_of(&meld);
         self.phase = Phase::Turn { seat: caller, source: TurnStart::Call, tsumo_ok: false };
         Ok(())
     }

@@ -91,6 +91,7 @@ pub fn run(a: &DemoArgs) -> Result<()> {
         strict: true,
         max_quarantined: None,
         keep_duplicates: false,
+        keep_misscored: false,
         rules: Default::default(),
         json: false,
         quiet: a.json,

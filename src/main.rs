@@ -118,6 +118,10 @@ pub struct IngestArgs {
     /// without it such a game comes in once and the others are listed as duplicates.
     #[arg(long)]
     pub keep_duplicates: bool,
+    /// Keep a game with a win whose recorded value (AGARI `ten`, `yaku`) is not what its hand is worth, with a
+    /// note in the games table (`notes`); without it such a game is quarantined.
+    #[arg(long)]
+    pub keep_misscored: bool,
     #[command(flatten)]
     pub rules: rules_args::RulesArgs,
     /// Print one JSON object with the summary on stdout.
@@ -185,6 +189,7 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
         read: a.rules.read_options(),
         max_quarantined: a.max_quarantined,
         keep_duplicates: a.keep_duplicates,
+        keep_misscored: a.keep_misscored,
     };
     let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);
     let summary = haifu_ingest::pipeline::ingest(&inputs, &opts, &bar)?;

@@ -98,7 +98,7 @@ columns! {
     events: UInt32 = g.record.events.len() as u32,
     complete: Boolean = g.replayed.complete,
     truncation: Option<Utf8> = g.replayed.truncation.as_deref(),
-    notes: List<Utf8> = Each(g.record.notes.iter().map(String::as_str)),
+    notes: List<Utf8> = Each(g.record.notes.iter().chain(&g.replayed.notes).map(String::as_str)),
     // the 64 bits as they are
     play_hash: Option<Int64> = g.play_hash.map(|h| h as i64),
 }

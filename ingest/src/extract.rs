@@ -14,13 +14,14 @@
 
 use arrayvec::ArrayVec;
 use haifu_rules::agari;
+use haifu_rules::score::{Ruleset, Score};
 use haifu_rules::table;
 use haifu_rules::shanten::shanten;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
 use crate::error::ExtractError;
-use haifu_record::event::{Event, GameRecord};
-use haifu_record::state::TableState;
+use haifu_record::event::{Event, Format, GameRecord};
+use haifu_record::state::{Offer, TableState};
 pub use haifu_record::state::{Melds, RiverTile};
 use haifu_record::tags::{Agari, DrawKind, GameType, Init, Owari, Player, Ryuukyoku};
 use haifu_record::walk::{walk, Visitor};
@@ -173,6 +174,8 @@ pub struct ExtractedGame {
     pub complete: bool,
     /// Why the game is incomplete (rounds that did not end are dropped).
     pub truncation: Option<String>,
+    /// What the replay let pass and says so (a win kept whose recorded value is not what its hand is worth).
+    pub notes: Vec<String>,
 }
 
 /// What the extractor keeps beside the table state for one seat: where the tile the next discard follows
@@ -192,10 +195,10 @@ struct RoundState {
     seen: TileSet,
     /// The decision of the last discard while it can be called or ronned.
     last_decision: Option<usize>,
-    /// Tiles that can be robbed and by whom they were shown: the tile added by the last kakan (chankan), the
-    /// four of a closed kan (only kokushi may rob it), or the last north extracted (3-player Tenhou allows
+    /// Tiles that can be robbed, by whom and how they were shown: the tile added by the last kakan (chankan),
+    /// the four of a closed kan (only kokushi may rob it), or the last north extracted (3-player Tenhou allows
     /// ron on a nuki).
-    robbable: Option<(u8, ArrayVec<Tile, 4>)>,
+    robbable: Option<(u8, Offer, ArrayVec<Tile, 4>)>,
     first_decision: usize,
     wins: Vec<Agari>,
 }
@@ -231,10 +234,20 @@ struct Replayer<'a> {
     discard: Option<BeforeDiscard>,
     /// The caller's hand before a call.
     before_call: Option<Hand>,
+    format: Format,
+    /// A win whose record disagrees with its computed value is kept with a note instead of refused.
+    keep_misscored: bool,
+    notes: Vec<String>,
 }
 
 /// Replays a game record. Errors name the event; a record that stops early yields the complete rounds.
 pub fn extract(record: &GameRecord) -> Result<ExtractedGame, ExtractError> {
+    extract_with(record, false)
+}
+
+/// [`extract`]; `keep_misscored`: a win whose recorded value (AGARI `ten`, `yaku`) differs from what its hand
+/// is worth is kept, with a note naming both values ([`ExtractedGame::notes`]), instead of refused.
+pub fn extract_with(record: &GameRecord, keep_misscored: bool) -> Result<ExtractedGame, ExtractError> {
     let mut r = Replayer {
         events: &record.events,
         info: GameInfo { n_players: 4, ..GameInfo::default() },
@@ -247,6 +260,9 @@ pub fn extract(record: &GameRecord) -> Result<ExtractedGame, ExtractError> {
         dealt: TileSet::new(),
         discard: None,
         before_call: None,
+        format: record.format,
+        keep_misscored,
+        notes: Vec::new(),
     };
     if let Err(e) = walk(&record.events, TableState::default(), &mut r) {
         return Err(error_at(&record.events, e.event, e.message));
@@ -258,7 +274,14 @@ pub fn extract(record: &GameRecord) -> Result<ExtractedGame, ExtractError> {
     } else if !r.complete {
         truncation = Some(if r.rounds.is_empty() { "no round in the record".into() } else { "no owari".into() });
     }
-    Ok(ExtractedGame { info: r.info, rounds: r.rounds, decisions: r.decisions, complete: r.complete, truncation })
+    Ok(ExtractedGame {
+        info: r.info,
+        rounds: r.rounds,
+        decisions: r.decisions,
+        complete: r.complete,
+        truncation,
+        notes: r.notes,
+    })
 }
 
 /// The error at event `i`, with the event as XML (cut at 120 characters).
@@ -517,8 +540,9 @@ impl Replayer<'_> {
                 x.pending = None;
                 x.replacement = Some(if meld.kind == MeldKind::Nuki { Source::Nuki } else { Source::Kan });
                 r.robbable = match meld.kind {
-                    MeldKind::Kakan => meld.added.map(|t| (seat, [t].into_iter().collect())),
-                    _ => Some((seat, meld.tiles().iter().copied().collect())),
+                    MeldKind::Kakan => meld.added.map(|t| (seat, Offer::Kakan, [t].into_iter().collect())),
+                    MeldKind::Nuki => Some((seat, Offer::Nuki, meld.tiles().iter().copied().collect())),
+                    _ => Some((seat, Offer::Ankan, meld.tiles().iter().copied().collect())),
                 };
             }
         }
@@ -555,7 +579,7 @@ impl Replayer<'_> {
         let win_tile = if who == from {
             winner.last_draw.filter(|t| winner.hand.contains(*t)).ok_or("tsumo without a drawn tile")?
         } else {
-            let robbed = r.robbable.as_ref().filter(|(s, _)| *s == from).and_then(|(_, ts)| {
+            let robbed = r.robbable.as_ref().filter(|(s, _, _)| *s == from).and_then(|(_, _, ts)| {
                 // a closed kan shows four tiles: the one Tenhou names as machi is the one robbed
                 ts.iter().copied().find(|&t| t == a.machi).or_else(|| ts.first().copied())
             });
@@ -603,7 +627,75 @@ impl Replayer<'_> {
                 1000 * i32::from(a.kyotaku)
             ));
         }
-        Ok(())
+        // a ron on a tile a kan or a north showed, else on the last discard
+        let offer = match &r.robbable {
+            Some((s, offer, ts)) if *s == from && who != from && ts.contains(&win_tile) => *offer,
+            _ => Offer::Discard,
+        };
+        let rinshan = who == from
+            && matches!(r.extra[usize::from(who)].pending, Some((Source::Kan | Source::Nuki, _, _)));
+        let index = r.index;
+        // bots' mjai logs follow their own arenas' rules and roundings (akochan writes unrounded fu): Tenhou's
+        // formats alone are held to Tenhou's scoring
+        if self.format == Format::Mjai {
+            return Ok(());
+        }
+        let Some(ruleset) = self.scoring_rules() else { return Ok(()) };
+        let computed = table.score_win(ruleset, who, from, win_tile, offer, rinshan, a.ura_indicators.clone());
+        match self.misscored(a, computed.as_ref()) {
+            Some(why) if self.keep_misscored => {
+                self.notes.push(format!("round {index}: {why} (kept: --keep-misscored)"));
+                Ok(())
+            }
+            Some(why) => Err(why),
+            None => Ok(()),
+        }
+    }
+
+    /// The rules a win is scored by: the table's (`GO type`), Tenhou's ranked ones for a record without `GO`;
+    /// none for a rule variant the ranked tables do not play (type bits above 0x1FF), whose wins are not scored.
+    fn scoring_rules(&self) -> Option<Ruleset> {
+        let go = self.info.game_type.map_or(if self.info.n_players == 3 { 0xB9 } else { 0xA9 }, |t| t.0);
+        (go & !0x1FF == 0).then(|| Ruleset::from_go_type(go & 0xFF))
+    }
+
+    /// How a win's record differs from what its hand is worth (`computed`: `None` when the hand has no yaku), if
+    /// it does. Tenhou's own mjlog is held to its value in full: fu, points, limit, yaku and their han.
+    /// tenhou.net/6 files are written by other programs too: their points and limit are held, their fu where
+    /// they give one (a limit hand's is unknown), their yaku as a set (some writers keep an order of their own).
+    fn misscored(&self, a: &Agari, computed: Option<&Score>) -> Option<String> {
+        let Some(c) = computed else {
+            return Some(format!(
+                "AGARI ten {},{},{}: the hand has no yaku by the table's rules",
+                a.fu, a.points, a.limit
+            ));
+        };
+        let mjlog = self.format == Format::Mjlog;
+        let fu_stated = a.fu != 0 && a.yakuman.is_empty();
+        if a.points != c.points || a.limit != c.limit || (fu_stated && a.fu != c.fu) {
+            return Some(format!(
+                "AGARI ten {},{},{}: the hand is worth {} fu, {} points, limit {}",
+                a.fu, a.points, a.limit, c.fu, c.points, c.limit
+            ));
+        }
+        let logged: Vec<(u8, u8)> = a.yaku.iter().map(|y| (y.id, y.han)).collect();
+        let named = !logged.is_empty() || !a.yakuman.is_empty();
+        let same = if mjlog {
+            logged == c.yaku && a.yakuman == c.yakuman
+        } else {
+            let sorted = |mut v: Vec<(u8, u8)>| {
+                v.sort_unstable();
+                v
+            };
+            let sorted_ids = |mut v: Vec<u8>| {
+                v.sort_unstable();
+                v
+            };
+            !named || (sorted(logged.clone()) == sorted(c.yaku.clone()) && sorted_ids(a.yakuman.clone()) == sorted_ids(c.yakuman.clone()))
+        };
+        (!same).then(|| {
+            format!("AGARI yaku {logged:?} yakuman {:?}: the hand's are {:?} and {:?}", a.yakuman, c.yaku, c.yakuman)
+        })
     }
 
     fn after_agari(&mut self, i: usize, a: &Agari, table: &TableState) -> Result<(), String> {

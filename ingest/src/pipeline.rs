@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::batches::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
 use crate::dataset::{clean_uncommitted, read_manifest, DatasetWriter, ManifestEntry, Staged};
-use crate::extract::{extract, ExtractedGame};
+use crate::extract::{extract_with, ExtractedGame};
 use crate::source;
 use haifu_record::event::GameRecord;
 use haifu_record::length::ReadOptions;
@@ -38,6 +38,9 @@ pub struct IngestOptions {
     /// Write every game, even one whose play the dataset or the run already holds (copies made on purpose:
     /// measurements at several multiples of a corpus).
     pub keep_duplicates: bool,
+    /// Keep a win whose recorded value (AGARI `ten`, `yaku`) is not what its hand is worth, with a note in the
+    /// games table, instead of quarantining its game.
+    pub keep_misscored: bool,
 }
 
 /// `--max-quarantined`: a count (`10`) or a share of the files and games read (`5%`).
@@ -214,7 +217,7 @@ fn display(p: &Path) -> String {
 }
 
 /// Reads, parses and replays one file.
-fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileOut {
+fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions, keep_misscored: bool) -> FileOut {
     let name = display(path);
     let raw_len = raw.len() as u64;
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -239,7 +242,7 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileO
         .and_then(|id| haifu_record::source::log_id_date(&id))
         .or_else(|| haifu_record::source::name_date(&file_name));
     for record in records {
-        match extract(&record) {
+        match extract_with(&record, keep_misscored) {
             Ok(replayed) => out.games.push(GameOut { play_hash: record.play_hash(), record, replayed }),
             Err(e) => out.quarantined.push(Quarantined {
                 file: name.clone(),
@@ -357,9 +360,10 @@ fn name_kept_games(dataset: &Path, duplicates: &mut [Duplicate]) {
 
 /// [`process`], with a panic turned into a quarantine entry: a bug met on one file must not take down the
 /// batch (the reason asks for a report).
-fn process_guarded(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions) -> FileOut {
+fn process_guarded(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions, keep_misscored: bool) -> FileOut {
     let len = raw.len() as u64;
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(path, raw, hash.clone(), read))).unwrap_or_else(
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(path, raw, hash.clone(), read, keep_misscored)))
+        .unwrap_or_else(
         |e| {
             let what = e
                 .downcast_ref::<&str>()
@@ -428,6 +432,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     let (tx, rx) = crossbeam_channel::bounded::<Vec<FileOut>>(1);
     let strict = opts.strict;
     let read_opts = opts.read;
+    let keep_misscored = opts.keep_misscored;
     // one thread per table: encoding Parquet is most of the work, and the tables are independent
     let (games, rounds, events, decisions) = (
         writer.table::<GamesBatch>(),
@@ -451,7 +456,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
                     todo.into_par_iter()
                         .map(|(p, read, hash, skip)| match read {
                             Ok(raw) if skip => FileOut::skipped(p, raw.len() as u64, hash),
-                            Ok(raw) => process_guarded(p, raw, hash, &read_opts),
+                            Ok(raw) => process_guarded(p, raw, hash, &read_opts, keep_misscored),
                             Err(reason) => FileOut::unreadable(p, reason),
                         })
                         .collect()

@@ -330,23 +330,6 @@ fn case_riichi_discard_called() -> GameBuilder {
     g
 }
 
-fn case_bye() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.bye(3);
-    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
-    g.draw_tsumogiri(0, "9m");
-    g.bye(1);
-    g.draw_tsumogiri(1, "9p");
-    g.reconnect(1);
-    g.draw_tsumogiri(2, "1p");
-    g.draw(3, "2z").discard(3, "2z");
-    // mjai names a wind yaku `bakaze` / `jikaze` without the wind: the script gives the one the round has
-    g.ron(3, &[(1, Win::new(1300).yaku(&[(14, 1)]))]);
-    g.finish();
-    g.bye(2);
-    g
-}
-
 /// 3 players: a north set aside then a ron, then a tsumo with a red five; the game ends with owari.
 fn case_three_player_wins() -> GameBuilder {
     let mut g = GameBuilder::new(185);
@@ -387,7 +370,7 @@ fn all_cases() -> Vec<(&'static str, GameBuilder)> {
     cases.extend([
         ("kan_after_kan", case_kan_after_kan()),
         ("riichi_discard_called", case_riichi_discard_called()),
-        ("bye", case_bye()),
+        ("bye", scenes::bye()),
         ("three_player_wins", case_three_player_wins()),
         ("newer_log", case_newer_log()),
         ("named", named_game()),
@@ -430,7 +413,10 @@ fn lines_follow_the_bots_field_order() {
     let hora = of_type(&l, "hora");
     assert_eq!(hora.len(), 2);
     assert_eq!((hora[0]["actor"].as_u64(), hora[0]["target"].as_u64()), (Some(0), Some(0)));
-    assert_eq!(hora[0]["yakus"], serde_json::json!([["reach", 1], ["menzenchin_tsumoho", 1], ["uradora", 0]]));
+    assert_eq!(
+        hora[0]["yakus"],
+        serde_json::json!([["double_reach", 2], ["menzenchin_tsumoho", 1], ["bakaze", 1], ["jikaze", 1], ["uradora", 0]])
+    );
     assert_eq!(hora[0]["hora_points"], 12000);
     assert_eq!(hora[0]["uradora_markers"].as_array().map(Vec::len), Some(1));
     let tehais = hora[0]["hora_tehais"].as_array().unwrap();

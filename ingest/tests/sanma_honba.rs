@@ -2,7 +2,7 @@
 //! tsumo, 200 from the discarder of a ron), not the 300 of four players (`rules::score::honba_gain`). A log
 //! that gives a win's score changes but not its points (mjai without `hora_points`, tenhou.net/6 without the
 //! score string) has the points read as the winner's gain less the sticks and the honba. The game is the
-//! project's own: two exhaustive draws (honba 2), then a 2,600-point ron in a 3-player game.
+//! project's own: two exhaustive draws (honba 2), then a 2,600-point ron in a 3-player game, paid 3,000.
 
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::mjai::write::to_mjai;
@@ -20,10 +20,11 @@ fn sanma_ron_at_two_honba() -> GameRecord {
     for _ in 0..2 {
         g.deal([IDLE, IDLE, IDLE, ""]).exhaust_wall().exhaustive(&[]);
     }
-    g.deal(["19m19p19s1235567z", "123456789p11s44z", "19m19p19s2345677z", ""]);
-    g.draw_tsumogiri(1, "2s");
+    // East 3, seat 2 deals; dora indicator haku (dora hatsu): seat 1's closed straight rons the dealer's first
+    // discard, a north: 2 han, 40 fu (20, 10 for the closed ron, 4 for the north triplet the ron completes)
+    g.deal_with_dora(["19m19p19s1235567z", "123456789p11s44z", "19m19p19s2345677z", ""], "5z");
     g.draw(2, "8s").discard(2, "4z");
-    g.ron(2, &[(1, Win::new(2600).yaku(&[(24, 2)]))]);
+    g.ron(2, &[(1, Win::new(2600).fu(40).yaku(&[(24, 2)]))]);
     g.finish();
     g.record()
 }
@@ -43,9 +44,13 @@ fn the_win(record: &GameRecord) -> Agari {
 
 #[test]
 fn the_scripted_win_pays_two_honba_of_200() {
-    let w = the_win(&sanma_ron_at_two_honba());
+    let record = sanma_ron_at_two_honba();
+    // the replay holds the points to the hand's value and the payments to the honba
+    let game = haifu_ingest::extract(&record).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(game.rounds.len(), 3);
+    let w = the_win(&record);
     assert_eq!((w.honba, w.points, w.who, w.from_who), (2, 2600, 1, 2));
-    assert_eq!(w.delta[1], 3000, "2,600 and two counters of 200: {:?}", w.delta);
+    assert_eq!(w.delta, [0, 3000, -3000, 0], "2,600 and two counters of 200");
 }
 
 #[test]

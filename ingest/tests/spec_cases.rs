@@ -69,23 +69,6 @@ fn ryuukyoku_kind(r: &RoundRecord) -> DrawKind {
 
 // ---- the cases: each builds one game ----
 
-/// Disconnections: BYE before the first INIT, BYE and a reconnection UN mid-round, BYE after owari.
-fn case_bye() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.bye(3);
-    g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
-    g.draw_tsumogiri(0, "9m");
-    g.bye(1);
-    g.draw_tsumogiri(1, "9p");
-    g.reconnect(1);
-    g.draw_tsumogiri(2, "1p");
-    g.draw(3, "2z").discard(3, "2z");
-    g.ron(3, &[(1, Win::new(1300).yaku(&[(16, 1)]))]);
-    g.finish();
-    g.bye(2);
-    g
-}
-
 /// The no-kuitan lobby bit (0x04) on a houou hanchan: 169 | 4 = 173.
 fn case_no_kuitan() -> GameBuilder {
     let mut g = GameBuilder::new(173);
@@ -108,7 +91,7 @@ fn case_newer_log() -> GameBuilder {
 
 fn all_cases() -> Vec<(&'static str, GameBuilder)> {
     let mut cases = scenes::shared_cases();
-    cases.extend([("bye", case_bye()), ("no_kuitan", case_no_kuitan()), ("newer_log", case_newer_log())]);
+    cases.extend([("bye", scenes::bye()), ("no_kuitan", case_no_kuitan()), ("newer_log", case_newer_log())]);
     cases
 }
 
@@ -251,7 +234,7 @@ fn chankan_robs_the_added_tile_and_turns_no_dora() {
     assert_eq!((win.who, win.from_who), (1, 0));
     assert_eq!(win.machi.kind(), kind("3s"));
     assert_eq!(round.outcomes, [Outcome::DealIn, Outcome::Win, Outcome::Bystander, Outcome::Bystander]);
-    assert_eq!(round.deltas, [-2000, 2000, 0, 0]);
+    assert_eq!(round.deltas, [-1300, 1300, 0, 0]);
 }
 
 #[test]
@@ -290,11 +273,11 @@ fn riichi_steps_and_the_stick() {
     let riichi_discard = d.iter().find(|x| x.round == 1 && x.seat == 1).unwrap();
     assert!(riichi_discard.riichi);
     assert!(r1.rivers[1][0].riichi);
-    assert_eq!(r1.deltas, [0, -2300, 2300, 0]);
-    assert_eq!(r1.end_scores, [37000, 18700, 23300, 21000]);
+    assert_eq!(r1.deltas, [0, -12300, 12300, 0]);
+    assert_eq!(r1.end_scores, [37000, 8700, 33300, 21000]);
     assert_eq!(r1.kyotaku_after, 0);
     assert!(game.complete);
-    assert_eq!(game.info.owari.as_ref().unwrap().scores, [37000, 18700, 23300, 21000]);
+    assert_eq!(game.info.owari.as_ref().unwrap().scores, [37000, 8700, 33300, 21000]);
 }
 
 #[test]
@@ -309,9 +292,9 @@ fn double_ron_first_winner_in_turn_order_takes_honba_and_sticks() {
     let r = &game.rounds[1];
     assert_eq!(r.wins().len(), 2);
     assert_eq!((r.init.honba, r.init.kyotaku), (1, 0));
-    // seat 2: 3900 + 300 honba + 1000 stick; seat 3: 8000 only; seat 1 pays 3900 + 300 + 8000
-    assert_eq!(r.deltas, [0, -12200, 5200, 8000]);
-    assert_eq!(r.end_scores, [25000, 12800, 30200, 32000]);
+    // seat 2: 12000 + 300 honba + 1000 stick; seat 3: 16000 only; seat 1 pays 12000 + 300 + 16000
+    assert_eq!(r.deltas, [0, -28300, 13300, 16000]);
+    assert_eq!(r.end_scores, [25000, -3300, 38300, 40000]);
     assert_eq!(r.kyotaku_after, 0);
     assert_eq!(r.outcomes, [Outcome::Bystander, Outcome::DealIn, Outcome::Win, Outcome::Win]);
     assert!(game.decisions.iter().filter(|d| d.round == 1 && d.seat == 1).all(|d| d.outcome == Outcome::DealIn));
@@ -327,7 +310,7 @@ fn double_ron_with_a_bye_between_the_wins() {
     let events = mjlog::parse(record.to_mjlog().as_bytes()).unwrap();
     let game = extract(&GameRecord { events, ..record }).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(game.rounds[1].wins().len(), 2);
-    assert_eq!(game.rounds[1].deltas, [0, -12200, 5200, 8000]);
+    assert_eq!(game.rounds[1].deltas, [0, -28300, 13300, 16000]);
     assert!(game.info.disconnected[0] && game.complete);
 }
 
@@ -438,8 +421,8 @@ fn exhaustive_draw_pays_noten_and_passes_the_deal() {
     let next = &game.rounds[1].init;
     assert_eq!((next.kyoku, next.honba, next.dealer), (1, 1, 1));
     assert_eq!(next.scores, [24000, 28000, 24000, 24000]);
-    // dealer tsumo 1000 (3 x 400 rounded up from 333) plus 100 x honba from each: +1500
-    assert_eq!(game.rounds[1].deltas, [-500, 1500, -500, -500]);
+    // the dealer's heavenly hand: 16000 plus 100 x honba from each
+    assert_eq!(game.rounds[1].deltas, [-16100, 48300, -16100, -16100]);
 }
 
 #[test]
@@ -464,7 +447,7 @@ fn pao_makes_the_feeder_pay_the_whole_tsumo() {
 
 #[test]
 fn bye_before_init_mid_round_and_after_owari_with_a_reconnection() {
-    let (events, game) = run(&case_bye());
+    let (events, game) = run(&scenes::bye());
     let byes: Vec<usize> = (0..events.len()).filter(|&i| events[i].as_tag("BYE").is_some()).collect();
     let first_init = find(&events, |e| e.as_tag("INIT").is_some());
     let last_end = find(&events, |e| e.as_tag("AGARI").is_some());
@@ -476,7 +459,7 @@ fn bye_before_init_mid_round_and_after_owari_with_a_reconnection() {
     assert_eq!((p.name.as_str(), p.dan, p.rate), ("B", Some(16), Some(2000.0)));
     assert!(game.complete && game.truncation.is_none());
     assert_eq!(game.decisions.len(), 4);
-    assert_eq!(game.rounds[0].deltas, [0, 1300, 0, -1300]);
+    assert_eq!(game.rounds[0].deltas, [0, 1600, 0, -1600]);
     assert_eq!((game.rounds[0].first_event as usize, game.rounds[0].last_event as usize), (first_init, last_end));
 }
 

@@ -45,7 +45,8 @@ fn ron_then_tsumo_in_one_object_per_round() {
     let (g, r) = read(include_str!("data/tenhou6/ron_tsumo.json"));
     assert_eq!(g.format, Format::Tenhou6);
     assert_eq!(r.rounds.len(), 2);
-    assert_eq!(r.decisions.len(), 4);
+    // the second round goes around once before the tsumo (a tsumo on the first draw would be chiihou)
+    assert_eq!(r.decisions.len(), 8);
     let ron = &r.rounds[0].wins()[0];
     assert_eq!((ron.who, ron.from_who, ron.fu, ron.points, ron.limit), (0, 1, 40, 3900, 0));
     assert_eq!(ron.yaku, vec![Yaku { id: 24, han: 2 }]);
@@ -100,11 +101,12 @@ fn riichi_and_double_ron_on_a_riichi_discard() {
     // the first winner in turn order from the discarder takes the stick
     assert_eq!((wins[0].who, wins[0].kyotaku, wins[1].who, wins[1].kyotaku), (3, 1, 1, 0));
     assert!(wins[0].ura_indicators.is_empty() && wins[1].ura_indicators.len() == 1);
-    assert_eq!((wins[1].limit, wins[1].points), (1, 8000));
+    // seat 1's riichi was its first discard: double riichi, pinfu, tanyao, sanshoku: haneman
+    assert_eq!((wins[1].limit, wins[1].points), (2, 12000));
     assert_eq!(wins[1].yaku.last(), Some(&Yaku { id: 53, han: 0 }));
-    assert_eq!(r.rounds[0].end_scores, [25000, 32000, 15700, 27300]);
+    assert_eq!(r.rounds[0].end_scores, [25000, 36000, 11700, 27300]);
     let owari = r.info.owari.as_ref().unwrap();
-    assert_eq!(owari.points, [-15.0, 42.0, -34.0, 7.0]);
+    assert_eq!(owari.points, [-15.0, 46.0, -38.0, 7.0]);
     assert!(r.complete);
 }
 
@@ -139,11 +141,11 @@ fn three_players_with_nuki() {
     // seat 1 pons seat 0's discard: kamicha in Tenhou's four-seat numbering
     assert_eq!((m[1].0, m[1].1.kind, m[1].1.from), (1, MeldKind::Pon, 3));
     let win = &r.rounds[0].wins()[0];
-    // a dealer's tsumo in 3p: two payers
-    assert_eq!((win.points, win.fu), (2600, 40));
+    // a dealer's mangan tsumo in 3p: two payers of 4000 (a limit hand's fu is not written)
+    assert_eq!((win.points, win.fu, win.limit), (8000, 0, 1));
     assert_eq!(win.melds.len(), 1);
-    assert_eq!(win.yaku, vec![Yaku { id: 0, han: 1 }, Yaku { id: 52, han: 1 }]);
-    assert_eq!(tags(&g, "AGARI")[0].get("sc"), Some("350,26,350,-13,350,-13,0,0"));
+    assert_eq!(win.yaku, vec![Yaku { id: 0, han: 1 }, Yaku { id: 23, han: 2 }, Yaku { id: 52, han: 1 }]);
+    assert_eq!(tags(&g, "AGARI")[0].get("sc"), Some("350,80,350,-40,350,-40,0,0"));
 }
 
 #[test]

@@ -314,105 +314,11 @@ fn results_are_spelled_as_tenhou_does() {
     let record = tenhou6::parse(FIXTURES[5].1.as_bytes()).unwrap();
     let game: Value = serde_json::from_str(&round_trip(&record).unwrap()).unwrap();
     assert_eq!(game["rule"]["disp"], "三般東喰赤");
-    assert_eq!(result(&game, 0)[2][3], "40符2飜1300点∀", "a dealer's tsumo: what each pays");
+    assert_eq!(result(&game, 0)[2][3], "満貫4000点∀", "a dealer's tsumo: what each pays");
     assert_eq!(outs(&game, 0, 0)[0], "f44");
 }
 
 // ---- scripted games ----
-
-fn quick_round(g: &mut GameBuilder, dealer: u8, winner: u8) {
-    let (w, rest) = ("123456789m111p5z", ["147m258p369s1234z", "258m369p147s1236z", "999s999p888s777s4z"]);
-    let mut others = rest.iter();
-    let hands: [&str; 4] = std::array::from_fn(|s| if s == usize::from(winner) { w } else { others.next().unwrap() });
-    g.deal(hands);
-    g.draw(dealer, "5z").discard(dealer, "5z");
-    g.ron(dealer, &[(winner, Win::new(1000).yaku(&[(20, 1)]))]);
-}
-
-/// Riichi with a tsumogiri (`r60`) then the dealer's tsumo with ura; a riichi discard ronned.
-fn case_riichi() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["123m456p789s1122z", "456m123p345s3667z", "777m888p666s4555z", "111m999p11222s44z"]);
-    g.draw(0, "9m").riichi(0, "9m");
-    for (seat, t) in [(1, "8m"), (2, "8s"), (3, "8p"), (0, "3z"), (1, "7m"), (2, "7p"), (3, "7s")] {
-        g.draw_tsumogiri(seat, t);
-    }
-    g.draw(0, "1z").tsumo(0, Win::new(12000).yaku(&[(1, 1), (0, 1), (53, 0)]));
-    g.deal(["147m258p369s1234z", "234m567m234p567p9s", "123456789s1155z", "8999m111999p667z"]);
-    g.draw(0, "2z").discard(0, "2z");
-    g.draw(1, "1z").riichi(1, "1z");
-    g.ron(1, &[(2, Win::new(2000).yaku(&[(18, 1)]))]);
-    g.finish();
-    g
-}
-
-/// An ankan and a daiminkan of a red five, each with its dora.
-fn case_kans() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["111m234p567889s1z", "456m555p123s1477z", "999m999p999s2233z", "222333m666777p5z"]);
-    g.draw(0, "1m").ankan(0, "1m").draw(0, "8m").discard(0, "1z");
-    for (seat, t) in [(1, "6z"), (2, "7z"), (3, "5z")] {
-        g.draw_tsumogiri(seat, t);
-    }
-    g.draw(0, "0p").discard(0, "0p");
-    g.daiminkan(1).draw(1, "4s").tsumogiri(1);
-    g.exhaust_wall().exhaustive(&[]).finish();
-    g
-}
-
-/// A kakan robbed (chankan).
-fn case_chankan() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["33s23m456p789p112z", "12s234m567m678s55z", "3s111999m111p244z", "666777m888p69s67z"]);
-    for (seat, t) in [(0, "9s"), (1, "9m")] {
-        g.draw_tsumogiri(seat, t);
-    }
-    g.draw(2, "1z").discard(2, "3s");
-    g.pon(0).discard(0, "2z");
-    for seat in 1..4 {
-        g.draw_tsumogiri(seat, "8s");
-    }
-    g.draw(0, "3s").kakan(0, "3s");
-    g.ron(0, &[(1, Win::new(2000).yaku(&[(3, 1), (8, 1)]))]);
-    g.finish();
-    g
-}
-
-/// Nine terminals, then a double ron on a riichi discard.
-fn case_double_ron() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["19m19p19s1234567z", "222m333p444s5556z", "333m444p555s1777z", "444m555p666s2223z"]);
-    g.draw(0, "5m").abort(DrawKind::Yao9, &[0]);
-    g.deal(["147m258p369s1234z", "11122244488s22z", "123456789m5566z", "123456789p5777z"]);
-    for (seat, t) in [(0, "3m"), (1, "9s"), (2, "9p")] {
-        g.draw_tsumogiri(seat, t);
-    }
-    g.draw(3, "1s").riichi(3, "1s");
-    g.draw_tsumogiri(0, "6m");
-    g.draw(1, "5z").discard(1, "5z");
-    g.ron(1, &[(3, Win::new(8000).yaku(&[(1, 1), (34, 3)])), (2, Win::new(3900).yaku(&[(18, 1)]))]);
-    g.finish();
-    g
-}
-
-/// A daisangen tsumo paid by the seat that fed the last dragon (pao).
-fn case_pao() -> GameBuilder {
-    let mut g = GameBuilder::new(169);
-    g.deal(["147m258p369s1234z", "123m44p89s556677z", "258m369p147s1239m", "369m147p258s1239p"]);
-    for (seat, dragon, out) in [(0, "5z", "9s"), (2, "6z", "8s"), (3, "7z", "4p")] {
-        g.draw(seat, dragon).discard(seat, dragon);
-        g.pon(1).discard(1, out);
-        if seat == 2 {
-            g.draw_tsumogiri(2, "1s");
-        }
-    }
-    for (seat, t) in [(2, "2s"), (3, "3s"), (0, "4s")] {
-        g.draw_tsumogiri(seat, t);
-    }
-    g.draw(1, "4p").tsumo(1, Win::new(32000).yakuman(&[39]).pao(3));
-    g.finish();
-    g
-}
 
 /// Four riichi, a triple ron, four kans, four winds, a nagashi mangan and a draw with no one tenpai: the dealer
 /// keeps the seat through the abortive ones.
@@ -457,7 +363,8 @@ fn case_three_players() -> GameBuilder {
     g.deal(["19m19p19s1235567z", "123456789p11s44z", "19m19p19s2345677z", ""]);
     g.draw_tsumogiri(1, "2s");
     g.draw(2, "8s").discard(2, "4z");
-    g.ron(2, &[(1, Win::new(2600).yaku(&[(24, 2)]))]);
+    // seat 1 deals (the first round passed the deal): a dealer's 40 fu 2 han
+    g.ron(2, &[(1, Win::new(3900).yaku(&[(24, 2)]))]);
     g.finish();
     g
 }
@@ -470,7 +377,7 @@ fn case_no_red() -> GameBuilder {
     g.pon(1).discard(1, "1z");
     g.exhaust_wall().exhaustive(&[]);
     for k in 1..4u8 {
-        quick_round(&mut g, k, (k + 1) % 4);
+        scenes::quick_round(&mut g, k, (k + 1) % 4);
     }
     g.finish();
     g
@@ -479,7 +386,7 @@ fn case_no_red() -> GameBuilder {
 /// A game cut off in its second round: the first is written, the open one cannot be.
 fn case_truncated() -> GameBuilder {
     let mut g = GameBuilder::new(169).named(&["あさひ", "B b", "C\"c", "D%d"]);
-    quick_round(&mut g, 0, 1);
+    scenes::quick_round(&mut g, 0, 1);
     g.deal(["147m258p369s1234z", "258m369p147s1236z", "999s999p888s777s4z", "123456789m111p5z"]);
     g.draw_tsumogiri(1, "5z");
     g
@@ -489,12 +396,12 @@ fn case_truncated() -> GameBuilder {
 fn scripted_games_round_trip() {
     let cases = [
         ("thesis", thesis_round()),
-        ("riichi", case_riichi()),
+        ("riichi", scenes::riichi()),
         ("open melds", scenes::open_melds()),
-        ("kans", case_kans()),
-        ("chankan", case_chankan()),
-        ("double ron", case_double_ron()),
-        ("pao", case_pao()),
+        ("kans", scenes::closed_and_open_kan()),
+        ("chankan", scenes::chankan()),
+        ("double ron", scenes::double_ron()),
+        ("pao", scenes::pao()),
         ("draws", case_draws()),
         ("three players", case_three_players()),
         ("no red", case_no_red()),
@@ -510,30 +417,30 @@ fn scripted_games_round_trip() {
 
 #[test]
 fn takes_and_outs_are_spelled_as_tenhou_does() {
-    let game = check("riichi", &case_riichi());
+    let game = check("riichi", &scenes::riichi());
     assert_eq!(outs(&game, 0, 0)[0], "r60", "a riichi tsumogiri");
     let tsumo = &result(&game, 0)[2];
     assert!(tsumo[3].as_str().unwrap().ends_with("4000点∀"), "a dealer's tsumo: what each pays: {tsumo}");
-    assert_eq!(tsumo.as_array().unwrap()[4..], [json!("立直(1飜)"), json!("門前清自摸和(1飜)"), json!("裏ドラ(0飜)")]);
+    assert_eq!(tsumo.as_array().unwrap()[4..], [json!("両立直(2飜)"), json!("門前清自摸和(1飜)"), json!("場風 東(1飜)"), json!("自風 東(1飜)"), json!("裏ドラ(0飜)")]);
     assert_eq!(game["log"][0][3].as_array().map(Vec::len), Some(1), "the ura indicator of the riichi winner");
-    assert_eq!(result(&game, 1)[2][4], "役牌 白(1飜)", "yakuhai with Tenhou's space");
+    assert_eq!(result(&game, 1)[2][5], "場風 東(1飜)", "a wind yaku with Tenhou's space");
     assert_eq!(game["sc"].as_array().map(Vec::len), Some(8), "final scores and points");
 
     let game = check("open melds", &scenes::open_melds());
     assert_eq!(takes(&game, 0, 1)[0], "c121113", "chi: the called tile first");
     assert_eq!(takes(&game, 0, 2)[0], "p292929", "pon from kamicha: the letter first");
     assert_eq!(outs(&game, 0, 2)[1], "k29292929", "kakan: the added tile after the pon's letter");
-    let game = check("kans", &case_kans());
+    let game = check("kans", &scenes::closed_and_open_kan());
     assert_eq!(outs(&game, 0, 0)[0], "111111a11");
     assert_eq!(takes(&game, 0, 1)[1], "m52252525", "daiminkan of the red five from kamicha");
     assert_eq!(outs(&game, 0, 1)[1], 0, "the out slot of the daiminkan");
     assert_eq!(game["log"][0][2].as_array().map(Vec::len), Some(3), "the ankan's and the daiminkan's dora");
-    assert_eq!(result(&check("chankan", &case_chankan()), 0)[2][3], "30符2飜2000点");
+    assert_eq!(result(&check("chankan", &scenes::chankan()), 0)[2][3], "40符1飜1300点");
 
-    let game = check("double ron", &case_double_ron());
+    let game = check("double ron", &scenes::double_ron());
     assert_eq!(result(&game, 0), &json!(["九種九牌"]));
     assert_eq!(result(&game, 1).as_array().map(Vec::len), Some(5), "two wins: deltas and info each");
-    let game = check("pao", &case_pao());
+    let game = check("pao", &scenes::pao());
     assert_eq!(result(&game, 0)[2], json!([1, 1, 3, "役満8000-16000点", "大三元(役満)"]), "pao: the liable seat third");
     let game = check("draws", &case_draws());
     let names: Vec<&str> = (0..6).map(|r| result(&game, r)[0].as_str().unwrap()).collect();

@@ -826,7 +826,8 @@ fn win_payments(win: &Win, who: u8, from: u8, dealer: u8, np: u8, honba: u8, sti
         }
         delta[usize::from(who)] += total;
     } else {
-        let total = win.points + 300 * honba_pts;
+        // the discarder pays every payer's 100 a counter: 300, or 200 with three players
+        let total = win.points + 100 * (i32::from(np) - 1) * honba_pts;
         match win.pao {
             Some(p) => {
                 let half = round_up_100(win.points / 2);
@@ -873,7 +874,7 @@ impl Drop for Scratch {
 /// - C, D draw and discard
 /// - A draws 8s and discards it, in riichi                                          [A3]
 /// - B draws 7p: 129m179p19s123567z, discards it                                   [B3]
-/// - C, D draw and discard; A draws 2z and wins (riichi, menzen tsumo)
+/// - C, D draw and discard; A draws 2z and wins (riichi, menzen tsumo: 40 fu, 3,900 points)
 pub fn thesis_round() -> GameBuilder {
     let mut g = GameBuilder::new(169);
     g.deal(["3336678p3334s22z", "19m19p19s1234567z", "123456789m1112p", "5566778899m777z"]);
@@ -886,7 +887,8 @@ pub fn thesis_round() -> GameBuilder {
     g.draw_tsumogiri(0, "8s");
     g.draw_tsumogiri(1, "7p");
     g.draw_tsumogiri(2, "6s").draw_tsumogiri(3, "3m");
-    g.draw(0, "2z").tsumo(0, Win::new(3900).yaku(&[(1, 1), (0, 1)]));
+    // riichi, tsumo (ura 0); 40 fu: 20, 2 tsumo, 4 for 333p, 8 for the south triplet
+    g.draw(0, "2z").tsumo(0, Win::new(3900).fu(40).yaku(&[(1, 1), (0, 1), (53, 0)]));
     g.finish();
     g
 }

@@ -80,8 +80,8 @@ pub fn chankan() -> GameBuilder {
     g.draw_tsumogiri(2, "8s");
     g.draw_tsumogiri(3, "8s");
     g.draw(0, "3s").kakan(0, "3s");
-    // seat 1 waits on 3s with 1s-2s
-    g.ron(0, &[(1, Win::new(2000).yaku(&[(3, 1), (8, 1)]))]);
+    // seat 1 waits on 3s with 1s-2s: chankan alone, 40 fu (20, 10 closed ron, 2 edge wait, 2 haku pair)
+    g.ron(0, &[(1, Win::new(1300).fu(40).yaku(&[(3, 1)]))]);
     g.finish();
     g
 }
@@ -110,8 +110,11 @@ pub fn double_ron() -> GameBuilder {
     g.draw(3, "1s").riichi(3, "1s");
     g.draw_tsumogiri(0, "6m");
     g.draw(1, "5z").discard(1, "5z");
-    // given in reverse: the builder writes seat 2 first (next after the discarder), as Tenhou does
-    g.ron(1, &[(3, Win::new(8000).yaku(&[(1, 1), (34, 3)])), (2, Win::new(3900).yaku(&[(18, 1)]))]);
+    // given in reverse: the builder writes seat 2 first (next after the discarder), as Tenhou does. Seat 3:
+    // double riichi (its first discard), ippatsu, straight, chun, half flush: baiman; seat 2: straight, haku,
+    // half flush: haneman
+    let seat3 = Win::new(16000).fu(50).yaku(&[(21, 2), (2, 1), (24, 2), (20, 1), (34, 3), (53, 0)]);
+    g.ron(1, &[(3, seat3), (2, Win::new(12000).fu(40).yaku(&[(24, 2), (18, 1), (34, 3)]))]);
     g.finish();
     g
 }
@@ -133,7 +136,8 @@ pub fn exhaustive() -> GameBuilder {
     g.exhaust_wall();
     g.exhaustive(&[1]);
     g.deal(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"]);
-    g.draw(1, "2z").tsumo(1, Win::new(1000).yaku(&[(0, 1)]));
+    // the new dealer wins on its first draw: a heavenly hand (tenhou)
+    g.draw(1, "2z").tsumo(1, Win::new(48000).yakuman(&[37]));
     g.finish();
     g
 }
@@ -262,12 +266,14 @@ pub fn riichi() -> GameBuilder {
     g.draw(3, "8p").discard(3, "8p");
     g.draw_tsumogiri(0, "3z"); // in riichi
     go_around(&mut g, 1, &["7m", "7p", "7s"]);
-    g.draw(0, "1z").tsumo(0, Win::new(12000).yaku(&[(1, 1), (0, 1), (53, 0)]));
-    // the dealer won: kyoku 0, honba 1
-    g.deal(["147m258p369s1234z", "234m567m234p567p9s", "123456789s1155z", "8999m111999p667z"]);
+    // double riichi (its first discard), tsumo, east as round and seat wind: mangan
+    g.draw(0, "1z").tsumo(0, Win::new(12000).fu(30).yaku(&[(21, 2), (0, 1), (14, 1), (10, 1), (53, 0)]));
+    // the dealer won: kyoku 0, honba 1; the indicator 9m (dora 1m) is nobody's
+    g.deal_with_dora(["147m258p369s1234z", "234m567m234p567p9s", "123456789s1155z", "8999m111999p667z"], "9m");
     g.draw(0, "2z").discard(0, "2z");
     g.draw(1, "1z").riichi(1, "1z");
-    g.ron(1, &[(2, Win::new(2000).yaku(&[(18, 1)]))]);
+    // straight, east (round wind), half flush: haneman, 40 fu (20, 10 closed ron, 4 east triplet, 2 haku pair)
+    g.ron(1, &[(2, Win::new(12000).fu(40).yaku(&[(24, 2), (14, 1), (34, 3)]))]);
     g.finish();
     g
 }
@@ -307,6 +313,26 @@ pub fn truncated() -> GameBuilder {
     g
 }
 
+/// A player drops before the first deal, another drops and comes back mid-round, a third after the end (BYE,
+/// reconnect UN); a ron on the round wind.
+pub fn bye() -> GameBuilder {
+    let mut g = GameBuilder::new(169);
+    g.bye(3);
+    // the indicator 9s (dora 1s) is nobody's
+    g.deal_with_dora(["147m258p369s1234z", "123m456p789s1112z", "258m369p147s5566z", "369m147p258s5677z"], "9s");
+    g.draw_tsumogiri(0, "9m");
+    g.bye(1);
+    g.draw_tsumogiri(1, "9p");
+    g.reconnect(1);
+    g.draw_tsumogiri(2, "1p");
+    g.draw(3, "2z").discard(3, "2z");
+    // east triplet (round wind), 50 fu: 20, 10 closed ron, 8 concealed east, 2 south pair (seat wind), 2 single wait
+    g.ron(3, &[(1, Win::new(1600).fu(50).yaku(&[(14, 1)]))]);
+    g.finish();
+    g.bye(2);
+    g
+}
+
 /// Seats from `first` on, in turn, each draw a tile and discard it (tsumogiri).
 pub fn go_around(g: &mut GameBuilder, first: u8, draws: &[&str]) {
     let n = g.n_players();
@@ -315,7 +341,9 @@ pub fn go_around(g: &mut GameBuilder, first: u8, draws: &[&str]) {
     }
 }
 
-/// One quick round: the dealer of `kyoku` discards 5z and `winner` rons it.
+/// One quick round: the dealer of `kyoku` discards 5z and `winner` rons it with a closed straight (123456789m
+/// 111p, a haku wait): 2 han, 50 fu (20, 10 closed ron, 8 concealed 1p triplet, 2 single wait, 2 haku pair),
+/// 3,200 points. The indicator 8p (dora 9p) is no one's.
 pub fn quick_round(g: &mut GameBuilder, dealer: u8, winner: u8) {
     let a = "147m258p369s1234z";
     let b = "258m369p147s1236z";
@@ -327,7 +355,7 @@ pub fn quick_round(g: &mut GameBuilder, dealer: u8, winner: u8) {
     for (i, &s) in others.iter().enumerate() {
         hands[usize::from(s)] = [a, b, c][i];
     }
-    g.deal(hands);
+    g.deal_with_dora(hands, "8p");
     g.draw(dealer, "5z").discard(dealer, "5z");
-    g.ron(dealer, &[(winner, Win::new(1000).yaku(&[(20, 1)]))]);
+    g.ron(dealer, &[(winner, Win::new(3200).fu(50).yaku(&[(24, 2)]))]);
 }

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 
-use haifu_ingest::extract::{extract, ExtractedGame};
+use haifu_ingest::extract::extract;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::db::{rates_json, Rules};
+use haifu_style::played::Played;
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, StyleDb, RATES};
 
 #[derive(clap::Subcommand)]
@@ -309,7 +310,7 @@ fn nearest(a: &NearestArgs) -> Result<()> {
 
 /// The games of a log file, as records and replayed; a file that cannot be read or replayed is an error
 /// naming it.
-fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, ExtractedGame)>> {
+fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, Played)>> {
     let raw = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let text = haifu_record::source::decompress(raw).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -319,7 +320,7 @@ fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, ExtractedGame)
         .enumerate()
         .map(|(i, r)| {
             let g = extract(&r).map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), i + 1))?;
-            Ok((r, g))
+            Ok((r, Played::of_replay(i as i64, &g)))
         })
         .collect()
 }
@@ -354,17 +355,15 @@ fn network_scores(
 }
 
 /// The seat a `--seat` names in one game: a number, or the seat whose player has that name.
-fn seat_in(g: &ExtractedGame, seat: &str, at: &str) -> Result<u8> {
-    let n = g.info.n_players;
+fn seat_in(g: &Played, seat: &str, at: &str) -> Result<u8> {
+    let n = g.n_players;
     if let Ok(s) = seat.parse::<u8>() {
         if s >= n {
             bail!("{at}: --seat {s}, but the game has {n} seats (0-{})", n - 1);
         }
         return Ok(s);
     }
-    (0..n)
-        .find(|&s| g.info.players[usize::from(s)].name == seat)
-        .with_context(|| format!("{at}: no seat named {seat:?}"))
+    (0..n).find(|&s| g.names[usize::from(s)] == seat).with_context(|| format!("{at}: no seat named {seat:?}"))
 }
 
 fn identify(a: &IdentifyArgs) -> Result<()> {
@@ -378,14 +377,14 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
                 break 'files;
             }
             let at = format!("{} game {}", path.display(), i + 1);
-            if g.info.n_players != db.meta.rules.players {
+            if g.n_players != db.meta.rules.players {
                 bail!(
                     "{at}: a {}-player game; the database profiles {}-player games",
-                    g.info.n_players,
+                    g.n_players,
                     db.meta.rules.players
                 );
             }
-            let rules = Rules::of(g);
+            let rules = Rules::of(g.game_type);
             if !db.meta.rules.sets.contains(&rules) {
                 bail!(
                     "{at}: rules red fives {}, open tanyao {}; the database's games have {:?} (red, open tanyao)",

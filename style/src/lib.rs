@@ -1,5 +1,5 @@
 //! The style database (issue 12): per player, the sequence tables of `haifu mine` and the rates of a profile
-//! ([`tally`]), written as Parquet ([`db`]); two players compared and the nearest found ([`compare`]); a seat
+//! ([`tally`], counted from the dataset's tables as [`played`] reads them), written as Parquet ([`db`]); two players compared and the nearest found ([`compare`]); a seat
 //! of a log attributed to the database's players ([`identify`]) and how often that is right on held-out games
 //! ([`accuracy`]).
 

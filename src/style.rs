@@ -10,6 +10,8 @@ use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::db::{rates_json, Rules};
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, StyleDb, RATES};
 
+use crate::Network;
+
 #[derive(clap::Subcommand)]
 pub enum StyleCommand {
     /// Build a database: per player (with --min-games or more), the sequence tables of `haifu mine` and the
@@ -114,7 +116,8 @@ pub struct IdentifyArgs {
     pub top: usize,
     /// A folder of per-player networks, one `haifu train` run per player named by the player
     /// (`DIR/NAME/model.json`, e.g. `haifu train --player NAME --init GLOBAL --out DIR/NAME`): each adds the
-    /// log-likelihood of the seat's discards under that player's network to the player's score.
+    /// log-likelihood of the seat's discards under that player's network to the player's score. Runs in the
+    /// network binary, haifu-neural.
     #[arg(long)]
     pub models: Option<PathBuf>,
 }
@@ -138,14 +141,14 @@ pub struct AccuracyArgs {
     pub html: Option<PathBuf>,
 }
 
-pub fn run(c: &StyleCommand) -> Result<()> {
+pub fn run(c: &StyleCommand, network: Option<&dyn Network>) -> Result<()> {
     match c {
         StyleCommand::Build(a) => build_cmd(a),
         StyleCommand::List(a) => list(a),
         StyleCommand::Show(a) => show(a),
         StyleCommand::Compare(a) => compare(a),
         StyleCommand::Nearest(a) => nearest(a),
-        StyleCommand::Identify(a) => identify(a),
+        StyleCommand::Identify(a) => identify(a, network),
         StyleCommand::Accuracy(a) => accuracy(a),
     }
 }
@@ -324,35 +327,6 @@ fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, ExtractedGame)
         .collect()
 }
 
-/// Each player's network in `dir` (those the database profiles): the log-likelihood of the seat's discards.
-fn network_scores(
-    dir: &Path,
-    db: &StyleDb,
-    positions: &haifu_neural::Positions,
-) -> Result<std::collections::HashMap<String, f64>> {
-    let mut out = std::collections::HashMap::new();
-    for p in &db.profiles {
-        let run = dir.join(&p.player);
-        if !run.join("model.json").is_file() {
-            continue;
-        }
-        let loaded = haifu_neural::eval::load_run(&run, haifu_neural::train::DeviceChoice::Auto)?;
-        if loaded.info.players != db.meta.rules.players {
-            bail!(
-                "{}: a network of {}-player games; the database profiles {}-player games",
-                run.display(),
-                loaded.info.players,
-                db.meta.rules.players
-            );
-        }
-        let probs = haifu_neural::eval::probabilities(&loaded, positions, 4096);
-        let ll: f64 =
-            probs.iter().zip(&positions.label).map(|(q, &k)| f64::from(q[usize::from(k)].max(1e-12)).ln()).sum();
-        out.insert(p.player.clone(), ll);
-    }
-    Ok(out)
-}
-
 /// The seat a `--seat` names in one game: a number, or the seat whose player has that name.
 fn seat_in(g: &ExtractedGame, seat: &str, at: &str) -> Result<u8> {
     let n = g.info.n_players;
@@ -367,10 +341,10 @@ fn seat_in(g: &ExtractedGame, seat: &str, at: &str) -> Result<u8> {
         .with_context(|| format!("{at}: no seat named {seat:?}"))
 }
 
-fn identify(a: &IdentifyArgs) -> Result<()> {
+fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let mut seen = Observed::default();
-    let mut positions = haifu_neural::Positions::default();
+    let mut positions = haifu_encoding::Positions::default();
     let mut used = 0usize;
     'files: for path in &a.log {
         for (i, (record, g)) in read_log(path)?.iter().enumerate() {
@@ -397,7 +371,7 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
             let seat = seat_in(g, &a.seat, &at)?;
             seen.add(&haifu_style::observe(g, seat));
             if a.models.is_some() {
-                let all = haifu_neural::positions::of_game(i as i64, record)?;
+                let all = haifu_encoding::positions::of_game(i as i64, record)?;
                 positions.extend(all.select(|k| all.seat[k] == seat));
             }
             used += 1;
@@ -408,7 +382,8 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
     }
     let mut ranking = Scorer::new(&db)?.rank(&seen);
     if let Some(dir) = &a.models {
-        ranking = haifu_style::identify::with_networks(ranking, &network_scores(dir, &db, &positions)?);
+        let scores = crate::needs(network, "haifu style identify --models")?.identify(dir, &db, &positions)?;
+        ranking = haifu_style::identify::with_networks(ranking, &scores);
     }
     if a.db.json {
         let top: Vec<&haifu_style::Score> = ranking.iter().take(a.top).collect();

@@ -1,8 +1,8 @@
-//! Keeps libtorch's CUDA library linked into `haifu`. The linker drops a library no symbol of the binary
-//! refers to (`--as-needed`), and nothing refers to libtorch_cuda directly: without it libtorch never sees
-//! a GPU. Where the libtorch that tch builds against has `libtorch_cuda.so`, the binary is linked with it
-//! (`readelf -d haifu | grep torch_cuda`) and gets an rpath to that directory; the same binary runs on a
-//! machine without a GPU. The directory is found as torch-sys finds it: `$LIBTORCH/lib`, or the `torch`
+//! Keeps libtorch's CUDA library linked into the network binary `haifu-neural` (`haifu` links no libtorch).
+//! The linker drops a library no symbol of the binary refers to (`--as-needed`), and nothing refers to
+//! libtorch_cuda directly: without it libtorch never sees a GPU. Where the libtorch that tch builds against
+//! has `libtorch_cuda.so`, the binary is linked with it (`readelf -d haifu-neural | grep torch_cuda`) and
+//! gets an rpath to that directory; the same binary runs on a machine without a GPU. The directory is found as torch-sys finds it: `$LIBTORCH/lib`, or the `torch`
 //! package of the `python3` first on PATH when `LIBTORCH_USE_PYTORCH` is set.
 
 use std::path::PathBuf;

@@ -19,3 +19,17 @@ pub struct TestArgs {
     #[arg(long)]
     pub min_games: Option<u32>,
 }
+
+/// The games a command reads (a dataset and its years) and the folder it writes (`mine`, `style build`).
+#[derive(clap::Args)]
+pub struct DatasetOut {
+    /// Dataset written by `haifu ingest`.
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Output folder.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Years of the games, comma-separated (default: every year).
+    #[arg(long, value_delimiter = ',')]
+    pub years: Vec<i32>,
+}

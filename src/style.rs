@@ -10,6 +10,7 @@ use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::db::{rates_json, Rules};
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, StyleDb, RATES};
 
+use crate::args::DatasetOut;
 use crate::Network;
 
 #[derive(clap::Subcommand)]
@@ -33,16 +34,10 @@ pub enum StyleCommand {
 }
 
 #[derive(clap::Args)]
+#[command(mut_arg("out", |a| a.help("The database folder to write (replaced when it exists; never left half written)")))]
 pub struct BuildArgs {
-    /// Dataset written by `haifu ingest`.
-    #[arg(long)]
-    pub dataset: PathBuf,
-    /// The database folder to write (replaced when it exists; never left half written).
-    #[arg(long, short)]
-    pub out: PathBuf,
-    /// Years of the games, comma-separated (default: every year).
-    #[arg(long, value_delimiter = ',')]
-    pub years: Vec<i32>,
+    #[command(flatten)]
+    pub games: DatasetOut,
     /// Profile the players with at least this many games.
     #[arg(long, default_value_t = 10)]
     pub min_games: u32,
@@ -160,20 +155,21 @@ fn print_json(v: &Value) -> Result<()> {
 
 fn build_cmd(a: &BuildArgs) -> Result<()> {
     let t = std::time::Instant::now();
-    let opts = BuildOptions { years: a.years.clone(), min_games: a.min_games, players: a.players, sample: a.sample };
-    let meta = build(&a.dataset, &a.out, &opts)?;
+    let opts =
+        BuildOptions { years: a.games.years.clone(), min_games: a.min_games, players: a.players, sample: a.sample };
+    let meta = build(&a.games.dataset, &a.games.out, &opts)?;
     let seconds = t.elapsed().as_secs_f64();
     if a.json {
-        return print_json(&json!({"db": a.out.display().to_string(), "style": meta, "seconds": seconds}));
+        return print_json(&json!({"db": a.games.out.display().to_string(), "style": meta, "seconds": seconds}));
     }
     println!(
         "{}: {} player profiles (--min-games {}) from {} {}-player games of {} in {seconds:.1} s",
-        a.out.display(),
+        a.games.out.display(),
         meta.profiles,
         a.min_games,
         meta.games,
         a.players,
-        a.dataset.display()
+        a.games.dataset.display()
     );
     Ok(())
 }

@@ -21,6 +21,10 @@ fn libtorch_lib() -> Option<PathBuf> {
 }
 
 fn main() {
+    // the debug sections compressed, as for `haifu` (the root package's build.rs says why zlib)
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rustc-link-arg=-Wl,--compress-debug-sections=zlib");
+    }
     println!("cargo:rerun-if-env-changed=LIBTORCH");
     println!("cargo:rerun-if-env-changed=LIBTORCH_USE_PYTORCH");
     println!("cargo:rerun-if-changed=build.rs");

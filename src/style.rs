@@ -11,6 +11,9 @@ use haifu_style::db::{rates_json, Rules};
 use haifu_style::played::Played;
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, StyleDb, RATES};
 
+use crate::args::DatasetOut;
+use crate::Network;
+
 #[derive(clap::Subcommand)]
 pub enum StyleCommand {
     /// Build a database: per player (with --min-games or more), the sequence tables of `haifu mine` and the
@@ -32,16 +35,10 @@ pub enum StyleCommand {
 }
 
 #[derive(clap::Args)]
+#[command(mut_arg("out", |a| a.help("The database folder to write (replaced when it exists; never left half written)")))]
 pub struct BuildArgs {
-    /// Dataset written by `haifu ingest`.
-    #[arg(long)]
-    pub dataset: PathBuf,
-    /// The database folder to write (replaced when it exists; never left half written).
-    #[arg(long, short)]
-    pub out: PathBuf,
-    /// Years of the games, comma-separated (default: every year).
-    #[arg(long, value_delimiter = ',')]
-    pub years: Vec<i32>,
+    #[command(flatten)]
+    pub games: DatasetOut,
     /// Profile the players with at least this many games.
     #[arg(long, default_value_t = 10)]
     pub min_games: u32,
@@ -115,7 +112,8 @@ pub struct IdentifyArgs {
     pub top: usize,
     /// A folder of per-player networks, one `haifu train` run per player named by the player
     /// (`DIR/NAME/model.json`, e.g. `haifu train --player NAME --init GLOBAL --out DIR/NAME`): each adds the
-    /// log-likelihood of the seat's discards under that player's network to the player's score.
+    /// log-likelihood of the seat's discards under that player's network to the player's score. Runs in the
+    /// network binary, haifu-neural.
     #[arg(long)]
     pub models: Option<PathBuf>,
 }
@@ -139,14 +137,14 @@ pub struct AccuracyArgs {
     pub html: Option<PathBuf>,
 }
 
-pub fn run(c: &StyleCommand) -> Result<()> {
+pub fn run(c: &StyleCommand, network: Option<&dyn Network>) -> Result<()> {
     match c {
         StyleCommand::Build(a) => build_cmd(a),
         StyleCommand::List(a) => list(a),
         StyleCommand::Show(a) => show(a),
         StyleCommand::Compare(a) => compare(a),
         StyleCommand::Nearest(a) => nearest(a),
-        StyleCommand::Identify(a) => identify(a),
+        StyleCommand::Identify(a) => identify(a, network),
         StyleCommand::Accuracy(a) => accuracy(a),
     }
 }
@@ -158,20 +156,21 @@ fn print_json(v: &Value) -> Result<()> {
 
 fn build_cmd(a: &BuildArgs) -> Result<()> {
     let t = std::time::Instant::now();
-    let opts = BuildOptions { years: a.years.clone(), min_games: a.min_games, players: a.players, sample: a.sample };
-    let meta = build(&a.dataset, &a.out, &opts)?;
+    let opts =
+        BuildOptions { years: a.games.years.clone(), min_games: a.min_games, players: a.players, sample: a.sample };
+    let meta = build(&a.games.dataset, &a.games.out, &opts)?;
     let seconds = t.elapsed().as_secs_f64();
     if a.json {
-        return print_json(&json!({"db": a.out.display().to_string(), "style": meta, "seconds": seconds}));
+        return print_json(&json!({"db": a.games.out.display().to_string(), "style": meta, "seconds": seconds}));
     }
     println!(
         "{}: {} player profiles (--min-games {}) from {} {}-player games of {} in {seconds:.1} s",
-        a.out.display(),
+        a.games.out.display(),
         meta.profiles,
         a.min_games,
         meta.games,
         a.players,
-        a.dataset.display()
+        a.games.dataset.display()
     );
     Ok(())
 }
@@ -325,35 +324,6 @@ fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, Played)>> {
         .collect()
 }
 
-/// Each player's network in `dir` (those the database profiles): the log-likelihood of the seat's discards.
-fn network_scores(
-    dir: &Path,
-    db: &StyleDb,
-    positions: &haifu_neural::Positions,
-) -> Result<std::collections::HashMap<String, f64>> {
-    let mut out = std::collections::HashMap::new();
-    for p in &db.profiles {
-        let run = dir.join(&p.player);
-        if !run.join("model.json").is_file() {
-            continue;
-        }
-        let loaded = haifu_neural::eval::load_run(&run, haifu_neural::train::DeviceChoice::Auto)?;
-        if loaded.info.players != db.meta.rules.players {
-            bail!(
-                "{}: a network of {}-player games; the database profiles {}-player games",
-                run.display(),
-                loaded.info.players,
-                db.meta.rules.players
-            );
-        }
-        let probs = haifu_neural::eval::probabilities(&loaded, positions, 4096);
-        let ll: f64 =
-            probs.iter().zip(&positions.label).map(|(q, &k)| f64::from(q[usize::from(k)].max(1e-12)).ln()).sum();
-        out.insert(p.player.clone(), ll);
-    }
-    Ok(out)
-}
-
 /// The seat a `--seat` names in one game: a number, or the seat whose player has that name.
 fn seat_in(g: &Played, seat: &str, at: &str) -> Result<u8> {
     let n = g.n_players;
@@ -366,10 +336,10 @@ fn seat_in(g: &Played, seat: &str, at: &str) -> Result<u8> {
     (0..n).find(|&s| g.names[usize::from(s)] == seat).with_context(|| format!("{at}: no seat named {seat:?}"))
 }
 
-fn identify(a: &IdentifyArgs) -> Result<()> {
+fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let mut seen = Observed::default();
-    let mut positions = haifu_neural::Positions::default();
+    let mut positions = haifu_encoding::Positions::default();
     let mut used = 0usize;
     'files: for path in &a.log {
         for (i, (record, g)) in read_log(path)?.iter().enumerate() {
@@ -396,7 +366,7 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
             let seat = seat_in(g, &a.seat, &at)?;
             seen.add(&haifu_style::observe(g, seat));
             if a.models.is_some() {
-                let all = haifu_neural::positions::of_game(i as i64, record)?;
+                let all = haifu_encoding::positions::of_game(i as i64, record)?;
                 positions.extend(all.select(|k| all.seat[k] == seat));
             }
             used += 1;
@@ -407,7 +377,8 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
     }
     let mut ranking = Scorer::new(&db)?.rank(&seen);
     if let Some(dir) = &a.models {
-        ranking = haifu_style::identify::with_networks(ranking, &network_scores(dir, &db, &positions)?);
+        let scores = crate::needs(network, "haifu style identify --models")?.identify(dir, &db, &positions)?;
+        ranking = haifu_style::identify::with_networks(ranking, &scores);
     }
     if a.db.json {
         let top: Vec<&haifu_style::Score> = ranking.iter().take(a.top).collect();

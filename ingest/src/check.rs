@@ -132,7 +132,7 @@ pub fn check(dataset: &Path, adopt: bool) -> Result<CheckReport> {
         }
     }
     if rep.findings.is_empty() {
-        for (table, want) in rows_from_runs(dataset)? {
+        for (table, want) in crate::parts::run_totals(dataset)? {
             let found = rep.rows.get(&table).copied().unwrap_or(0);
             if found != want {
                 rep.find("totals", &table, format!("{found} rows in the parts, the runs ingested {want}"));
@@ -147,7 +147,7 @@ pub fn check(dataset: &Path, adopt: bool) -> Result<CheckReport> {
 fn adopt_parts(dataset: &Path, rep: &mut CheckReport) -> Result<Vec<String>> {
     let legacy = !parts::has_part_list(dataset);
     let listed = if legacy { BTreeMap::new() } else { parts::listed_parts(dataset)? };
-    let want_rows = rows_from_runs(dataset)?;
+    let want_rows = crate::parts::run_totals(dataset)?;
     let run = format!("adopt-{}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_millis());
     let mut lines: Vec<PartEntry> = Vec::new();
     for table in TABLES {

@@ -133,6 +133,39 @@ fn a_part_rewritten_by_another_tool_reads_the_same_once_adopted() {
     assert!(rep.adopted.is_empty() && rep.findings.iter().any(|f| f.kind == "adopt"), "{:#?}", rep);
 }
 
+/// A part whose line is gone from the part list (issue 30): the table's listed parts hold fewer rows than the
+/// runs ingested, so every reader refuses it, naming the table, the rows missing and the file no line lists;
+/// with the part deleted as well, the same shortfall is still an error.
+#[test]
+fn a_part_whose_line_is_lost_is_an_error_not_a_smaller_table() {
+    let s = Scratch::new("integrity-lost-line");
+    let ds = dataset(&s);
+    let all = rows(&ds, "decisions");
+    let part = first_part(&ds, "decisions", "year=2024");
+    let file = part.strip_prefix(&ds).unwrap().to_string_lossy().into_owned();
+    let list = ds.join("_haifu/parts.jsonl");
+    let text = std::fs::read_to_string(&list).unwrap();
+    let kept: Vec<&str> = text.lines().filter(|l| !l.contains(&format!("\"file\":\"{file}\""))).collect();
+    assert_eq!(kept.len() + 1, text.lines().count(), "one line lists {file}");
+    std::fs::write(&list, kept.join("\n") + "\n").unwrap();
+    let lost = (all - rows_of(&part)).to_string();
+
+    let e = format!("{:#}", read_table(&ds, "decisions").expect_err("rows are missing"));
+    assert!(e.contains("decisions") && e.contains(&lost) && e.contains(&all.to_string()), "{e}");
+    assert!(e.contains(&file), "names the file no line lists: {e}");
+    assert!(part_files(&ds, "decisions").is_err(), "every reader goes through the part list");
+    assert_eq!(rows(&ds, "games"), 3, "the other tables still read");
+
+    std::fs::remove_file(&part).unwrap();
+    let e = format!("{:#}", read_table(&ds, "decisions").expect_err("rows are missing"));
+    assert!(e.contains(&lost) && e.contains(&all.to_string()) && e.contains("haifu check"), "{e}");
+}
+
+fn rows_of(part: &Path) -> usize {
+    let b = ParquetRecordBatchReaderBuilder::try_new(File::open(part).unwrap()).unwrap();
+    b.metadata().file_metadata().num_rows() as usize
+}
+
 /// A dataset whose decisions parts were written with schema version 1 (part list lines without `schema`, as
 /// haifu wrote them before the integer shape keys) or 2 is refused by readers and by an ingest into it, in one line
 /// that says to ingest again; its other tables still read.

@@ -199,18 +199,20 @@ pub fn listed_files(dataset: &Path, table: &str) -> Result<Vec<PathBuf>> {
     let held: u64 = listed.iter().map(|e| e.rows).sum();
     let ingested = run_totals(dataset)?.get(table).copied().unwrap_or(0);
     if held != ingested {
+        let why = if held < ingested {
+            format!("{} rows missing: {META_DIR}/{PARTS} lacks the line of a part", ingested - held)
+        } else {
+            format!("{} rows more than the summaries of {META_DIR}/{RUNS} say", held - ingested)
+        };
         let on_disk = if unlisted.is_empty() {
-            "no unlisted file is in its folders (a part was removed with its line)".to_string()
+            "no unlisted file is in its folders".to_string()
         } else {
             format!("files no line lists: {}", unlisted.join(", "))
         };
         bail!(
-            "{}: the {table} table's listed parts hold {held} rows, the runs ingested {ingested} ({} rows {}): \
-             {PARTS} in {META_DIR} lacks a part's line; {on_disk}; restore the list, or ingest again into a new \
-             folder (`haifu check` lists what differs)",
-            dataset.display(),
-            held.abs_diff(ingested),
-            if held < ingested { "missing" } else { "more" }
+            "{}: the {table} table's listed parts hold {held} rows, the runs ingested {ingested} ({why}; {on_disk}): \
+             restore the list, or ingest again into a new folder (`haifu check` lists what differs)",
+            dataset.display()
         );
     }
     for f in unlisted {

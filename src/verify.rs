@@ -116,9 +116,11 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
     } else {
+        let refused_too = if refused.is_empty() { String::new() } else { format!(" (and {} refused)", refused.len()) };
         println!(
-            "verified {} games from {} files: {} rounds, {} actions, {} wins rescored, {} draws, {} game ends",
-            report.games,
+            "verified {} games{refused_too} from {} files: {} rounds, {} actions, {} wins rescored, {} draws, {} game \
+             ends",
+            report.games - refused.len(),
             files.len(),
             report.rounds,
             report.actions,

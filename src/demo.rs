@@ -6,7 +6,9 @@
 //! (2022), and the thesis report imitates each bot's 2023 discards with its own table, the other bots' and
 //! everyone's. Bots with different styles discard differently, so each is imitated best by its own table.
 //! A small MLP (SPEC 5.1) is trained on CPU on the same 2022 decisions and ranks the same 2023 ones beside the
-//! all-players table (`haifu imitate eval --backoff`'s rows).
+//! all-players table (`haifu imitate eval --backoff`'s rows): that step runs in the network binary
+//! ([`crate::Network::demo`]); `haifu` runs the whole demo there when it finds it, and everything else
+//! without it.
 //! (The shanten-greedy bot has no style of its own, its ties go by chance, and the flush bot's choice depends
 //! on which suit is longest, which a suit's sequence table cannot see: neither is imitated best by its own
 //! table, so neither is one of the eight.)
@@ -21,6 +23,8 @@ use haifu_mining::{MineOptions, Mined, Shape};
 use haifu_reports::ThesisOptions;
 use haifu_sim::generate::{generate, GenerateOptions, LogFormat, Player};
 use haifu_sim::TableRules;
+
+use crate::{Network, NetworkRows};
 
 #[derive(clap::Args)]
 pub struct DemoArgs {
@@ -65,14 +69,14 @@ fn play(games: usize, seed: u64, year: i32, logs: &Path) -> Result<usize> {
     Ok(generate(&o, &|_| {}).map_err(|e| anyhow!(e))?.rounds)
 }
 
-pub fn run(a: &DemoArgs) -> Result<()> {
+pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
     let logs = a.out.join("logs");
     let dataset = a.out.join("dataset");
     let tables = a.out.join("tables");
     let report = a.out.join("report");
-    let network = a.out.join("nn");
+    let nn = a.out.join("nn");
     // a fresh demo each time: the dataset would otherwise skip the logs it already holds
-    for d in [&logs, &dataset, &tables, &report, &network] {
+    for d in [&logs, &dataset, &tables, &report, &nn] {
         if d.exists() {
             std::fs::remove_dir_all(d).with_context(|| format!("clearing {}", d.display()))?;
         }
@@ -106,7 +110,15 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     let top = top_sequences(&haifu_mining::mine(&dataset, &MineOptions::default())?);
 
     // a small network on the same years, then the thesis's tables on the test year (with its curve)
-    let beside = if test > 0 { Some(small_network(&dataset, &tables, &network, a.seed)?) } else { None };
+    let step = NetworkStep { dataset: dataset.clone(), tables: tables.clone(), out: nn.clone(), seed: a.seed };
+    let beside: Option<NetworkRows> = match network {
+        _ if test == 0 => None,
+        Some(n) => Some(n.demo(&step)?),
+        None => {
+            eprintln!("note: the demo's network step is left out: {}", crate::handoff::HOW_TO_BUILD);
+            None
+        }
+    };
     let rates = if test > 0 {
         let thesis = ThesisOptions {
             dataset: dataset.clone(),
@@ -120,7 +132,7 @@ pub fn run(a: &DemoArgs) -> Result<()> {
             fractions: vec![0.25, 0.5, 1.0],
             bots: None,
             html: Some(report.join("index.html")),
-            neural: vec![network.clone()],
+            neural: beside.iter().map(|_| nn.clone()).collect(),
         };
         let written = haifu_reports::thesis(&thesis, &|_| {})?;
         for p in written.html.iter().flat_map(|h| &h.2) {
@@ -136,9 +148,7 @@ pub fn run(a: &DemoArgs) -> Result<()> {
             "tables": tables.display().to_string(), "report": rates.as_ref().map(|_| report.display().to_string()),
             "html": rates.as_ref().map(|_| report.join("index.html").display().to_string()),
             "match_rates": rates.as_ref().map(|r| r.to_json()),
-            "network": beside.as_ref().map(|(run, b)| serde_json::json!({
-                "run": run, "beside_tables": haifu_neural::hybrid::side_by_side_json(b, |_| true),
-            })),
+            "network": beside.as_ref().map(|b| &b.json),
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
         return Ok(());
@@ -157,15 +167,8 @@ pub fn run(a: &DemoArgs) -> Result<()> {
         }
         None => println!("\nOne game: no test year to imitate (give --games 2 or more for the report)."),
     }
-    if let Some((run, b)) = &beside {
-        println!(
-            "\nA small network (MLP, {} layers of 512, {} epochs on CPU, {:.0} s) trained on the {GENERATION_YEAR} decisions, \
-             beside the all-players table on the same {TEST_YEAR} ones:\n",
-            run.layers,
-            run.epochs.len(),
-            run.epochs.iter().map(|e| e.seconds).sum::<f64>()
-        );
-        crate::neural::print_side_by_side(b, 0.5, |_| true);
+    if let Some(b) = &beside {
+        print!("{}", b.text);
     }
     println!(
         "\nThe logs are in {}; the dataset in {} (Polars: pl.scan_parquet(\"{}/decisions/**/*.parquet\"));\n\
@@ -181,8 +184,8 @@ pub fn run(a: &DemoArgs) -> Result<()> {
     Ok(())
 }
 
-const GENERATION_YEAR: i32 = 2022;
-const TEST_YEAR: i32 = 2023;
+pub const GENERATION_YEAR: i32 = 2022;
+pub const TEST_YEAR: i32 = 2023;
 
 /// A sequence with its count: (before, after, count).
 type Counted = (String, String, u64);
@@ -209,41 +212,12 @@ fn top_sequences(m: &Mined) -> Vec<(String, Vec<Counted>)> {
     out
 }
 
-/// Trains a small MLP on the generation year's positions (CPU, well under a minute on the demo's games) and
-/// ranks the test year's decisions with it beside the all-players table.
-fn small_network(
-    dataset: &Path,
-    tables: &Path,
-    out: &Path,
-    seed: u64,
-) -> Result<(haifu_neural::train::TrainReport, Vec<haifu_neural::hybrid::SideBySide>)> {
-    use haifu_imitate::{EvalOptions, LoadOptions, Selection, TableVariant, Tables, TestData, ALL_SCOPE};
-    use haifu_neural::train::{train, DeviceChoice, TrainOptions};
-    let games = haifu_neural::Games::read(dataset)?;
-    let split = haifu_neural::Split {
-        years: vec![GENERATION_YEAR],
-        test_years: vec![TEST_YEAR],
-        players: 4,
-        ..Default::default()
-    };
-    let (train_set, test_set) = haifu_neural::load(dataset, &games, &split)?;
-    let opts = TrainOptions {
-        layers: 3,
-        batch: 256,
-        device: DeviceChoice::Cpu,
-        seed,
-        ..TrainOptions::new(haifu_neural::model::Arch::Mlp, out.to_path_buf())
-    };
-    let report = train(&train_set, &test_set, &opts)?;
-    let run = haifu_neural::eval::load_run(out, DeviceChoice::Cpu)?;
-    let data = TestData::load(dataset, &Selection { years: vec![TEST_YEAR], ..Default::default() })?;
-    let eval = EvalOptions::default();
-    let load = LoadOptions {
-        scopes: Some(vec![ALL_SCOPE.to_string()]),
-        strategies: eval.strategy.strategies(),
-        sources: None,
-    };
-    let tables = Tables::load(tables, &load)?;
-    let (beside, _) = haifu_neural::hybrid::side_by_side(&run, data, &tables, &[TableVariant::All], &eval, 0.5, 4096)?;
-    Ok((report, beside))
+/// The demo's network step ([`Network::demo`]): a small MLP trained on CPU on the positions of
+/// [`GENERATION_YEAR`] in `dataset` (well under a minute on the demo's games), written to `out`, and the
+/// [`TEST_YEAR`] decisions ranked with it beside the all-players table of `tables`.
+pub struct NetworkStep {
+    pub dataset: PathBuf,
+    pub tables: PathBuf,
+    pub out: PathBuf,
+    pub seed: u64,
 }

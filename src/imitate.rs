@@ -8,12 +8,16 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 
+use haifu_encoding::options::DeviceChoice;
 use haifu_imitate::eval::{self, EvalReport};
 use haifu_imitate::rank::{Reason, SuitNote};
 use haifu_imitate::table::{load_table, sequences_path, LoadOptions, Tables, ALL_SCOPE};
 use haifu_imitate::{estimator_confusion, rank, EvalOptions, Selection, StrategyMode, TableVariant, TestData, Winds};
 use haifu_mining::Strategy;
 use haifu_rules::{HandNotation, Kind};
+
+pub use crate::args::TestArgs;
+use crate::Network;
 
 #[derive(clap::Subcommand)]
 pub enum ImitateCommand {
@@ -77,7 +81,8 @@ pub struct EvalArgs {
     pub jobs: usize,
     /// A run of `haifu train`: also rank the same decisions with its network and report, per table variant
     /// (own, all, all-but-own), the network on every decision and on those the table answers, the backoff
-    /// (the table's list where it has one, the network elsewhere: coverage 100%) and the blend.
+    /// (the table's list where it has one, the network elsewhere: coverage 100%) and the blend. Runs in the
+    /// network binary, haifu-neural.
     #[arg(long)]
     pub backoff: Option<PathBuf>,
     /// The table's weight in the blend (0: the network alone, 1: the table's order, the network elsewhere).
@@ -85,7 +90,7 @@ pub struct EvalArgs {
     pub blend: f32,
     /// The network's device: auto, cpu or cuda.
     #[arg(long, default_value = "auto", requires = "backoff")]
-    pub device: haifu_neural::train::DeviceChoice,
+    pub device: DeviceChoice,
     #[arg(long)]
     pub json: bool,
 }
@@ -98,27 +103,10 @@ pub struct EstimatorArgs {
     pub json: bool,
 }
 
-/// The test decisions: a dataset, years, players.
-#[derive(clap::Args)]
-pub struct TestArgs {
-    /// Dataset written by `haifu ingest` (the test decisions).
-    #[arg(long)]
-    pub dataset: PathBuf,
-    /// Test years, comma-separated.
-    #[arg(long, value_delimiter = ',', required = true)]
-    pub years: Vec<i32>,
-    /// Test players, comma-separated (default: every player of the years).
-    #[arg(long, value_delimiter = ',', conflicts_with = "min_games")]
-    pub players: Option<Vec<String>>,
-    /// Test players with at least this many games in the test years.
-    #[arg(long)]
-    pub min_games: Option<u32>,
-}
-
-pub fn run(c: &ImitateCommand) -> Result<()> {
+pub fn run(c: &ImitateCommand, network: Option<&dyn Network>) -> Result<()> {
     match c {
         ImitateCommand::Suggest(a) => suggest(a),
-        ImitateCommand::Eval(a) => eval_cmd(a),
+        ImitateCommand::Eval(a) => eval_cmd(a, network),
         ImitateCommand::Estimator(a) => estimator(a),
     }
 }
@@ -240,7 +228,7 @@ fn pct(x: Option<f64>) -> String {
     x.map_or_else(|| "-".to_string(), |v| format!("{:.2}%", 100.0 * v))
 }
 
-fn eval_cmd(a: &EvalArgs) -> Result<()> {
+fn eval_cmd(a: &EvalArgs, network: Option<&dyn Network>) -> Result<()> {
     let mut variants: Vec<TableVariant> = Vec::new();
     for v in &a.variants {
         if !variants.contains(v) {
@@ -275,17 +263,12 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
     let report = pool.install(|| eval::run(&data, &tables, &variants, &opts))?;
     let backoff = match &a.backoff {
         None => None,
-        Some(model) => {
-            let run = haifu_neural::eval::load_run(model, a.device)?;
+        Some(_) => {
             // the players the tables' rows count (those skipped there for want of an own table left out here too)
             let skipped: HashSet<&str> = report.skipped.iter().map(|(p, _)| p.as_str()).collect();
-            let same = data.clone().retain_players(|p| !skipped.contains(p));
-            let (results, other_size) =
-                haifu_neural::hybrid::side_by_side(&run, same, &tables, &variants, &opts, a.blend, 5000)?;
-            if results.is_empty() {
-                bail!("--backoff ranks with one table per player: give --table own, all or all-but-own");
-            }
-            Some((results, other_size))
+            let data = data.clone().retain_players(|p| !skipped.contains(p));
+            let beside = Beside { data, tables: &tables, variants: &variants, opts: &opts };
+            Some(crate::needs(network, "haifu imitate eval --backoff")?.backoff(a, beside)?)
         }
     };
 
@@ -316,10 +299,7 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
             "test_years_in_tables": overlap,
             "variants": variants.iter().map(|v| v.name()).collect::<Vec<_>>(),
             "players": players, "overall": overall,
-            "backoff": backoff.as_ref().map(|(b, other_size)| json!({
-                "model": a.backoff.as_ref().map(|m| m.display().to_string()), "blend": a.blend,
-                "left_out_other_table_size": other_size, "variants": haifu_neural::hybrid::side_by_side_json(b, |_| true),
-            })),
+            "backoff": backoff.as_ref().map(|b| &b.json),
             "skipped": report.skipped.iter().map(|(p, why)| json!({"player": p, "reason": why})).collect::<Vec<_>>(),
             "timing": {"load_data_s": load_data_s, "load_tables_s": load_tables_s, "eval_s": report.eval_seconds,
                        "evaluated": report.evaluated, "evaluated_per_s": per_s, "threads": threads},
@@ -328,11 +308,8 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
         return Ok(());
     }
     print_eval(a, &data, &tables, &report, &opts, meta_options.as_ref());
-    if let Some((b, other_size)) = &backoff {
-        crate::neural::print_side_by_side(b, a.blend, |_| true);
-        if *other_size > 0 {
-            println!("({other_size} decisions of games at tables of the other size left out of the network's rows)");
-        }
+    if let Some(b) = &backoff {
+        print!("{}", b.text);
     }
     if !overlap.is_empty() {
         println!("warning: test years {overlap:?} are among the tables' years: the tables saw these decisions");
@@ -347,6 +324,15 @@ fn eval_cmd(a: &EvalArgs) -> Result<()> {
         per_s / 1e6 / threads as f64
     );
     Ok(())
+}
+
+/// What `--backoff`'s network ranks beside the tables ([`Network::backoff`]): the test decisions of the
+/// players the tables' rows count, the tables, the variants and the options of those rows.
+pub struct Beside<'a> {
+    pub data: TestData,
+    pub tables: &'a Tables,
+    pub variants: &'a [TableVariant],
+    pub opts: &'a EvalOptions,
 }
 
 fn print_eval(

@@ -10,17 +10,16 @@ use haifu_mining::mine::{Engine, RoundsMode, StrategyRounds};
 use haifu_mining::tables::{write_tables, META, PLAYERS, SEQUENCES};
 use haifu_mining::{MineOptions, Mined, Strategy};
 
+use crate::args::DatasetOut;
+
 #[derive(clap::Args)]
+#[command(
+    mut_arg("dataset", |a| a.help("Dataset written by `haifu ingest` (with --engine spark also a URI the cluster reads: s3a://, gs://, ...)")),
+    mut_arg("out", |a| a.help("Output directory for sequences.parquet, players.parquet and meta.json (with --engine spark also a URI)"))
+)]
 pub struct MineArgs {
-    /// Dataset written by `haifu ingest` (with --engine spark also a URI the cluster reads: s3a://, gs://, ...).
-    #[arg(long)]
-    pub dataset: PathBuf,
-    /// Output directory for sequences.parquet, players.parquet and meta.json (with --engine spark also a URI).
-    #[arg(long, short)]
-    pub out: PathBuf,
-    /// Years of games to count, comma-separated (default: every year).
-    #[arg(long, value_delimiter = ',')]
-    pub years: Vec<i32>,
+    #[command(flatten)]
+    pub games: DatasetOut,
     /// Player tables for these players, comma-separated (default: every player, or --min-games).
     #[arg(long, value_delimiter = ',', conflicts_with = "min_games")]
     pub players: Option<Vec<String>>,
@@ -63,7 +62,7 @@ pub struct MineArgs {
 impl MineArgs {
     pub fn options(&self) -> MineOptions {
         MineOptions {
-            years: self.years.clone(),
+            years: self.games.years.clone(),
             players: self.players.clone(),
             min_games: self.min_games,
             rounds: self.rounds,
@@ -81,12 +80,12 @@ fn run_spark(a: &MineArgs, opts: &MineOptions) -> Result<()> {
         spark_submit: a.spark_submit.clone(),
         conf: a.spark_conf.clone(),
     };
-    let mined = haifu_mining::spark::mine_spark(&a.dataset, &a.out, opts, &job)?;
+    let mined = haifu_mining::spark::mine_spark(&a.games.dataset, &a.games.out, opts, &job)?;
     if !mined.schema_checked {
         eprintln!(
             "note: {} is a URI for the cluster's storage, which haifu does not read: the job cast the tables to \
              haifu's schema; copy the folder to a local one for `haifu imitate` and `haifu stats`",
-            a.out.display()
+            a.games.out.display()
         );
     }
     let meta = mined.meta;
@@ -97,14 +96,14 @@ fn run_spark(a: &MineArgs, opts: &MineOptions) -> Result<()> {
     println!(
         "mined {} decisions of {} into {} scopes, {} rows, on Spark ({}) in {:.1}s",
         meta["decisions_read"],
-        a.dataset.display(),
+        a.games.dataset.display(),
         meta["scopes"],
         meta["rows"],
         a.master,
         meta["elapsed_s"].as_f64().unwrap_or(0.0)
     );
     let checked = if mined.schema_checked { "; schema checked" } else { "" };
-    println!("tables: {} ({SEQUENCES}, {PLAYERS}, {META}{checked})", a.out.display());
+    println!("tables: {} ({SEQUENCES}, {PLAYERS}, {META}{checked})", a.games.out.display());
     Ok(())
 }
 
@@ -119,7 +118,7 @@ pub fn meta(a: &MineArgs, opts: &MineOptions, m: &Mined) -> serde_json::Value {
     };
     json!({
         "haifu": env!("CARGO_PKG_VERSION"),
-        "dataset": a.dataset.display().to_string(),
+        "dataset": a.games.dataset.display().to_string(),
         "created": humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
         "options": opts,
         "decisions_read": m.decisions_read,
@@ -139,9 +138,9 @@ pub fn run(a: &MineArgs) -> Result<()> {
     let spinner = crate::progress::spinner(std::io::stderr().is_terminal() && !a.json, "mining sequences");
     let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build()?;
     haifu_mining::polars_engine::set_threads(a.jobs);
-    let mined = pool.install(|| haifu_mining::mine(&a.dataset, &opts))?;
+    let mined = pool.install(|| haifu_mining::mine(&a.games.dataset, &opts))?;
     let meta = meta(a, &opts, &mined);
-    write_tables(&a.out, &mined, &meta)?;
+    write_tables(&a.games.out, &mined, &meta)?;
     if let Some(s) = spinner {
         s.finish_and_clear();
     }
@@ -152,7 +151,7 @@ pub fn run(a: &MineArgs) -> Result<()> {
     println!(
         "mined {} decisions of {} into {} scopes ({} players + ALL), {} rows, in {:.2}s ({:.1}M decisions/s)",
         mined.decisions_read,
-        a.dataset.display(),
+        a.games.dataset.display(),
         mined.scopes.len(),
         mined.scopes.len() - 1,
         mined.counts.len(),
@@ -171,6 +170,6 @@ pub fn run(a: &MineArgs) -> Result<()> {
         let st = mined.stats[0][i];
         println!("{:<8} {:>8} {:>10} {:>11} {:>9}", s.name(), st.rounds, st.decisions, st.sequences, st.distinct);
     }
-    println!("tables: {} ({SEQUENCES}, {PLAYERS}, {META})", a.out.display());
+    println!("tables: {} ({SEQUENCES}, {PLAYERS}, {META})", a.games.out.display());
     Ok(())
 }

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use haifu_play::client::{self, Brain, Session};
-use haifu_play::policy::{Network, Player};
+use haifu_play::policy::Player;
+
+use crate::Network;
 
 #[derive(clap::Args)]
 pub struct MjaiBotArgs {
@@ -18,7 +20,8 @@ pub struct MjaiBotArgs {
     /// folding (docs/PLAY.md).
     #[arg(long, requires = "db")]
     pub player: Option<String>,
-    /// A run of `haifu train`: the network proposes the discard where the tables have no candidate.
+    /// A run of `haifu train`: the network proposes the discard where the tables have no candidate (in the
+    /// network binary, haifu-neural).
     #[arg(long)]
     pub model: Option<PathBuf>,
     /// Play as one of `haifu sim`'s bots instead of an imitator (`greedy`, `efficiency`, `tanyao` ...).
@@ -41,7 +44,7 @@ pub struct MjaiBotArgs {
     pub json: bool,
 }
 
-pub fn run(a: &MjaiBotArgs) -> Result<()> {
+pub fn run(a: &MjaiBotArgs, network: Option<&dyn Network>) -> Result<()> {
     let (mut brain, default_name) = match (&a.bot, &a.db, &a.player) {
         (Some(bot), _, _) => {
             let b = haifu_sim::style::bot_by_name(bot, a.seed).map_err(anyhow::Error::msg)?;
@@ -50,7 +53,7 @@ pub fn run(a: &MjaiBotArgs) -> Result<()> {
         (None, Some(db), Some(player)) => {
             let mut p = Player::from_db(db, player, a.seed)?;
             if let Some(m) = &a.model {
-                p = p.with_backoff(Box::new(Network::load(m)?));
+                p = p.with_backoff(crate::needs(network, "haifu mjai-bot --model")?.mjai_backoff(m)?);
             }
             (Brain::Player(Box::new(p)), player.clone())
         }

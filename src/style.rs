@@ -5,10 +5,14 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 
-use haifu_ingest::extract::{extract, ExtractedGame};
+use haifu_ingest::extract::extract;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::db::{rates_json, Rules};
+use haifu_style::played::Played;
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, StyleDb, RATES};
+
+use crate::args::DatasetOut;
+use crate::Network;
 
 #[derive(clap::Subcommand)]
 pub enum StyleCommand {
@@ -31,16 +35,10 @@ pub enum StyleCommand {
 }
 
 #[derive(clap::Args)]
+#[command(mut_arg("out", |a| a.help("The database folder to write (replaced when it exists; never left half written)")))]
 pub struct BuildArgs {
-    /// Dataset written by `haifu ingest`.
-    #[arg(long)]
-    pub dataset: PathBuf,
-    /// The database folder to write (replaced when it exists; never left half written).
-    #[arg(long, short)]
-    pub out: PathBuf,
-    /// Years of the games, comma-separated (default: every year).
-    #[arg(long, value_delimiter = ',')]
-    pub years: Vec<i32>,
+    #[command(flatten)]
+    pub games: DatasetOut,
     /// Profile the players with at least this many games.
     #[arg(long, default_value_t = 10)]
     pub min_games: u32,
@@ -114,7 +112,8 @@ pub struct IdentifyArgs {
     pub top: usize,
     /// A folder of per-player networks, one `haifu train` run per player named by the player
     /// (`DIR/NAME/model.json`, e.g. `haifu train --player NAME --init GLOBAL --out DIR/NAME`): each adds the
-    /// log-likelihood of the seat's discards under that player's network to the player's score.
+    /// log-likelihood of the seat's discards under that player's network to the player's score. Runs in the
+    /// network binary, haifu-neural.
     #[arg(long)]
     pub models: Option<PathBuf>,
 }
@@ -138,14 +137,14 @@ pub struct AccuracyArgs {
     pub html: Option<PathBuf>,
 }
 
-pub fn run(c: &StyleCommand) -> Result<()> {
+pub fn run(c: &StyleCommand, network: Option<&dyn Network>) -> Result<()> {
     match c {
         StyleCommand::Build(a) => build_cmd(a),
         StyleCommand::List(a) => list(a),
         StyleCommand::Show(a) => show(a),
         StyleCommand::Compare(a) => compare(a),
         StyleCommand::Nearest(a) => nearest(a),
-        StyleCommand::Identify(a) => identify(a),
+        StyleCommand::Identify(a) => identify(a, network),
         StyleCommand::Accuracy(a) => accuracy(a),
     }
 }
@@ -157,20 +156,21 @@ fn print_json(v: &Value) -> Result<()> {
 
 fn build_cmd(a: &BuildArgs) -> Result<()> {
     let t = std::time::Instant::now();
-    let opts = BuildOptions { years: a.years.clone(), min_games: a.min_games, players: a.players, sample: a.sample };
-    let meta = build(&a.dataset, &a.out, &opts)?;
+    let opts =
+        BuildOptions { years: a.games.years.clone(), min_games: a.min_games, players: a.players, sample: a.sample };
+    let meta = build(&a.games.dataset, &a.games.out, &opts)?;
     let seconds = t.elapsed().as_secs_f64();
     if a.json {
-        return print_json(&json!({"db": a.out.display().to_string(), "style": meta, "seconds": seconds}));
+        return print_json(&json!({"db": a.games.out.display().to_string(), "style": meta, "seconds": seconds}));
     }
     println!(
         "{}: {} player profiles (--min-games {}) from {} {}-player games of {} in {seconds:.1} s",
-        a.out.display(),
+        a.games.out.display(),
         meta.profiles,
         a.min_games,
         meta.games,
         a.players,
-        a.dataset.display()
+        a.games.dataset.display()
     );
     Ok(())
 }
@@ -309,7 +309,7 @@ fn nearest(a: &NearestArgs) -> Result<()> {
 
 /// The games of a log file, as records and replayed; a file that cannot be read or replayed is an error
 /// naming it.
-fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, ExtractedGame)>> {
+fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, Played)>> {
     let raw = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let text = haifu_record::source::decompress(raw).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -319,58 +319,27 @@ fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, ExtractedGame)
         .enumerate()
         .map(|(i, r)| {
             let g = extract(&r).map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), i + 1))?;
-            Ok((r, g))
+            Ok((r, Played::of_replay(i as i64, &g)))
         })
         .collect()
 }
 
-/// Each player's network in `dir` (those the database profiles): the log-likelihood of the seat's discards.
-fn network_scores(
-    dir: &Path,
-    db: &StyleDb,
-    positions: &haifu_neural::Positions,
-) -> Result<std::collections::HashMap<String, f64>> {
-    let mut out = std::collections::HashMap::new();
-    for p in &db.profiles {
-        let run = dir.join(&p.player);
-        if !run.join("model.json").is_file() {
-            continue;
-        }
-        let loaded = haifu_neural::eval::load_run(&run, haifu_neural::train::DeviceChoice::Auto)?;
-        if loaded.info.players != db.meta.rules.players {
-            bail!(
-                "{}: a network of {}-player games; the database profiles {}-player games",
-                run.display(),
-                loaded.info.players,
-                db.meta.rules.players
-            );
-        }
-        let probs = haifu_neural::eval::probabilities(&loaded, positions, 4096);
-        let ll: f64 =
-            probs.iter().zip(&positions.label).map(|(q, &k)| f64::from(q[usize::from(k)].max(1e-12)).ln()).sum();
-        out.insert(p.player.clone(), ll);
-    }
-    Ok(out)
-}
-
 /// The seat a `--seat` names in one game: a number, or the seat whose player has that name.
-fn seat_in(g: &ExtractedGame, seat: &str, at: &str) -> Result<u8> {
-    let n = g.info.n_players;
+fn seat_in(g: &Played, seat: &str, at: &str) -> Result<u8> {
+    let n = g.n_players;
     if let Ok(s) = seat.parse::<u8>() {
         if s >= n {
             bail!("{at}: --seat {s}, but the game has {n} seats (0-{})", n - 1);
         }
         return Ok(s);
     }
-    (0..n)
-        .find(|&s| g.info.players[usize::from(s)].name == seat)
-        .with_context(|| format!("{at}: no seat named {seat:?}"))
+    (0..n).find(|&s| g.names[usize::from(s)] == seat).with_context(|| format!("{at}: no seat named {seat:?}"))
 }
 
-fn identify(a: &IdentifyArgs) -> Result<()> {
+fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let mut seen = Observed::default();
-    let mut positions = haifu_neural::Positions::default();
+    let mut positions = haifu_encoding::Positions::default();
     let mut used = 0usize;
     'files: for path in &a.log {
         for (i, (record, g)) in read_log(path)?.iter().enumerate() {
@@ -378,14 +347,14 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
                 break 'files;
             }
             let at = format!("{} game {}", path.display(), i + 1);
-            if g.info.n_players != db.meta.rules.players {
+            if g.n_players != db.meta.rules.players {
                 bail!(
                     "{at}: a {}-player game; the database profiles {}-player games",
-                    g.info.n_players,
+                    g.n_players,
                     db.meta.rules.players
                 );
             }
-            let rules = Rules::of(g);
+            let rules = Rules::of(g.game_type);
             if !db.meta.rules.sets.contains(&rules) {
                 bail!(
                     "{at}: rules red fives {}, open tanyao {}; the database's games have {:?} (red, open tanyao)",
@@ -397,7 +366,7 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
             let seat = seat_in(g, &a.seat, &at)?;
             seen.add(&haifu_style::observe(g, seat));
             if a.models.is_some() {
-                let all = haifu_neural::positions::of_game(i as i64, record)?;
+                let all = haifu_encoding::positions::of_game(i as i64, record)?;
                 positions.extend(all.select(|k| all.seat[k] == seat));
             }
             used += 1;
@@ -408,7 +377,8 @@ fn identify(a: &IdentifyArgs) -> Result<()> {
     }
     let mut ranking = Scorer::new(&db)?.rank(&seen);
     if let Some(dir) = &a.models {
-        ranking = haifu_style::identify::with_networks(ranking, &network_scores(dir, &db, &positions)?);
+        let scores = crate::needs(network, "haifu style identify --models")?.identify(dir, &db, &positions)?;
+        ranking = haifu_style::identify::with_networks(ranking, &scores);
     }
     if a.db.json {
         let top: Vec<&haifu_style::Score> = ranking.iter().take(a.top).collect();

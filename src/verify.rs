@@ -1,5 +1,12 @@
 //! `haifu verify`: replays logs through the game engine and rescores every win (`haifu_sim::verify`), in
 //! parallel; every mismatch is listed with its game, round and event.
+//!
+//! Each game first goes through ingest's validating replay (`haifu_ingest::extract`), which holds the record
+//! to itself (no tile dealt or drawn twice, tile ids in range, hands and scores at each round's end as the
+//! record's own play leaves them ...): verify holds every check ingest holds. A game it refuses is listed as
+//! refused, with the event and the reason, and is not replayed by the engine, whose wall would be the broken
+//! record's. The check lives here, not in `haifu_sim::verify`, because `sim` stays free of Arrow and Parquet,
+//! which `ingest` brings.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -19,9 +26,25 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub rules: crate::rules_args::RulesArgs,
     /// Print one JSON object: games, agari_checked, agari_mismatches, replay_mismatches, the mismatches
-    /// (each with its category, seat and the rule broken).
+    /// (each with its category, seat and the rule broken), the games refused and skipped, the unreadable files.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A game whose record disagrees with itself (ingest would quarantine it): the event and why.
+#[derive(serde::Serialize)]
+struct Refused {
+    game: String,
+    event: usize,
+    tag: String,
+    reason: String,
+}
+
+/// One file: the engine's report of the games the record check let through, and the games it refused.
+#[derive(Default)]
+struct FileReport {
+    verified: VerifyReport,
+    refused: Vec<Refused>,
 }
 
 /// A win's own numbers differ (yaku, fu, points, limit, score changes, pao, dora): the scoring's business.
@@ -34,7 +57,7 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
     let opts = a.rules.read_options();
     let bar = crate::progress::counter(std::io::stderr().is_terminal() && !a.json, files.len(), "files");
     // each file: its report, or why it could not be read (an unreadable file is not a rules mismatch)
-    let per_file: Vec<Result<VerifyReport, String>> = files
+    let per_file: Vec<Result<FileReport, String>> = files
         .par_iter()
         .map(|f| {
             let name = f.display().to_string();
@@ -43,10 +66,16 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
                 .and_then(|raw| haifu_record::source::decompress(raw).map_err(|e| format!("{name}: {e}")))
                 .and_then(|text| haifu_record::read_games_with(&name, &text, &opts).map_err(|e| format!("{name}: {e}")))
                 .map(|games| {
-                    let mut rep = VerifyReport::default();
+                    let mut rep = FileReport::default();
                     for (i, g) in games.iter().enumerate() {
                         let label = if games.len() > 1 { format!("{name}#{i}") } else { name.clone() };
-                        rep.merge(verify_game(&label, g));
+                        match haifu_ingest::extract::extract(g) {
+                            Ok(_) => rep.verified.merge(verify_game(&label, g)),
+                            Err(e) => {
+                                let (event, tag, reason) = (e.event, e.tag, e.message);
+                                rep.refused.push(Refused { game: label, event, tag, reason });
+                            }
+                        }
                     }
                     rep
                 });
@@ -60,20 +89,26 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
         b.finish_and_clear();
     }
     let mut report = VerifyReport::default();
-    let mut unreadable = Vec::new();
+    let (mut refused, mut unreadable) = (Vec::new(), Vec::new());
     for r in per_file {
         match r {
-            Ok(rep) => report.merge(rep),
+            Ok(rep) => {
+                report.merge(rep.verified);
+                refused.extend(rep.refused);
+            }
             Err(e) => unreadable.push(e),
         }
     }
+    // refused games are games read, not replayed
+    report.games += refused.len();
     let agari = report.mismatches.iter().filter(|m| is_agari(m.category)).count();
     let replay = report.mismatches.len() - agari;
     if a.json {
         let by: serde_json::Map<String, serde_json::Value> =
             report.by_category().into_iter().map(|(c, n)| (c.name().to_string(), n.into())).collect();
         let j = serde_json::json!({
-            "files": files.len(), "unreadable": unreadable, "games": report.games, "skipped": report.skipped,
+            "files": files.len(), "unreadable": unreadable, "games": report.games, "refused": refused,
+            "skipped": report.skipped,
             "rounds": report.rounds, "actions": report.actions, "agari_checked": report.agari_checked,
             "draws_checked": report.draws_checked, "owari_checked": report.owari_checked,
             "agari_mismatches": agari, "replay_mismatches": replay, "by_category": by,
@@ -81,9 +116,11 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
     } else {
+        let refused_too = if refused.is_empty() { String::new() } else { format!(" (and {} refused)", refused.len()) };
         println!(
-            "verified {} games from {} files: {} rounds, {} actions, {} wins rescored, {} draws, {} game ends",
-            report.games,
+            "verified {} games{refused_too} from {} files: {} rounds, {} actions, {} wins rescored, {} draws, {} game \
+             ends",
+            report.games - refused.len(),
             files.len(),
             report.rounds,
             report.actions,
@@ -91,7 +128,10 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
             report.draws_checked,
             report.owari_checked
         );
-        println!("{agari} scoring mismatches, {replay} replay mismatches");
+        let (n_refused, n_skipped) = (refused.len(), report.skipped.len());
+        println!(
+            "{agari} scoring mismatches, {replay} replay mismatches, {n_refused} games refused, {n_skipped} not checked"
+        );
         for (c, n) in report.by_category() {
             println!("  {}: {n}", c.name());
         }
@@ -111,6 +151,15 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
         if report.mismatches.len() > a.show {
             println!("  ... and {} more (`--json` lists them all)", report.mismatches.len() - a.show);
         }
+        if !refused.is_empty() {
+            println!("{} games refused: the record disagrees with itself (ingest quarantines them):", refused.len());
+            for r in refused.iter().take(a.show) {
+                println!("  {} event {} {}: {}", r.game, r.event, r.tag, r.reason);
+            }
+            if refused.len() > a.show {
+                println!("  ... and {} more (`--json` lists them all)", refused.len() - a.show);
+            }
+        }
         if !report.skipped.is_empty() {
             println!("{} games not checked:", report.skipped.len());
             for s in report.skipped.iter().take(a.show) {
@@ -121,10 +170,10 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
             println!("  unreadable: {u}");
         }
     }
-    if report.mismatches.is_empty() && unreadable.is_empty() {
+    if report.mismatches.is_empty() && refused.is_empty() && report.skipped.is_empty() && unreadable.is_empty() {
         Ok(())
     } else {
-        // a script can tell a clean run from one with findings by the exit status
+        // a script can tell a clean run from one with findings (or games it could not check) by the exit status
         crate::exit_now(2);
     }
 }

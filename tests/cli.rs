@@ -169,6 +169,58 @@ fn leftovers_of_an_interrupted_run_are_removed() {
     assert_eq!(count_rows(&data, "games"), 2);
 }
 
+/// `haifu verify` holds every check ingest holds (issue 30): a deal that gives one tile to two seats and a tile
+/// id out of range are refused with ingest's reason (the engine replayed the first without a word and skipped
+/// the second as a wall that ran out); a refused, skipped or unreadable file makes the exit status 2.
+#[test]
+fn verify_refuses_what_ingest_quarantines() {
+    let s = Scratch::new("cli-verify-refuses");
+    let logs = s.0.join("logs");
+    json(&haifu(&["sim", "--games", "1", "--out", logs.to_str().unwrap(), "--seed", "3", "--json"]));
+    let log = std::fs::read_dir(&logs).unwrap().next().unwrap().unwrap().path();
+    let xml = std::fs::read_to_string(&log).unwrap();
+    let clean = haifu(&["verify", log.to_str().unwrap(), "--json"]);
+    assert!(clean.status.success(), "{}", String::from_utf8_lossy(&clean.stdout));
+
+    // the first INIT's hands: seat 1's first tile becomes seat 0's first (dealt twice), or id 136
+    let attr = |name: &str| {
+        let at = xml.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        (at, at + xml[at..].find(['"', ',']).unwrap())
+    };
+    let ((h0, h0_end), (h1, h1_end)) = (attr("hai0"), attr("hai1"));
+    let first = &xml[h0..h0_end];
+    let twice = format!("{}{first}{}", &xml[..h1], &xml[h1_end..]);
+    let out_of_range = format!("{}136{}", &xml[..h0], &xml[h0_end..]);
+    let variant = xml.replacen("<GO type=\"169\"", "<GO type=\"2217\"", 1);
+    assert_ne!(variant, xml, "a GO tag of type 169: {}", &xml[..200]);
+    let bad = s.0.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+    let check = |name: &str, text: &str| {
+        let f = bad.join(name);
+        std::fs::write(&f, text).unwrap();
+        let out = haifu(&["verify", f.to_str().unwrap(), "--json"]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", String::from_utf8_lossy(&out.stdout));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let v = check("twice.xml", &twice);
+    let reason = v["refused"][0]["reason"].as_str().unwrap_or_default();
+    assert_eq!(reason, format!("tile {first} dealt twice"), "{v}");
+    assert_eq!(v["refused"][0]["tag"].as_str().map(|t| t.starts_with("<INIT")), Some(true), "{v}");
+    let v = check("range.xml", &out_of_range);
+    assert!(v["refused"][0]["reason"].as_str().unwrap_or_default().contains("tile id 136 out of range"), "{v}");
+    assert_eq!(v["skipped"].as_array().map(Vec::len), Some(0), "refused, not skipped with another reason: {v}");
+    let v = check("variant.xml", &variant);
+    assert!(v["skipped"][0].as_str().unwrap_or_default().contains("GO type 2217"), "{v}");
+    let v = check("unreadable.xml", "<mjloggm ver=\"2.3\"><T12");
+    assert_eq!(v["unreadable"].as_array().map(Vec::len), Some(1), "{v}");
+
+    // the text report names the refused game and its reason
+    let out = haifu(&["verify", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("2 games refused") && text.contains("dealt twice"), "{text}");
+}
+
 /// `haifu sim` writes games that `haifu verify` replays clean and `haifu ingest` reads in both formats;
 /// `haifu battle` prints its test; a bot that does not exist is named in the error.
 #[test]

@@ -109,6 +109,7 @@ fn check_match(report: &serde_json::Value, bots: &[serde_json::Value], games: us
 
 #[test]
 fn imitators_and_sim_bots_play_full_games_over_tcp() {
+    common::needs_network_binary();
     let s = Scratch::new("mjai-play");
     let db = style_db(&s.0);
     let imitator = |p: &'static str| vec!["--db", db.as_str(), "--player", p];

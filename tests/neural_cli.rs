@@ -8,6 +8,7 @@ use common::{error, haifu, json, Scratch};
 
 #[test]
 fn train_resume_and_eval_beside_the_imitator() {
+    common::needs_network_binary();
     let s = Scratch::new("cli-neural");
     let out = s.0.join("demo");
     let out = out.to_str().unwrap();

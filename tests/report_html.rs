@@ -26,6 +26,7 @@ fn headless(browser: &Path, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn the_demo_report_renders_in_a_browser() {
+    common::needs_network_binary();
     let s = Scratch::new("report-html");
     let out = s.0.join("demo");
     let demo = json(&haifu(&["demo", "--out", out.to_str().unwrap(), "--games", "48", "--json"]));

@@ -71,6 +71,7 @@ fn counts_from_tables(ds: &Path, year: i32) -> HashMap<String, [u64; 7]> {
 
 #[test]
 fn style_database_profiles_compares_and_identifies() {
+    common::needs_network_binary();
     let s = Scratch::new("cli-style");
     let out = s.0.join("demo");
     let demo = haifu(&["demo", "--out", out.to_str().unwrap(), "--games", "150", "--json"]);

@@ -9,7 +9,7 @@ use std::fs::File;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use arrow::datatypes::SchemaRef;
+use arrow::datatypes::{DataType, Fields, SchemaRef};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde::Serialize;
 
@@ -65,27 +65,54 @@ fn footer(path: &Path) -> Result<(u64, SchemaRef)> {
     Ok((b.metadata().file_metadata().num_rows() as u64, b.schema().clone()))
 }
 
-/// Same column names and types in the same order (nullability and metadata aside: other writers mark them
-/// their own way).
-fn same_columns(a: &SchemaRef, b: &SchemaRef) -> bool {
-    a.fields().len() == b.fields().len()
-        && a.fields().iter().zip(b.fields()).all(|(x, y)| x.name() == y.name() && x.data_type() == y.data_type())
-}
-
-/// Rows each table should hold: the sums of the committed runs' summaries.
-fn rows_from_runs(dataset: &Path) -> Result<BTreeMap<String, u64>> {
-    let path = dataset.join(META_DIR).join("runs.jsonl");
-    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    let mut sums = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let v: serde_json::Value = serde_json::from_str(line).with_context(|| format!("{}", path.display()))?;
-        for (table, key) in
-            [("games", "games_ingested"), ("rounds", "rounds"), ("events", "events"), ("decisions", "decisions")]
-        {
-            *sums.entry(table.to_string()).or_insert(0) += v.get(key).and_then(serde_json::Value::as_u64).unwrap_or(0);
+/// How a file's columns differ from the table's (`None`: the same names and types in the same order, nested
+/// columns compared by their children, nullability and metadata aside: other writers mark them their own way).
+fn column_difference(found: &SchemaRef, table: &SchemaRef, partition: &str) -> Option<String> {
+    if same_fields(found.fields(), table.fields()) {
+        return None;
+    }
+    let named = |s: &SchemaRef, name: &str| s.field_with_name(name).ok().map(|f| f.data_type().clone());
+    let mut says = Vec::new();
+    for f in found.fields().iter().filter(|f| named(table, f.name()).is_none()) {
+        // pyarrow's `pq.read_table(path)` adds the hive folder's key (`year`) as a column of every file it reads
+        let hint = if partition.split('=').next() == Some(f.name().as_str()) {
+            " (the partition folder's key: pyarrow's `read_table` adds it; rewrite with `partitioning=None`)"
+        } else {
+            ""
+        };
+        says.push(format!("an extra column `{}`{hint}", f.name()));
+    }
+    for f in table.fields().iter().filter(|f| named(found, f.name()).is_none()) {
+        says.push(format!("no column `{}`", f.name()));
+    }
+    for f in found.fields() {
+        if let Some(t) = named(table, f.name()).filter(|t| !same_type(f.data_type(), t)) {
+            says.push(format!("`{}` is {}, the table's is {t}", f.name(), f.data_type()));
         }
     }
-    Ok(sums)
+    if says.is_empty() {
+        says.push("the columns are in another order".into());
+    }
+    Some(says.join("; "))
+}
+
+fn same_fields(a: &Fields, b: &Fields) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.name() == y.name() && same_type(x.data_type(), y.data_type()))
+}
+
+/// The same type, a list's child field's name aside: arrow-rs names it `item`, pyarrow and Spark `element`
+/// (the Parquet LIST convention); the values' type is what a reader depends on.
+fn same_type(a: &DataType, b: &DataType) -> bool {
+    match (a, b) {
+        (DataType::List(x), DataType::List(y)) | (DataType::LargeList(x), DataType::LargeList(y)) => {
+            same_type(x.data_type(), y.data_type())
+        }
+        (DataType::FixedSizeList(x, n), DataType::FixedSizeList(y, m)) => {
+            n == m && same_type(x.data_type(), y.data_type())
+        }
+        (DataType::Struct(x), DataType::Struct(y)) => same_fields(x, y),
+        _ => a == b,
+    }
 }
 
 /// Checks the dataset; with `adopt`, records rewritten parts first (see the module documentation).
@@ -132,7 +159,7 @@ pub fn check(dataset: &Path, adopt: bool) -> Result<CheckReport> {
         }
     }
     if rep.findings.is_empty() {
-        for (table, want) in rows_from_runs(dataset)? {
+        for (table, want) in parts::run_totals(dataset)? {
             let found = rep.rows.get(&table).copied().unwrap_or(0);
             if found != want {
                 rep.find("totals", &table, format!("{found} rows in the parts, the runs ingested {want}"));
@@ -147,7 +174,7 @@ pub fn check(dataset: &Path, adopt: bool) -> Result<CheckReport> {
 fn adopt_parts(dataset: &Path, rep: &mut CheckReport) -> Result<Vec<String>> {
     let legacy = !parts::has_part_list(dataset);
     let listed = if legacy { BTreeMap::new() } else { parts::listed_parts(dataset)? };
-    let want_rows = rows_from_runs(dataset)?;
+    let want_rows = parts::run_totals(dataset)?;
     let run = format!("adopt-{}", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH)?.as_millis());
     let mut lines: Vec<PartEntry> = Vec::new();
     for table in TABLES {
@@ -179,8 +206,8 @@ fn adopt_parts(dataset: &Path, rep: &mut CheckReport) -> Result<Vec<String>> {
             for f in &found {
                 let path = dataset.join(f);
                 let (n, s) = footer(&path)?;
-                if !same_columns(&s, &schema) {
-                    rep.find("schema", f, format!("its columns are not the {table} table's: not adopted"));
+                if let Some(differs) = column_difference(&s, &schema, &partition) {
+                    rep.find("schema", f, format!("its columns are not the {table} table's ({differs}): not adopted"));
                     adds.clear();
                     break;
                 }

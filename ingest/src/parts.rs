@@ -183,28 +183,67 @@ pub fn files_on_disk(dataset: &Path, table: &str) -> Result<Vec<String>> {
 /// Files already reported as unlisted in this process (each is reported once).
 static REPORTED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 
-/// The listed part files of `table`, sorted, each checked against the list (present, same size and checksum).
-/// Files in the table's folders that no commit lists are left out, with one line on stderr each.
+/// The listed part files of `table`, sorted, each checked against the list (present, same size and checksum),
+/// and their rows against what the runs ingested ([`run_totals`]): a part whose line is lost would otherwise
+/// shrink every answer without a word. Files in the table's folders that no commit lists are left out, with
+/// one line on stderr each.
 pub fn listed_files(dataset: &Path, table: &str) -> Result<Vec<PathBuf>> {
     let parts = listed_parts(dataset)?;
     require_current_schema(dataset, &parts)?;
     let listed: Vec<&PartEntry> = parts.values().filter(|e| e.table == table).collect();
     listed.par_iter().try_for_each(|e| check_part(dataset, e))?;
     let known: HashSet<&str> = listed.iter().map(|e| e.file.as_str()).collect();
-    for f in files_on_disk(dataset, table)? {
-        if !known.contains(f.as_str()) {
-            let path = dataset.join(&f);
-            let mut reported = REPORTED.lock().unwrap_or_else(|e| e.into_inner());
-            if reported.get_or_insert_with(HashSet::new).insert(path.clone()) {
-                eprintln!(
-                    "haifu: note: {} is not one of the dataset's parts (no commit lists it): left out \
-                     (`haifu check` lists such files; `haifu check --adopt` records parts another tool rewrote)",
-                    path.display()
-                );
-            }
+    let unlisted: Vec<String> =
+        files_on_disk(dataset, table)?.into_iter().filter(|f| !known.contains(f.as_str())).collect();
+    // the listed rows are the parts' own (each part's checksum held above): only the small run lines are read
+    let held: u64 = listed.iter().map(|e| e.rows).sum();
+    let ingested = run_totals(dataset)?.get(table).copied().unwrap_or(0);
+    if held != ingested {
+        let why = if held < ingested {
+            format!("{} rows missing: {META_DIR}/{PARTS} lacks the line of a part", ingested - held)
+        } else {
+            format!("{} rows more than the summaries of {META_DIR}/{RUNS} say", held - ingested)
+        };
+        let on_disk = if unlisted.is_empty() {
+            "no unlisted file is in its folders".to_string()
+        } else {
+            format!("files no line lists: {}", unlisted.join(", "))
+        };
+        bail!(
+            "{}: the {table} table's listed parts hold {held} rows, the runs ingested {ingested} ({why}; {on_disk}): \
+             restore the list, or ingest again into a new folder (`haifu check` lists what differs)",
+            dataset.display()
+        );
+    }
+    for f in unlisted {
+        let path = dataset.join(&f);
+        let mut reported = REPORTED.lock().unwrap_or_else(|e| e.into_inner());
+        if reported.get_or_insert_with(HashSet::new).insert(path.clone()) {
+            eprintln!(
+                "haifu: note: {} is not one of the dataset's parts (no commit lists it): left out \
+                 (`haifu check` lists such files; `haifu check --adopt` records parts another tool rewrote)",
+                path.display()
+            );
         }
     }
     Ok(listed.iter().map(|e| dataset.join(&e.file)).collect())
+}
+
+/// Rows each table should hold: the sums of the committed runs' summaries (`runs.jsonl`, one line a run).
+pub fn run_totals(dataset: &Path) -> Result<BTreeMap<String, u64>> {
+    let path = dataset.join(META_DIR).join(RUNS);
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let mut sums = BTreeMap::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let v: serde_json::Value =
+            serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), i + 1))?;
+        for (table, key) in
+            [("games", "games_ingested"), ("rounds", "rounds"), ("events", "events"), ("decisions", "decisions")]
+        {
+            *sums.entry(table.to_string()).or_insert(0) += v.get(key).and_then(serde_json::Value::as_u64).unwrap_or(0);
+        }
+    }
+    Ok(sums)
 }
 
 /// A listed part is there, with the size and checksum the list records.

@@ -10,6 +10,7 @@ use arrow::datatypes::{Date32Type, Int64Type, UInt32Type, UInt8Type};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 
+use haifu_rules::table::GameType;
 use haifu_rules::{Meld, Tile};
 
 use haifu_record::event::{Event, Format, GameRecord};
@@ -121,13 +122,15 @@ pub fn read_games(dataset: &Path) -> Result<Vec<(i64, GameRecord)>> {
     Ok(games)
 }
 
-/// What many readers need from the games table, read once: each game's year (none without a date), its seats'
-/// names and its table size.
+/// What many readers need from the games table, read once: its games in order, each game's year (none without a
+/// date), its seats' names, its table size and its `GO type`.
 #[derive(Clone, Debug, Default)]
 pub struct GameIndex {
+    ids: Vec<i64>,
     years: HashMap<i64, i32>,
     names: HashMap<i64, Vec<String>>,
     players: HashMap<i64, u8>,
+    game_types: HashMap<i64, GameType>,
 }
 
 impl GameIndex {
@@ -138,11 +141,17 @@ impl GameIndex {
             let date = b.column_by_name("date").and_then(|c| c.as_primitive_opt::<Date32Type>());
             let list = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
             let players = b.column_by_name("players").and_then(|c| c.as_primitive_opt::<UInt8Type>());
-            let (Some(id), Some(date), Some(list), Some(players)) = (id, date, list, players) else {
-                bail!("{}: games table without game_id, date, names or players", dataset.display())
+            let go_type = b.column_by_name("go_type").and_then(|c| c.as_primitive_opt::<UInt32Type>());
+            let (Some(id), Some(date), Some(list), Some(players), Some(go_type)) = (id, date, list, players, go_type)
+            else {
+                bail!("{}: games table without game_id, date, names, players or go_type", dataset.display())
             };
             for i in 0..b.num_rows() {
+                g.ids.push(id.value(i));
                 g.players.insert(id.value(i), players.value(i));
+                if go_type.is_valid(i) {
+                    g.game_types.insert(id.value(i), GameType(go_type.value(i)));
+                }
                 if date.is_valid(i) {
                     g.years.insert(id.value(i), crate::batches::year_of_days(date.value(i)));
                 }
@@ -152,6 +161,12 @@ impl GameIndex {
             }
         }
         Ok(g)
+    }
+
+    /// The games, in the order of the games table (that of the other tables: a run writes each game to all four
+    /// in turn).
+    pub fn games(&self) -> &[i64] {
+        &self.ids
     }
 
     pub fn year(&self, game: i64) -> Option<i32> {
@@ -166,6 +181,11 @@ impl GameIndex {
     /// Seats at the game's table (4 or 3).
     pub fn players(&self, game: i64) -> Option<u8> {
         self.players.get(&game).copied()
+    }
+
+    /// The game's `GO type` (none when its log does not say).
+    pub fn game_type(&self, game: i64) -> Option<GameType> {
+        self.game_types.get(&game).copied()
     }
 
     /// The year partitions (a game without a date has none) that `keep` accepts, in order.

@@ -30,13 +30,18 @@ pub fn part_year(path: &Path) -> Option<i32> {
     path.parent()?.file_name()?.to_str()?.strip_prefix("year=")?.parse().ok()
 }
 
-/// The part files of `table` for the chosen years (every year, unknown included, when `years` is empty).
-/// An empty selection is an error that names the years.
-pub fn part_files(dataset: &Path, table: &str, years: &[i32]) -> Result<Vec<PathBuf>> {
-    let files: Vec<PathBuf> = haifu_ingest::stored::part_files(dataset, table)?
+/// The part files of `table` for the chosen years (every year, unknown included, when `years` is empty); none
+/// is not an error here.
+pub fn year_parts(dataset: &Path, table: &str, years: &[i32]) -> Result<Vec<PathBuf>> {
+    Ok(haifu_ingest::stored::part_files(dataset, table)?
         .into_iter()
         .filter(|p| years.is_empty() || part_year(p).is_some_and(|y| years.contains(&y)))
-        .collect();
+        .collect())
+}
+
+/// [`year_parts`], where an empty selection is an error that names the years.
+pub fn part_files(dataset: &Path, table: &str, years: &[i32]) -> Result<Vec<PathBuf>> {
+    let files = year_parts(dataset, table, years)?;
     if files.is_empty() {
         bail!("{} has no {table} for years {}", dataset.display(), years_text(years));
     }

@@ -85,7 +85,7 @@ pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
         bail!("{}: no epoch finished yet (no checkpoint)", dir.display());
     }
     let shape = info.shape().with_context(|| dir.display().to_string())?;
-    let device = device.device()?;
+    let device = crate::train::device(device)?;
     let mut vs = nn::VarStore::new(device);
     let net = Net::new(&vs.root(), shape);
     if info.bf16 {

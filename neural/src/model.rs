@@ -5,8 +5,6 @@
 //! Each ends in 34 logits, one per kind; [`masked`] removes the kinds the
 //! hand does not hold before any softmax.
 
-use std::str::FromStr;
-
 use tch::nn::{self, ModuleT};
 use tch::Tensor;
 
@@ -14,53 +12,7 @@ use crate::features::FLAT;
 use crate::planes::{honor_index, suit_index, HONOR_PLANES, SCALARS, SCALAR_START, SUIT_PLANES};
 use crate::transformer::TransformerNet;
 
-/// Width of every hidden layer (seed 004), and of the flat networks' unless `--channels` says otherwise.
-pub const HIDDEN: i64 = 512;
-
-/// Which network.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Arch {
-    Mlp,
-    DenseMlp,
-    Cnn,
-    Transformer,
-}
-
-impl FromStr for Arch {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Arch, String> {
-        match s {
-            "mlp" => Ok(Arch::Mlp),
-            "densemlp" => Ok(Arch::DenseMlp),
-            "cnn" => Ok(Arch::Cnn),
-            "transformer" => Ok(Arch::Transformer),
-            _ => Err(format!("unknown model {s:?}: mlp, densemlp, cnn or transformer")),
-        }
-    }
-}
-
-impl Arch {
-    /// `--channels` when none is given: the flat networks' hidden width, the CNN's channels, the Transformer's
-    /// width.
-    pub fn default_channels(self) -> i64 {
-        match self {
-            Arch::Mlp | Arch::DenseMlp => HIDDEN,
-            Arch::Cnn | Arch::Transformer => 200,
-        }
-    }
-}
-
-impl std::fmt::Display for Arch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Arch::Mlp => "mlp",
-            Arch::DenseMlp => "densemlp",
-            Arch::Cnn => "cnn",
-            Arch::Transformer => "transformer",
-        })
-    }
-}
+pub use haifu_encoding::options::{Arch, HIDDEN};
 
 /// Batch norm's epsilon, every layer's (tch's default, named for the folding in [`Hidden::folded`]).
 const NORM_EPS: f64 = 1e-5;

@@ -21,70 +21,18 @@ use crate::features::FLAT;
 use crate::model::{masked, Arch, Net, Scorer, Shape, HIDDEN};
 use crate::positions::{Positions, PACKED};
 
-/// `--device`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DeviceChoice {
-    Auto,
-    Cpu,
-    Cuda,
-}
+pub use haifu_encoding::options::{DeviceChoice, Tune};
 
-impl std::str::FromStr for DeviceChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<DeviceChoice, String> {
-        match s {
-            "auto" => Ok(DeviceChoice::Auto),
-            "cpu" => Ok(DeviceChoice::Cpu),
-            "cuda" => Ok(DeviceChoice::Cuda),
-            _ => Err(format!("unknown device {s:?}: auto, cpu or cuda")),
-        }
-    }
-}
-
-impl DeviceChoice {
-    /// The device to train on; `cuda` without a usable GPU is an error that says why.
-    pub fn device(self) -> Result<Device> {
-        match self {
-            DeviceChoice::Cpu => Ok(Device::Cpu),
-            DeviceChoice::Auto => Ok(Device::cuda_if_available()),
-            DeviceChoice::Cuda if tch::Cuda::is_available() => Ok(Device::Cuda(0)),
-            DeviceChoice::Cuda => bail!(
-                "--device cuda: libtorch sees no CUDA device (no GPU, or the binary was linked without \
-                 libtorch_cuda: `readelf -d haifu | grep torch_cuda`)"
-            ),
-        }
-    }
-}
-
-/// Which weights a run trains (`--tune`): all, or on top of an `--init` network only its output layer, or only
-/// the output layer's bias (34 numbers: a player's leaning towards some discards over the global network's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tune {
-    All,
-    Head,
-    Bias,
-}
-
-impl std::str::FromStr for Tune {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Tune, String> {
-        match s {
-            "all" => Ok(Tune::All),
-            "head" => Ok(Tune::Head),
-            "bias" => Ok(Tune::Bias),
-            _ => Err(format!("unknown --tune {s:?}: all, head or bias")),
-        }
-    }
-}
-
-impl Tune {
-    /// Whether the variable of this name trains.
-    fn trains(self, name: &str) -> bool {
-        match self {
-            Tune::All => true,
-            Tune::Head => name.starts_with("out."),
-            Tune::Bias => name == "out.bias",
-        }
+/// The device to train or score on; `cuda` without a usable GPU is an error that says why.
+pub fn device(choice: DeviceChoice) -> Result<Device> {
+    match choice {
+        DeviceChoice::Cpu => Ok(Device::Cpu),
+        DeviceChoice::Auto => Ok(Device::cuda_if_available()),
+        DeviceChoice::Cuda if tch::Cuda::is_available() => Ok(Device::Cuda(0)),
+        DeviceChoice::Cuda => bail!(
+            "--device cuda: libtorch sees no CUDA device (no GPU, or the binary was linked without \
+             libtorch_cuda: `readelf -d haifu-neural | grep torch_cuda`)"
+        ),
     }
 }
 
@@ -172,8 +120,7 @@ pub struct RunInfo {
 }
 
 pub const RUN_INFO: &str = "model.json";
-/// The features of the flat input, by name: a checkpoint of another encoding is refused.
-pub const FEATURES: &str = "flat-999-v1";
+pub use haifu_encoding::features::FEATURES;
 
 impl RunInfo {
     /// A new run of this network on positions of `players` seats (no epoch done).
@@ -429,7 +376,7 @@ fn step(
 /// first epoch; `haifu train` pays them here while it reads the positions. The run's own weights are drawn
 /// afterwards from its seed, so nothing of it changes. Returns the seconds taken; nothing to do on a CPU.
 pub fn warm_up(opts: &TrainOptions) -> Result<f64> {
-    let device = opts.device.device()?;
+    let device = device(opts.device)?;
     if !device.is_cuda() || opts.batch == 0 {
         return Ok(0.0);
     }
@@ -518,7 +465,7 @@ pub fn train_with_progress(
     if opts.arch == Arch::Transformer && opts.channels % 8 != 0 {
         bail!("--channels (the transformer's width) must be a multiple of its 8 heads, not {}", opts.channels);
     }
-    let device = opts.device.device()?;
+    let device = device(opts.device)?;
     if device == Device::Cpu {
         // one intra-op thread order: the same seed gives the same weights
         tch::set_num_threads(1);

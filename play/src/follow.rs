@@ -13,7 +13,7 @@
 //! Messages are followed for any seat: `start_game` tells the seat (`id`); without it (a log read as an
 //! observer) the caller names the seat. Hidden tiles (`?`) are expected for the other seats.
 
-use haifu_neural::features::Safety;
+use haifu_encoding::features::Safety;
 use haifu_record::ids::IdAllocator;
 use haifu_record::mjai::answer::{self, Asked};
 use haifu_record::mjai::message::{self as m, Message, Pai};

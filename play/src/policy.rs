@@ -84,7 +84,8 @@ pub struct Sources {
     pub fold: u64,
 }
 
-/// A neural model that proposes a discard where the tables have none.
+/// A neural model that proposes a discard where the tables have none (`haifu mjai-bot --model`: the network
+/// binary implements it, the tables and the rest of the player stay here, free of libtorch).
 pub trait Backoff {
     /// Probabilities of the 34 kinds for the seat's position (illegal kinds may be anything).
     fn probabilities(&mut self, f: &Follower) -> Option<[f32; 34]>;
@@ -329,31 +330,6 @@ impl Player {
         }
         self.sources.shanten += 1;
         self.efficient_choice(f, discards)
-    }
-}
-
-/// A trained run of `haifu train` as the backoff: the seat's position encoded as in training (the 999 flat
-/// features of the same table state), scored on the CPU or GPU the run loads on.
-pub struct Network {
-    run: haifu_neural::eval::Loaded,
-}
-
-impl Network {
-    pub fn load(dir: &Path) -> Result<Network> {
-        let run = haifu_neural::eval::load_run(dir, haifu_neural::train::DeviceChoice::Auto)?;
-        Ok(Network { run })
-    }
-}
-
-impl Backoff for Network {
-    fn probabilities(&mut self, f: &Follower) -> Option<[f32; 34]> {
-        use haifu_neural::features::{encode, legal, FLAT};
-        let mut p = haifu_neural::positions::Positions::default();
-        let mut row = [0u8; FLAT];
-        encode(&f.table, f.seat(), &f.safety, &mut row);
-        let mask = legal(&f.table, f.seat()).iter().enumerate().fold(0u64, |m, (k, &ok)| m | (u64::from(ok) << k));
-        p.push(&row, mask, 0, 0, f.seat(), f.table.players);
-        haifu_neural::eval::probabilities(&self.run, &p, 1).first().copied()
     }
 }
 

@@ -31,6 +31,10 @@
 //!   have started; games always complete.
 //! - After the last game's `end_game` the server reads each answer briefly (a client may close at once) and
 //!   closes the connections.
+//! - A `join` read where an answer is due (a client that said `join` twice) answers nothing: the client gets an
+//!   `error` saying so and the next line is taken as its answer, so it does not stay a line behind.
+//! - A client that connects once the table is full gets an `error` saying so and is closed at once (logged on
+//!   standard error and listed in the report's `turned_away`); a server plays one match.
 //!
 //! The unmasked lines sent for a game are exactly [`to_mjai`] of its record: that is the game's `.mjson`.
 
@@ -38,6 +42,8 @@ use std::borrow::Cow;
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -141,6 +147,8 @@ pub struct ClientSummary {
 pub struct ServeReport {
     pub games: Vec<GameSummary>,
     pub clients: Vec<ClientSummary>,
+    /// Clients that connected once the table was full (their address), each sent an `error` and closed.
+    pub turned_away: Vec<String>,
 }
 
 /// Waits for `opts.players` clients on `listener`, plays the match and closes the connections; `on_game` is
@@ -166,20 +174,56 @@ pub fn serve(
     }
     let mut conns = accept_players(&listener, opts)?;
     let mut games = Vec::with_capacity(opts.games);
-    for g in 0..opts.games {
-        let summary = play_game(&mut conns, opts, g)?;
-        on_game(&summary);
-        games.push(summary);
-    }
+    let (full, turned_away) = (AtomicBool::new(true), Mutex::new(Vec::new()));
+    std::thread::scope(|scope| {
+        scope.spawn(|| turn_away(&listener, opts, &full, &turned_away));
+        let played = (0..opts.games).try_for_each(|g| {
+            let summary = play_game(&mut conns, opts, g)?;
+            on_game(&summary);
+            games.push(summary);
+            Ok::<_, anyhow::Error>(())
+        });
+        full.store(false, Ordering::Relaxed);
+        played
+    })?;
     for c in &mut conns {
         c.close();
     }
+    let turned_away = turned_away.into_inner().unwrap_or_else(|e| e.into_inner());
     let clients = conns
         .iter()
         .enumerate()
         .map(|(i, c)| ClientSummary { client: i, name: c.name.clone(), errors: c.errors, dropped: c.dropped.clone() })
         .collect();
-    Ok(ServeReport { games, clients })
+    Ok(ServeReport { games, clients, turned_away })
+}
+
+/// While `full` holds, answers every client that connects with an `error` (the table is full) and closes it:
+/// otherwise it would wait unanswered, its connection queued, until the match ends.
+fn turn_away(listener: &TcpListener, opts: &ServerOptions, full: &AtomicBool, turned_away: &Mutex<Vec<String>>) {
+    if listener.set_nonblocking(true).is_err() {
+        return;
+    }
+    let why = format!(
+        "the table is full: {} players have joined and this server plays one match ({} games)",
+        opts.players, opts.games
+    );
+    while full.load(Ordering::Relaxed) {
+        match listener.accept() {
+            Ok((stream, addr)) => {
+                let mut c = Conn::new(stream);
+                let sent = c.stream.set_nonblocking(false).is_ok()
+                    && c.stream.set_write_timeout(Some(Duration::from_secs(1))).is_ok()
+                    && c.send(&Message::Error(m::ProtocolError { message: Some(why.clone()) })).is_ok();
+                c.close();
+                let note = if sent { "" } else { " (the error could not be sent)" };
+                eprintln!("haifu mjai-server: turned away a client from {addr}: {why}{note}");
+                turned_away.lock().unwrap_or_else(|e| e.into_inner()).push(addr.to_string());
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => std::thread::sleep(Duration::from_millis(20)),
+        }
+    }
 }
 
 /// The longest answer line read; a longer one drops the client (it is not playing mjai).
@@ -389,14 +433,22 @@ impl Table<'_> {
             }
         }
         let timeout = if closing { self.timeout.min(Duration::from_secs(1)) } else { self.timeout };
-        (0..self.n())
+        let mut extra_joins = Vec::new();
+        let replies = (0..self.n())
             .map(|s| {
                 let c = self.conn(s);
                 if !c.alive() {
                     return Reply::Gone;
                 }
-                match c.read_line(timeout) {
-                    Ok(raw) => parse_reply(&raw),
+                let mut read = c.read_line(timeout).map(|raw| parse_reply(&raw));
+                // a `join` answers nothing (the client joined already): it is a line too many, and the answer
+                // is the next line; taking it keeps the client in step with the lines it is sent
+                if let Ok(Reply::Act { msg: Message::Join(_), line }) = &read {
+                    extra_joins.push((s, line.clone()));
+                    read = c.read_line(timeout).map(|raw| parse_reply(&raw));
+                }
+                match read {
+                    Ok(reply) => reply,
                     Err(why) => {
                         if !closing {
                             c.drop_with(format!("{why} (to `{}` in game {game})", msg.kind()));
@@ -405,7 +457,12 @@ impl Table<'_> {
                     }
                 }
             })
-            .collect()
+            .collect();
+        for (s, line) in extra_joins {
+            let why = "the client has joined already: ignored, its next line taken as the answer";
+            self.error(s, format!("{line}: a second `join` ({why} to `{}`)", msg.kind()));
+        }
+        replies
     }
 
     /// Tells `seat` what was wrong (its answer to the `error` is read and ignored).

@@ -34,6 +34,8 @@ enum Script {
     Riichi,
     /// Pons every discard it can, chis from its left when it cannot, then discards a tile kuikae allows.
     Caller,
+    /// Says `join` twice, then plays as `Plain`.
+    JoinTwice,
 }
 
 /// What a client saw: every line received after `hello`, parsed.
@@ -77,6 +79,9 @@ fn client(addr: SocketAddr, name: &str, script: Script) -> Seen {
     r.read_line(&mut buf).unwrap();
     assert!(buf.contains(r#""type":"hello""#), "{buf}");
     writeln!(w, r#"{{"type":"join","name":"{name}","room":"default"}}"#).unwrap();
+    if script == Script::JoinTwice {
+        writeln!(w, r#"{{"type":"join","name":"{name}","room":"default"}}"#).unwrap();
+    }
     let mut seen = Seen { lines: Vec::new() };
     let (mut me, mut own_draws, mut other_draws) = (0u8, 0usize, 0usize);
     let mut hand: Vec<MjaiTile> = Vec::new();
@@ -538,5 +543,69 @@ fn a_silent_client_times_out() {
     let why = report.clients[1].dropped.as_deref().expect("client 1 dropped");
     assert!(why.contains("no answer within 1000 ms"), "{why}");
     assert!(report.clients.iter().enumerate().all(|(i, c)| i == 1 || c.dropped.is_none()));
+    check_files(&report);
+}
+
+/// A client that says `join` twice gets one error and is in step again (issue 30: it stayed one line behind
+/// for the whole game, its every discard played for it).
+#[test]
+fn a_second_join_is_one_error() {
+    let scripts = [Script::Plain, Script::JoinTwice, Script::Plain, Script::Plain];
+    let (report, seen) = run_match("jointwice", 4, false, 1, &scripts, 10_000);
+    let errors = seen[1].errors();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("a second `join`"), "{}", errors[0]);
+    assert_eq!(errors_of(&report), [0, 1, 0, 0]);
+    assert!(report.clients.iter().all(|c| c.dropped.is_none()));
+    check_files(&report);
+    check_masking(&report, &seen, 4);
+}
+
+/// A client that connects to a full table gets an `error` saying so and is closed at once, and the server
+/// reports it (issue 30: it got nothing until the match ended).
+#[test]
+fn a_fifth_client_is_turned_away() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    // the last player never answers: the server waits 3 s for it, so the match is still on when the fifth comes
+    let opts = ServerOptions {
+        hanchan: false,
+        out: Some(scratch("fifth")),
+        timeout: Duration::from_secs(3),
+        join_timeout: Some(Duration::from_secs(30)),
+        ..ServerOptions::new(4)
+    };
+    let server = std::thread::spawn(move || serve(listener, &opts, |_| {}).unwrap());
+    let scripts = [Script::Plain, Script::Plain, Script::Plain, Script::Silent(1)];
+    let players: Vec<JoinHandle<Seen>> = (0..4)
+        .map(|i| {
+            let c = std::thread::spawn(move || client(addr, &format!("P{i}"), scripts[i]));
+            std::thread::sleep(Duration::from_millis(50));
+            c
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let fifth = TcpStream::connect(addr).unwrap();
+    fifth.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+    let mut r = BufReader::new(fifth);
+    let mut line = String::new();
+    r.read_line(&mut line).expect("an answer within 2 s, while the match goes on");
+    let msg = Message::from_line(line.as_bytes()).unwrap();
+    assert!(
+        matches!(&msg, Some(Message::Error(e)) if e.message.as_deref().is_some_and(|m| m.contains("the table is full"))),
+        "{line}"
+    );
+    line.clear();
+    assert_eq!(r.read_line(&mut line).unwrap_or(0), 0, "closed: {line}");
+    let still_playing = players.iter().any(|p| !p.is_finished());
+    for p in players {
+        p.join().unwrap();
+    }
+    let report = server.join().unwrap();
+    assert!(still_playing, "the fifth was answered while the match went on");
+    assert_eq!(report.turned_away.len(), 1, "{:?}", report.turned_away);
+    assert_eq!(report.games.len(), 1);
+    assert_eq!(errors_of(&report), [0; 4]);
+    assert!(report.clients[3].dropped.is_some() && report.clients[..3].iter().all(|c| c.dropped.is_none()));
     check_files(&report);
 }

@@ -20,13 +20,13 @@ use hashbrown::HashMap;
 
 use haifu_imitate::rank::{rank, Reason, Winds};
 use haifu_imitate::{SeqTable, ALL_SCOPE};
-use haifu_ingest::extract::{ExtractedGame, Source};
+use haifu_ingest::extract::Source;
 use haifu_mining::report::{Cell, Table};
 use haifu_mining::Shape;
 use haifu_rules::shanten::shanten_each;
 use haifu_rules::{Kind, KINDS};
 use haifu_style::compare::{js_distance, Distribution};
-use haifu_style::db::replayed_games;
+use haifu_style::played::{self, Played, Reading};
 use haifu_style::{StyleDb, RATES};
 
 use crate::charts::{Chart, Plot};
@@ -97,10 +97,10 @@ fn state_text(state: &[u8; KINDS]) -> String {
 }
 
 /// The player's individual moves in their games of `years`.
-fn moves(games: &[(i64, ExtractedGame)], player: &str, all: &SeqTable, o: &PlayerOptions) -> Vec<Move> {
+fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> Vec<Move> {
     let mut out = Vec::new();
-    for (id, g) in games {
-        let Some(seat) = (0..g.info.n_players).find(|&s| g.info.players[usize::from(s)].name == player) else {
+    for g in games {
+        let Some(seat) = (0..g.n_players).find(|&s| g.names[usize::from(s)] == player) else {
             continue;
         };
         let mut riichi: HashMap<u16, Vec<u32>> = HashMap::new();
@@ -108,9 +108,9 @@ fn moves(games: &[(i64, ExtractedGame)], player: &str, all: &SeqTable, o: &Playe
             riichi.entry(d.round).or_default().push(d.event_index);
         }
         for d in g.decisions.iter().filter(|d| d.seat == seat && !d.in_riichi) {
-            let round = &g.rounds[usize::from(d.round)];
-            let winds = Winds::of_seat(round.init.kyoku, seat, g.info.n_players);
-            let ranking = rank(&d.before, winds, all);
+            let tiles = d.tiles.as_deref().expect("the report reads the decisions with their tiles");
+            let winds = Winds::of_seat(g.rounds[usize::from(d.round)].kyoku, seat, g.n_players);
+            let ranking = rank(&tiles.before, winds, all);
             let scores: Vec<(Kind, u64)> = ranking
                 .candidates
                 .iter()
@@ -122,14 +122,14 @@ fn moves(games: &[(i64, ExtractedGame)], player: &str, all: &SeqTable, o: &Playe
             // a majority only among suit candidates, and only when no isolated honor comes first
             let Some(first) = ranking.candidates.first() else { continue };
             let Some(&(majority, top)) = scores.first().filter(|s| s.0 == first.kind) else { continue };
-            let chosen = d.discard.kind();
+            let chosen = tiles.discard.kind();
             // the majority's score against the player's own choice's (0 when the table never saw it)
             let mine = scores.iter().find(|s| s.0 == chosen).map_or(0, |s| s.1);
             let total = top + mine;
             if total < o.min_count || chosen == majority || (top as f64) < o.min_share * total as f64 {
                 continue;
             }
-            let after = shanten_each(d.hand.counts(), -1);
+            let after = shanten_each(&tiles.hand, -1);
             let kind = if matches!(d.source, Source::Chi | Source::Pon) {
                 "call"
             } else if riichi.get(&d.round).is_some_and(|r| r.iter().any(|&at| at < d.event_index)) {
@@ -142,11 +142,11 @@ fn moves(games: &[(i64, ExtractedGame)], player: &str, all: &SeqTable, o: &Playe
                 "shape"
             };
             out.push(Move {
-                game: *id,
+                game: g.game_id,
                 round: d.round,
                 turn: d.turn,
                 kind,
-                state: d.before,
+                state: tiles.before,
                 chosen,
                 majority,
                 share: top as f64 / total as f64,
@@ -163,18 +163,17 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     let tables = db.tables(None)?;
     let table = |s: &str| tables.get(s);
     let all = table(ALL_SCOPE);
-    // only the player's games are replayed
-    let mine = replayed_games(dataset, &o.years, db.meta.rules.players, |index, g| {
-        (0..db.meta.rules.players).any(|s| index.name(g, s) == o.player)
-    })?;
+    // only the player's games are read, with their tiles
+    let reading = Reading { years: &o.years, players: db.meta.rules.players, tiles: true };
+    let mine = played::read(dataset, &reading, |index, g| (0..reading.players).any(|s| index.name(g, s) == o.player))?;
     if mine.is_empty() {
         anyhow::bail!("{}: no game of {:?} in years {:?}", dataset.display(), o.player, o.years);
     }
     let mut found = moves(&mine, &o.player, all, o);
     let decisions: u64 = mine
         .iter()
-        .map(|(_, g)| {
-            let seat = g.info.players.iter().position(|p| p.name == o.player).unwrap_or(0) as u8;
+        .map(|g| {
+            let seat = g.names.iter().position(|p| *p == o.player).unwrap_or(0) as u8;
             g.decisions.iter().filter(|d| d.seat == seat && !d.in_riichi).count() as u64
         })
         .sum();

@@ -14,9 +14,10 @@ use serde::Serialize;
 
 use haifu_mining::mine::in_sample;
 
-use crate::db::{replayed_games, StyleDb};
+use crate::db::StyleDb;
 use crate::identify::{Observed, Scorer};
 use crate::observe;
+use crate::played::{self, Reading};
 
 /// The figures for one block size.
 #[derive(Clone, Debug, Serialize)]
@@ -55,13 +56,13 @@ pub struct AccuracyReport {
 fn seats_of(db: &StyleDb, dataset: &Path, years: &[i32]) -> Result<(HashMap<String, Vec<Observed>>, usize)> {
     // with a sampled database, only the games it left out
     let sample = db.meta.sample;
-    let games =
-        replayed_games(dataset, years, db.meta.rules.players, |_, g| sample.is_none() || !in_sample(g, sample))?;
+    let reading = Reading { years, players: db.meta.rules.players, tiles: false };
+    let games = played::read(dataset, &reading, |_, g| sample.is_none() || !in_sample(g, sample))?;
     let profiled: hashbrown::HashSet<&str> = db.profiles.iter().map(|p| p.player.as_str()).collect();
     let mut out: HashMap<String, Vec<Observed>> = HashMap::new();
-    for (_, g) in &games {
-        for seat in 0..g.info.n_players {
-            let name = &g.info.players[usize::from(seat)].name;
+    for g in &games {
+        for seat in 0..g.n_players {
+            let name = &g.names[usize::from(seat)];
             if profiled.contains(name.as_str()) {
                 out.entry_ref(name.as_str()).or_default().push(observe(g, seat));
             }

@@ -18,18 +18,17 @@ use arrow::array::{Array, AsArray};
 use arrow::datatypes::UInt64Type;
 use hashbrown::HashMap;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Float64, Table, UInt64, Utf8};
-use haifu_ingest::extract::{extract, ExtractedGame};
-use haifu_ingest::stored::{read_games, GameIndex};
 use haifu_mining::mine::in_sample;
 use haifu_mining::tables::{write_parquet, write_tables};
 use haifu_mining::{MineOptions, Strategy};
+use haifu_rules::table::GameType;
 
+use crate::played::{self, Played, Reading};
 use crate::tally::{of_game, Tally, RATES};
 
 pub const PROFILES: &str = "profiles.parquet";
@@ -96,8 +95,9 @@ pub struct Rules {
 }
 
 impl Rules {
-    pub fn of(g: &ExtractedGame) -> (bool, bool) {
-        g.info.game_type.map_or((true, true), |t| (t.red(), t.kuitan()))
+    /// (red fives, open tanyao) of a game of this type; a log without `GO` plays with both.
+    pub fn of(game_type: Option<GameType>) -> (bool, bool) {
+        game_type.map_or((true, true), |t| (t.red(), t.kuitan()))
     }
 }
 
@@ -115,36 +115,13 @@ pub struct StyleMeta {
     pub sample: Option<f64>,
 }
 
-/// Every game of `years` at tables of `players` seats that `keep` accepts (it sees the games index: year,
-/// names), replayed; games the replay refuses are errors (the dataset's games were replayed at ingest). Only
-/// the games kept are replayed.
-pub fn replayed_games(
-    dataset: &Path,
-    years: &[i32],
-    players: u8,
-    keep: impl Fn(&GameIndex, i64) -> bool + Sync,
-) -> Result<Vec<(i64, ExtractedGame)>> {
-    let index = GameIndex::read(dataset)?;
-    let games = read_games(dataset).with_context(|| format!("reading {}", dataset.display()))?;
-    let wanted = |g: i64| {
-        keep(&index, g)
-            && index.players(g) == Some(players)
-            && (years.is_empty() || index.year(g).is_some_and(|y| years.contains(&y)))
-    };
-    games
-        .par_iter()
-        .filter(|(g, _)| wanted(*g))
-        .map(|(g, r)| extract(r).map(|x| (*g, x)).map_err(|e| anyhow::anyhow!("{}: game {g}: {e}", dataset.display())))
-        .collect()
-}
-
 /// Each seat's counts per player name over `games`, and everyone's.
-pub fn tallies(games: &[(i64, ExtractedGame)]) -> (HashMap<String, Tally>, Tally) {
+pub fn tallies(games: &[Played]) -> (HashMap<String, Tally>, Tally) {
     let mut per: HashMap<String, Tally> = HashMap::new();
     let mut all = Tally::default();
-    for (_, g) in games {
+    for g in games {
         for (seat, t) in of_game(g).iter().enumerate() {
-            let name = g.info.players[seat].name.as_str();
+            let name = g.names[seat].as_str();
             all.add(&Tally { games: 0, ..*t });
             if !ANONYMOUS.contains(&name) {
                 per.entry_ref(name).or_default().add(t);
@@ -163,11 +140,12 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     if opts.sample.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
         bail!("--sample {:?}: a share above 0 and at most 1", opts.sample);
     }
-    let games = replayed_games(dataset, &opts.years, opts.players, |_, g| in_sample(g, opts.sample))?;
+    let reading = Reading { years: &opts.years, players: opts.players, tiles: false };
+    let games = played::read(dataset, &reading, |_, g| in_sample(g, opts.sample))?;
     if games.is_empty() {
         bail!("{}: no {}-player game in years {:?}", dataset.display(), opts.players, opts.years);
     }
-    let mut rules = Rules { players: opts.players, sets: games.iter().map(|(_, g)| Rules::of(g)).collect() };
+    let mut rules = Rules { players: opts.players, sets: games.iter().map(|g| Rules::of(g.game_type)).collect() };
     rules.sets.sort_unstable();
     rules.sets.dedup();
     let (per, all) = tallies(&games);

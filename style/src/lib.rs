@@ -1,5 +1,5 @@
 //! The style database (issue 12): per player, the sequence tables of `haifu mine` and the rates of a profile
-//! ([`tally`]), written as Parquet ([`db`]); two players compared and the nearest found ([`compare`]); a seat
+//! ([`tally`], counted from the dataset's tables as [`played`] reads them), written as Parquet ([`db`]); two players compared and the nearest found ([`compare`]); a seat
 //! of a log attributed to the database's players ([`identify`]) and how often that is right on held-out games
 //! ([`accuracy`]).
 
@@ -7,15 +7,16 @@ pub mod accuracy;
 pub mod compare;
 pub mod db;
 pub mod identify;
+pub mod played;
 pub mod tally;
 
 pub use db::{build, BuildOptions, Profile, StyleDb};
 pub use identify::{Observed, Score, Scorer};
 pub use tally::{Tally, RATES};
 
-use haifu_ingest::extract::ExtractedGame;
+use played::Played;
 
-/// What a seat of a replayed game shows of its player's style.
-pub fn observe(g: &ExtractedGame, seat: u8) -> Observed {
+/// What a seat of a game shows of its player's style.
+pub fn observe(g: &Played, seat: u8) -> Observed {
     Observed { sequences: tally::sequences(g, seat), tally: tally::of_game(g)[usize::from(seat)] }
 }

@@ -14,10 +14,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use haifu_ingest::batches::after_discard;
-use haifu_ingest::extract::{ExtractedGame, Outcome, Source};
-use haifu_rules::hand::suit_key;
-use haifu_rules::Suit;
+use haifu_ingest::extract::{Outcome, Source};
+
+use crate::played::Played;
 
 /// Counts of one seat, one player, or everyone.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,8 +111,8 @@ impl Tally {
 }
 
 /// One seat's counts in each game, by seat (`n_players` of them).
-pub fn of_game(g: &ExtractedGame) -> Vec<Tally> {
-    let n = usize::from(g.info.n_players);
+pub fn of_game(g: &Played) -> Vec<Tally> {
+    let n = usize::from(g.n_players);
     let mut t = vec![Tally { games: 1, ..Tally::default() }; n];
     for d in g.decisions.iter().filter(|d| !d.in_riichi) {
         let s = &mut t[usize::from(d.seat)];
@@ -140,7 +139,7 @@ pub fn of_game(g: &ExtractedGame) -> Vec<Tally> {
             s.calls += u64::from(called[seat]);
             let outcome = round.outcomes[seat];
             s.deal_ins += u64::from(outcome == Outcome::DealIn);
-            for w in round.wins().iter().filter(|w| usize::from(w.who) == seat) {
+            for w in round.wins.iter().filter(|w| usize::from(w.who) == seat) {
                 s.wins += 1;
                 // a tsumo's winning draw is one more turn than the last discard
                 s.win_turns += u64::from(turns[seat]) + u64::from(w.from_who == w.who);
@@ -168,16 +167,7 @@ pub fn of_game(g: &ExtractedGame) -> Vec<Tally> {
 
 /// The suit sequences (SPEC 2) of a seat's chosen discards: for each such discard, every suit whose shape the
 /// discard (or the call before it) changed, as (before key, after key), the pairs `haifu mine` counts.
-pub fn sequences(g: &ExtractedGame, seat: u8) -> Vec<(u32, u32)> {
-    let mut out = Vec::new();
-    for d in g.decisions.iter().filter(|d| d.seat == seat && !d.in_riichi) {
-        let after = after_discard(*d.hand.counts(), d.discard);
-        for suit in [Suit::Man, Suit::Pin, Suit::Sou] {
-            let (b, a) = (suit_key(&d.before, suit), suit_key(&after, suit));
-            if b != a {
-                out.push((b, a));
-            }
-        }
-    }
-    out
+pub fn sequences(g: &Played, seat: u8) -> Vec<(u32, u32)> {
+    let chosen = g.decisions.iter().filter(|d| d.seat == seat && !d.in_riichi);
+    chosen.flat_map(|d| d.keys).filter(|(b, a)| b != a).collect()
 }

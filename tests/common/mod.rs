@@ -28,3 +28,16 @@ pub fn error(out: &std::process::Output) -> String {
     assert!(!out.status.success(), "expected a failure: {}", String::from_utf8_lossy(&out.stdout));
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+/// For the tests that run network commands through `haifu`: it hands them to the network binary beside it,
+/// which `cargo test --workspace` (scripts/test) builds with it; a run of this package's tests alone needs it
+/// built first (and current).
+pub fn needs_network_binary() {
+    let beside = std::path::Path::new(env!("CARGO_BIN_EXE_haifu")).with_file_name("haifu-neural");
+    assert!(
+        beside.is_file(),
+        "{} is missing: these tests run network commands through haifu, which hands them to it; build it with \
+         `cargo build --release -p haifu-neural-cli` (or test with --workspace, as scripts/test does)",
+        beside.display()
+    );
+}

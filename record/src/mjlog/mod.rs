@@ -17,7 +17,10 @@ pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
     let mut root_closed = false;
     loop {
         let end_of_last = reader.buffer_position();
-        let ev = reader.read_event().map_err(|e| ReadError::at(text, reader.error_position(), e.to_string()))?;
+        let ev = reader.read_event().map_err(|e| match e {
+            quick_xml::Error::Encoding(_) => not_utf8(text, end_of_last),
+            e => ReadError::at(text, reader.error_position(), e.to_string()),
+        })?;
         // trim_text skipped the whitespace before this event: errors point at its `<`, not the line before
         let skipped =
             text.get(end_of_last as usize..).unwrap_or_default().iter().take_while(|b| b.is_ascii_whitespace());
@@ -70,6 +73,15 @@ pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
         ));
     }
     Ok(events)
+}
+
+/// Bytes that are not UTF-8, named at the first of them: quick-xml leaves its error position at 0 and counts its
+/// "index" from the start of the piece it decoded; the first invalid byte after the last event is the one.
+fn not_utf8(text: &[u8], from: u64) -> ReadError {
+    let from = usize::try_from(from).unwrap_or(usize::MAX).min(text.len());
+    let at = std::str::from_utf8(&text[from..]).err().map_or(from, |e| from + e.valid_up_to());
+    let byte = text.get(at).map(|b| format!(" (byte 0x{b:02x})")).unwrap_or_default();
+    ReadError::at(text, at as u64, format!("not UTF-8 text{byte}: an mjlog is UTF-8 XML"))
 }
 
 fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError> {
@@ -157,5 +169,20 @@ mod tests {
         assert!(parse(b"{\"title\": 1}").is_err());
         assert!(parse(b"<html></html>").unwrap_err().message.contains("root element"));
         assert!(parse(b"<mjloggm><T999/></mjloggm>").unwrap_err().message.contains("out of range"));
+    }
+
+    /// Bytes that are not UTF-8 are named where they are (issue 30: "byte 0" with a reason saying "index 3").
+    #[test]
+    fn bytes_that_are_not_utf8_are_named_where_they_are() {
+        for (text, at) in [
+            (&b"<mjloggm ver=\"2.3\">\n<T12/>\xd7\x58<D12/>"[..], 26usize),
+            (b"<mjloggm ver=\"2.3\">\n<T1\xff2/>", 23),
+            (b"<mjloggm ver=\"2.3\">  \x0e\xb0\x8a", 22),
+        ] {
+            let e = parse(text).unwrap_err();
+            assert_eq!(e.offset, at as u64, "{e}");
+            assert!(e.message.contains("not UTF-8") && e.message.contains(&format!("0x{:02x}", text[at])), "{e}");
+            assert!(!e.message.contains("index"), "{e}");
+        }
     }
 }

@@ -15,8 +15,8 @@ use anyhow::{bail, Context, Result};
 
 use haifu_ingest::dataset::partition_name;
 
+use crate::features::FEATURES;
 use crate::positions::{Positions, PACKED};
-use crate::train::FEATURES;
 
 const MAGIC: &[u8; 8] = b"HAIFUPOS";
 const VERSION: u32 = 1;

@@ -2,9 +2,9 @@
 //! events): on self-play games of 4 and 3 players, the positions are exactly the extractor's decisions of
 //! seats not already in riichi, in order, with the same discard and the same concealed hand.
 
-use haifu_neural::features::{encode, Safety, FLAT};
-use haifu_neural::planes;
-use haifu_neural::positions::of_game;
+use haifu_encoding::features::{encode, Safety, FLAT};
+use haifu_encoding::planes;
+use haifu_encoding::positions::of_game;
 use haifu_record::event::GameRecord;
 use haifu_record::state::TableState;
 use haifu_sim::bot::{self_play, Bot};
@@ -133,7 +133,7 @@ fn the_cnn_planes_of_the_written_view() {
 /// allows, and the moved discard is still legal (self-play positions, every transformation).
 #[test]
 fn augmented_positions_stay_consistent() {
-    use haifu_neural::augment::Transform;
+    use haifu_encoding::augment::Transform;
     let p = of_game(1, &game(5, 225)).unwrap();
     for t in (0..Transform::COUNT).map(Transform::nth) {
         let (features, legal, kinds) = (t.feature_source(), t.kind_source(), t.kinds());

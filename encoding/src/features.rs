@@ -28,23 +28,25 @@ use haifu_rules::{Counts, Kind, Tile};
 
 /// Features of one position.
 pub const FLAT: usize = 999;
+/// The encoding, by name: a checkpoint or a cache file of another encoding is refused.
+pub const FEATURES: &str = "flat-999-v1";
 
-pub(crate) const HAND: usize = 0;
-pub(crate) const OWN_MELDS: usize = 136;
-pub(crate) const VISIBLE: usize = 272;
-pub(crate) const RIICHI: usize = 408;
-pub(crate) const DOUBLE: usize = 411;
-pub(crate) const IPPATSU: usize = 414;
-pub(crate) const SAFE: usize = 417;
-pub(crate) const MELDS: usize = 519;
-pub(crate) const START_SEAT: usize = 927;
-pub(crate) const SEAT_WIND: usize = 931;
-pub(crate) const ROUND_WIND: usize = 935;
-pub(crate) const KYOKU: usize = 938;
-pub(crate) const STICKS: usize = 942;
-pub(crate) const HONBA: usize = 952;
-pub(crate) const DORA: usize = 962;
-pub(crate) const RED: usize = 996;
+pub const HAND: usize = 0;
+pub const OWN_MELDS: usize = 136;
+pub const VISIBLE: usize = 272;
+pub const RIICHI: usize = 408;
+pub const DOUBLE: usize = 411;
+pub const IPPATSU: usize = 414;
+pub const SAFE: usize = 417;
+pub const MELDS: usize = 519;
+pub const START_SEAT: usize = 927;
+pub const SEAT_WIND: usize = 931;
+pub const ROUND_WIND: usize = 935;
+pub const KYOKU: usize = 938;
+pub const STICKS: usize = 942;
+pub const HONBA: usize = 952;
+pub const DORA: usize = 962;
+pub const RED: usize = 996;
 
 /// Each seat's safe kinds, which the replay keeps as discards happen: the kinds in its own river (furiten), and
 /// once it has declared riichi every kind discarded by anyone after that.

@@ -1,13 +1,13 @@
-//! The release binary keeps libtorch's CUDA library (issue 11; the linker would drop it, and CUDA would
-//! never be seen): where the libtorch it was built against has `libtorch_cuda.so`, `readelf -d haifu` lists it
-//! as NEEDED, beside an rpath to that libtorch.
+//! The network binary keeps libtorch's CUDA library (issue 11; the linker would drop it, and CUDA would
+//! never be seen): where the libtorch it was built against has `libtorch_cuda.so`, `readelf -d haifu-neural`
+//! lists it as NEEDED, beside an rpath to that libtorch. (`haifu` links none: tests/handoff.rs.)
 
 use std::path::PathBuf;
 use std::process::Command;
 
 #[test]
 fn the_binary_links_libtorch_cuda_where_libtorch_has_it() {
-    let bin = env!("CARGO_BIN_EXE_haifu");
+    let bin = env!("CARGO_BIN_EXE_haifu-neural");
     let Ok(out) = Command::new("readelf").args(["-d", bin]).output() else {
         eprintln!("SKIPPED: no readelf here (binutils) to read the binary's dynamic section");
         return;

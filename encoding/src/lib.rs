@@ -1,0 +1,163 @@
+//! Positions as a network's input, without libtorch: seed 004's flat features of one seat's view
+//! ([`features`], with the per-opponent [`features::Safety`] the mjai player keeps too), the CNN's planes and
+//! the augmentations as index maps over them ([`planes`], [`augment`]), the positions of a dataset replayed
+//! from its events ([`positions`]) and cached beside it ([`cache`]), the train/test split, and the names of a
+//! run's options ([`options`]). The `haifu-neural` crate builds the networks on these with tch; every crate
+//! that only encodes (the mjai player, the command line's argument parsing) depends on this one and never
+//! links libtorch.
+
+pub mod augment;
+pub mod cache;
+pub mod features;
+pub mod options;
+pub mod planes;
+pub mod positions;
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+
+pub use haifu_ingest::stored::GameIndex as Games;
+pub use positions::Positions;
+
+/// Which games feed training and which the test.
+#[derive(Clone, Debug, Default)]
+pub struct Split {
+    /// Years of the training games (empty: every year not tested).
+    pub years: Vec<i32>,
+    /// Years of the test games; empty: one game in ten of the training years, chosen by a hash of its id.
+    pub test_years: Vec<i32>,
+    /// Four- or three-player games (never mixed in one model, SPEC 5.3).
+    pub players: u8,
+    /// Only this player's decisions (a personal model).
+    pub player: Option<String>,
+    /// Train on this share of the training games only (a learning curve), chosen by a hash of the game id so
+    /// that a smaller share is part of every larger one; `None`: all of them.
+    pub fraction: Option<f64>,
+}
+
+/// Whether a training game is in the first `fraction` of the games (nested: 1/8 within 1/4 within 1/2),
+/// by hash bits independent of [`held_out`]'s.
+pub fn in_fraction(game_id: i64, fraction: f64) -> bool {
+    ((haifu_ingest::stored::game_hash(game_id) / 10) % 4096) as f64 / 4096.0 < fraction
+}
+
+/// One game in ten, the same ones in every run ([`haifu_ingest::stored::game_hash`]).
+pub fn held_out(game_id: i64) -> bool {
+    haifu_ingest::stored::game_hash(game_id).is_multiple_of(10)
+}
+
+/// The training and test positions of a dataset under `split`, from the cache or replayed in parallel.
+pub fn load(dataset: &Path, games: &Games, split: &Split) -> Result<(Positions, Positions)> {
+    let in_years = |g: i64, ys: &[i32]| ys.is_empty() || games.year(g).is_some_and(|y| ys.contains(&y));
+    // Some(true): test, Some(false): training
+    let side = |g: i64| -> Option<bool> {
+        if split.test_years.is_empty() {
+            in_years(g, &split.years).then(|| held_out(g))
+        } else if games.year(g).is_some_and(|y| split.test_years.contains(&y)) {
+            Some(true)
+        } else {
+            in_years(g, &split.years).then_some(false)
+        }
+        .filter(|&test| test || split.fraction.is_none_or(|f| in_fraction(g, f)))
+    };
+    let wanted = games.year_partitions(|y| {
+        split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y) || split.test_years.contains(&y))
+    });
+    let mut all = cached(dataset, split.players, games, &wanted)?;
+    if let Some(p) = &split.player {
+        all = of_player(games, &all, p);
+        if all.is_empty() {
+            bail!("{p:?} has no decisions in the chosen years of {}", dataset.display());
+        }
+    }
+    let test = all.select(|i| side(all.game[i]) == Some(true));
+    Ok((all.select(|i| side(all.game[i]) == Some(false)), test))
+}
+
+/// The positions where `player` discarded.
+pub fn of_player(games: &Games, p: &Positions, player: &str) -> Positions {
+    p.select(|i| games.name(p.game[i], p.seat[i]) == player)
+}
+
+/// The positions of the games of `years` (every year when empty) at tables of `players` seats.
+pub fn load_years(dataset: &Path, games: &Games, years: &[i32], players: u8) -> Result<Positions> {
+    let wanted = games.year_partitions(|y| years.is_empty() || y.is_some_and(|y| years.contains(&y)));
+    cached(dataset, players, games, &wanted)
+}
+
+/// The positions of the chosen partitions, each from its cache file when that is current; the others are
+/// replayed from the events (in parallel) and cached.
+fn cached(dataset: &Path, players: u8, games: &Games, wanted: &[Option<i32>]) -> Result<Positions> {
+    let mut found: hashbrown::HashMap<Option<i32>, Positions> = hashbrown::HashMap::new();
+    let mut missing = Vec::new();
+    for (&y, key) in wanted.iter().zip(cache::keys(dataset, wanted)?) {
+        match cache::read(&cache::path(dataset, players, y), key) {
+            Some(p) => {
+                found.insert(y, p);
+            }
+            None => missing.push((y, key)),
+        }
+    }
+    if !missing.is_empty() {
+        let todo: Vec<Option<i32>> = missing.iter().map(|m| m.0).collect();
+        let mut fresh = replay(dataset, players, |g| {
+            let y = games.year(g);
+            todo.contains(&y).then_some(y)
+        })?;
+        for (y, key) in missing {
+            let p = fresh.remove(&y).unwrap_or_default();
+            cache::write(&cache::path(dataset, players, y), key, &p)?;
+            found.insert(y, p);
+        }
+    }
+    let mut all = Positions::default();
+    for y in wanted {
+        all.extend(found.remove(y).unwrap_or_default());
+    }
+    Ok(all)
+}
+
+/// Replays the games `side` gives a side to, in parallel, into one position set per side, in the order of
+/// the events table.
+fn replay<S: Copy + Eq + std::hash::Hash + Send + Sync>(
+    dataset: &Path,
+    players: u8,
+    side: impl Fn(i64) -> Option<S> + Sync,
+) -> Result<hashbrown::HashMap<S, Positions>> {
+    let games = haifu_ingest::stored::read_games(dataset).with_context(|| format!("reading {}", dataset.display()))?;
+    let parts: Vec<(S, Positions)> = games
+        .par_iter()
+        .filter_map(|(g, r)| side(*g).map(|s| (s, g, r)))
+        .map(|(s, g, r)| Ok((s, positions::of_game(*g, r)?)))
+        .collect::<Result<_>>()?;
+    let mut sides: hashbrown::HashMap<S, Positions> = hashbrown::HashMap::new();
+    for (s, p) in parts {
+        let p = p.select(|i| p.players[i] == players);
+        sides.entry(s).or_default().extend(p);
+    }
+    Ok(sides)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fractions_are_nested_shares_independent_of_the_held_out_games() {
+        let ids: Vec<i64> = (0..40_000).map(|i| i * 7_919 + 13).collect();
+        for (small, large) in [(0.125, 0.25), (0.25, 0.5), (0.5, 1.0)] {
+            assert!(ids.iter().filter(|&&g| in_fraction(g, small)).all(|&g| in_fraction(g, large)));
+        }
+        for f in [0.125, 0.25, 0.5] {
+            let share = ids.iter().filter(|&&g| in_fraction(g, f)).count() as f64 / ids.len() as f64;
+            assert!((share - f).abs() < 0.01, "{f}: {share}");
+            // the held-out tenth is cut by the same share: the two choices do not lean on each other
+            let held: Vec<&i64> = ids.iter().filter(|&&g| held_out(g)).collect();
+            let within = held.iter().filter(|&&&g| in_fraction(g, f)).count() as f64 / held.len() as f64;
+            assert!((within - f).abs() < 0.03, "{f}: {within} of the held-out games");
+        }
+        assert!(ids.iter().all(|&g| in_fraction(g, 1.0)));
+    }
+}

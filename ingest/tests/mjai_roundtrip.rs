@@ -71,6 +71,7 @@ fn outcome(o: Outcome, pao_round: bool) -> &'static str {
 
 /// Everything mjai carries of a replayed game, one fact per line. `pao` = rounds where record A names a pao
 /// seat (mjai cannot), whose outcomes are left out.
+#[allow(clippy::too_many_lines)] // a test: one scenario checked step by step
 fn facts(g: &ExtractedGame, pao: &[u16]) -> Vec<String> {
     let n = usize::from(g.info.n_players);
     let red = g.info.game_type.is_none_or(GameType::red);
@@ -337,7 +338,8 @@ fn case_three_player_wins() -> GameBuilder {
     g.draw(0, "4z").nuki(0).draw(0, "9s").discard(0, "9s");
     g.draw_tsumogiri(1, "8s");
     g.draw(2, "2s").discard(2, "4z");
-    g.ron(2, &[(1, Win::new(2600).yaku(&[(24, 2)]))]);
+    // straight, 40 fu (20, 10 closed ron, 4 the north triplet completed by the ron)
+    g.ron(2, &[(1, Win::new(2600).fu(40).yaku(&[(24, 2)]))]);
     g.deal(["19m19p19s1235567z", "123456789p11s44z", "123s406s789s1166z", ""]);
     g.draw_tsumogiri(1, "2z");
     g.draw(2, "7z").discard(2, "7z");
@@ -415,7 +417,13 @@ fn lines_follow_the_bots_field_order() {
     assert_eq!((hora[0]["actor"].as_u64(), hora[0]["target"].as_u64()), (Some(0), Some(0)));
     assert_eq!(
         hora[0]["yakus"],
-        serde_json::json!([["double_reach", 2], ["menzenchin_tsumoho", 1], ["bakaze", 1], ["jikaze", 1], ["uradora", 0]])
+        serde_json::json!([
+            ["double_reach", 2],
+            ["menzenchin_tsumoho", 1],
+            ["bakaze", 1],
+            ["jikaze", 1],
+            ["uradora", 0]
+        ])
     );
     assert_eq!(hora[0]["hora_points"], 12000);
     assert_eq!(hora[0]["uradora_markers"].as_array().map(Vec::len), Some(1));

@@ -9,12 +9,12 @@
 //! Skips: real corpus logs (their own tests), scoring exactness (points here are only consistent).
 
 use haifu_ingest::extract::{RoundEnd, RoundRecord};
-use haifu_ingest::{extract, ExtractError, ExtractedGame, Outcome, Source};
+use haifu_ingest::{extract, ExtractError, ExtractedGame, Outcome, TileSource};
 use haifu_record::event::{Event, Tag};
 use haifu_record::tags::{DrawKind, GameType};
 use haifu_record::{mjlog, read_games, Format, GameRecord};
 use haifu_rules::{Kind, MeldKind, Tile};
-use haifu_testkit::{scenes, GameBuilder, Win};
+use haifu_testkit::{scenes, GameBuilder};
 
 // ---- helpers ----
 
@@ -130,7 +130,7 @@ fn no_red_lobby_treats_id_16_as_a_plain_five() {
     let d = &game.decisions;
     assert_eq!(d[0].discard.id(), 16);
     // the pon takes id 16 like any 5m; its decision starts from three 5m
-    assert_eq!((d[1].seat, d[1].source, d[1].source_tile.id()), (1, Source::Pon, 16));
+    assert_eq!((d[1].seat, d[1].source, d[1].source_tile.id()), (1, TileSource::Pon, 16));
     assert_eq!(d[1].before[usize::from(kind("5m").index())], 3);
     assert_eq!(d[1].melds[0].kind, MeldKind::Pon);
     assert!(d[1].melds[0].tiles().iter().all(|t| t.kind() == kind("5m")));
@@ -142,7 +142,7 @@ fn chi_takes_the_previous_seats_discard() {
     let (events, game) = run(&scenes::open_melds());
     assert_eq!(game.decisions.len(), discards(&events));
     let d = &game.decisions[1];
-    assert_eq!((d.seat, d.source, d.turn), (1, Source::Chi, 1));
+    assert_eq!((d.seat, d.source, d.turn), (1, TileSource::Chi, 1));
     assert_eq!(d.source_tile.kind(), kind("2m"));
     assert_eq!(d.melds.len(), 1);
     assert_eq!(d.melds[0].kind, MeldKind::Chi);
@@ -163,17 +163,17 @@ fn chi_takes_the_previous_seats_discard() {
 fn pon_takes_any_seats_discard() {
     let (_, game) = run(&scenes::open_melds());
     let d = &game.decisions[2];
-    assert_eq!((d.seat, d.source, d.turn), (2, Source::Pon, 1));
+    assert_eq!((d.seat, d.source, d.turn), (2, TileSource::Pon, 1));
     assert_eq!(d.source_tile.kind(), kind("9p"));
     assert_eq!(d.melds[0].kind, MeldKind::Pon);
     assert_eq!(d.melds[0].from, 3, "pon of seat 1's discard by seat 2");
     assert!(game.rounds[0].rivers[1][0].called_away);
     // seat 3 then draws and discards the same tile: tsumogiri, its first turn
     let d3 = &game.decisions[3];
-    assert_eq!((d3.seat, d3.source, d3.turn, d3.tsumogiri), (3, Source::Draw, 1, true));
+    assert_eq!((d3.seat, d3.source, d3.turn, d3.tsumogiri), (3, TileSource::Draw, 1, true));
     // seat 1's second decision: turn 2 (the chi was turn 1)
     let d5 = &game.decisions[5];
-    assert_eq!((d5.seat, d5.turn, d5.source), (1, 2, Source::Draw));
+    assert_eq!((d5.seat, d5.turn, d5.source), (1, 2, TileSource::Draw));
 }
 
 #[test]
@@ -185,7 +185,7 @@ fn kakan_dora_comes_after_the_replacement_draw() {
     assert!(matches!(events[kan + 3], Event::Discard { seat: 2, .. }), "then the discard");
     let d = game.decisions.iter().find(|d| d.event_index as usize == kan + 3).unwrap();
     // seat 2: pon (turn 1), draw of the 4th 9p (turn 2), replacement draw (turn 3)
-    assert_eq!((d.source, d.turn, d.tsumogiri), (Source::Kan, 3, true));
+    assert_eq!((d.source, d.turn, d.tsumogiri), (TileSource::Kan, 3, true));
     assert_eq!(d.melds[0].kind, MeldKind::Kakan);
     assert_eq!(d.dora_count, 2);
     // draws: seats 0 3 0 1 2 and the replacement = 6 of 70
@@ -204,7 +204,7 @@ fn ankan_dora_comes_before_the_replacement_draw() {
     assert_eq!(d.melds[0].kind, MeldKind::Ankan);
     assert!(d.melds[0].tiles().iter().all(|t| t.kind() == kind("1m")));
     // the draw of the 4th 1m was turn 1, the replacement turn 2
-    assert_eq!((d.source, d.turn, d.dora_count), (Source::Kan, 2, 2));
+    assert_eq!((d.source, d.turn, d.dora_count), (TileSource::Kan, 2, 2));
     assert_eq!(d.hand.len(), 11, "14 - 4 + 1 replacement");
 }
 
@@ -217,7 +217,7 @@ fn daiminkan_of_a_red_five_dora_after_the_replacement_draw() {
     assert!(matches!(events[kan + 3], Event::Discard { seat: 1, .. }));
     let d = game.decisions.iter().find(|d| d.event_index as usize == kan + 3).unwrap();
     // seat 1: one draw (turn 1), the open kan (turn 2), its replacement draw (turn 3)
-    assert_eq!((d.seat, d.source, d.turn, d.tsumogiri), (1, Source::Kan, 3, true));
+    assert_eq!((d.seat, d.source, d.turn, d.tsumogiri), (1, TileSource::Kan, 3, true));
     assert_eq!(d.melds[0].kind, MeldKind::Daiminkan);
     assert_eq!(d.melds[0].called.map(Tile::id), Some(52), "the red 5p was called");
     assert_eq!(d.dora_count, 3);
@@ -369,7 +369,7 @@ fn kan4_after_four_kans_by_four_players() {
     assert_eq!(events.iter().filter(|e| matches!(e, Event::Call { .. })).count(), 4);
     assert_eq!(game.decisions.len(), 4);
     for (seat, d) in game.decisions.iter().enumerate() {
-        assert_eq!((usize::from(d.seat), d.source, d.turn), (seat, Source::Kan, 2));
+        assert_eq!((usize::from(d.seat), d.source, d.turn), (seat, TileSource::Kan, 2));
         assert_eq!(usize::from(d.dora_count), seat + 2);
     }
     // 8 draws of 70, replacements included
@@ -439,7 +439,7 @@ fn pao_makes_the_feeder_pay_the_whole_tsumo() {
     assert_eq!(r.deltas, [0, 32000, 0, -32000]);
     // only the responsible seat pays: it is `pao`, the others paid nothing
     assert_eq!(r.outcomes, [Outcome::Bystander, Outcome::Win, Outcome::Bystander, Outcome::Pao]);
-    let pons: Vec<_> = game.decisions.iter().filter(|d| d.source == Source::Pon).collect();
+    let pons: Vec<_> = game.decisions.iter().filter(|d| d.source == TileSource::Pon).collect();
     assert_eq!(pons.len(), 3);
     assert!(pons.iter().all(|d| d.seat == 1));
     assert_eq!(pons.iter().map(|d| d.turn).collect::<Vec<_>>(), [1, 2, 3]);
@@ -474,12 +474,12 @@ fn three_player_nuki_and_four_slot_numbering() {
     let d = &game.decisions;
     assert_eq!(d.len(), discards(&events));
     // seat 0: draw (turn 1), nuki, replacement draw (turn 2)
-    assert_eq!((d[0].seat, d[0].source, d[0].turn), (0, Source::Nuki, 2));
+    assert_eq!((d[0].seat, d[0].source, d[0].turn), (0, TileSource::Nuki, 2));
     assert_eq!(d[0].melds[0].kind, MeldKind::Nuki);
     assert_eq!(d[0].hand.len(), 14, "14 - the north + the replacement");
-    assert_eq!((d[2].seat, d[2].source), (2, Source::Pon));
+    assert_eq!((d[2].seat, d[2].source), (2, TileSource::Pon));
     assert_eq!(d[2].melds[0].from, 3, "seat 1 sits before seat 2");
-    assert_eq!((d[3].seat, d[3].source), (0, Source::Pon));
+    assert_eq!((d[3].seat, d[3].source), (0, TileSource::Pon));
     assert_eq!(d[3].melds.iter().find(|m| m.kind == MeldKind::Pon).unwrap().from, 2);
     // the live wall of 3-player holds 55 draws
     let draws = events.iter().filter(|e| matches!(e, Event::Draw { .. })).count();
@@ -783,4 +783,34 @@ fn tenpai_at_the_draw_counts_the_concealed_hand_only() {
     extract(&haifu_testkit::scenes::wait_held_four_times(false).record()).expect("noten, not shown");
     let err = extract(&haifu_testkit::scenes::wait_held_four_times(true).record()).expect_err("shown as tenpai");
     assert!(err.to_string().contains("is shown as tenpai but is not"), "{err}");
+}
+
+/// Issue 30 item 1: a win whose AGARI `ten` (points, fu) or `yaku` is not what its hand is worth is refused,
+/// though its `sc` deltas still add up (only the recorded value was edited); kept with a note on request.
+#[test]
+fn error_agari_worth_other_than_recorded() {
+    // quick_round's win is 3,200 points at 50 fu with a straight (24, 2 han)
+    let edits: [(&str, &str, &str); 4] = [
+        ("ten", "50,3300,0", "3200 points"),
+        ("ten", "40,3200,0", "50 fu"),
+        ("ten", "50,3200,1", "limit 0"),
+        ("yaku", "24,2,18,1", "yaku"),
+    ];
+    for (attr, value, says) in edits {
+        let mut g = GameBuilder::new(169);
+        scenes::quick_round(&mut g, 0, 1);
+        g.edit_tag("AGARI", 0, |t| t.attrs.iter_mut().find(|(k, _)| k == attr).unwrap().1 = value.into());
+        let e = replay_error(&g);
+        assert!(e.message.contains("AGARI") && e.message.contains(says), "{attr}={value}: {e}");
+        assert!(e.tag.starts_with("<AGARI"), "{e}");
+        // kept with --keep-misscored, with a note naming the round
+        let events = mjlog::parse(g.xml().as_bytes()).unwrap();
+        let record = GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events, notes: Vec::new() };
+        let kept = haifu_ingest::extract::extract_with(&record, true).expect("kept");
+        assert!(kept.notes.iter().any(|n| n.contains("round 0") && n.contains("--keep-misscored")), "{:?}", kept.notes);
+    }
+    // the unedited round replays
+    let mut g = GameBuilder::new(169);
+    scenes::quick_round(&mut g, 0, 1);
+    run(&g);
 }

@@ -363,8 +363,9 @@ fn case_three_players() -> GameBuilder {
     g.deal(["19m19p19s1235567z", "123456789p11s44z", "19m19p19s2345677z", ""]);
     g.draw_tsumogiri(1, "2s");
     g.draw(2, "8s").discard(2, "4z");
-    // seat 1 deals (the first round passed the deal): a dealer's 40 fu 2 han
-    g.ron(2, &[(1, Win::new(3900).yaku(&[(24, 2)]))]);
+    // seat 1 deals (the first round passed the deal): a dealer's straight, 40 fu (20, 10 closed ron, 4 the
+    // north triplet completed by the ron)
+    g.ron(2, &[(1, Win::new(3900).fu(40).yaku(&[(24, 2)]))]);
     g.finish();
     g
 }
@@ -421,7 +422,16 @@ fn takes_and_outs_are_spelled_as_tenhou_does() {
     assert_eq!(outs(&game, 0, 0)[0], "r60", "a riichi tsumogiri");
     let tsumo = &result(&game, 0)[2];
     assert!(tsumo[3].as_str().unwrap().ends_with("4000点∀"), "a dealer's tsumo: what each pays: {tsumo}");
-    assert_eq!(tsumo.as_array().unwrap()[4..], [json!("両立直(2飜)"), json!("門前清自摸和(1飜)"), json!("場風 東(1飜)"), json!("自風 東(1飜)"), json!("裏ドラ(0飜)")]);
+    assert_eq!(
+        tsumo.as_array().unwrap()[4..],
+        [
+            json!("両立直(2飜)"),
+            json!("門前清自摸和(1飜)"),
+            json!("場風 東(1飜)"),
+            json!("自風 東(1飜)"),
+            json!("裏ドラ(0飜)")
+        ]
+    );
     assert_eq!(game["log"][0][3].as_array().map(Vec::len), Some(1), "the ura indicator of the riichi winner");
     assert_eq!(result(&game, 1)[2][5], "場風 東(1飜)", "a wind yaku with Tenhou's space");
     assert_eq!(game["sc"].as_array().map(Vec::len), Some(8), "final scores and points");

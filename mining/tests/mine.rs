@@ -11,7 +11,7 @@ use arrow::datatypes::{DataType, UInt8Type};
 use haifu_mining::dataset::{cast_to, for_each_batch, hand_counts, hands, part_files};
 use haifu_mining::mine::SOURCES;
 use haifu_mining::tables::write_tables;
-use haifu_mining::{mine, Engine, MineOptions, Mined, RoundsMode, Shape, Strategy, StrategyRounds, ALL_SCOPE};
+use haifu_mining::{mine, Backend, MineOptions, Mined, RoundsMode, Shape, Strategy, StrategyRounds, ALL_SCOPE};
 use haifu_record::tags::DrawKind;
 use haifu_testkit::{corpus_dir, GameBuilder, Scratch, Win};
 
@@ -35,14 +35,16 @@ use haifu_testkit::{corpus_dir, GameBuilder, Scratch, Win};
 /// - D draws 7z and declares nine terminals (an abortive draw): only C's decision is in a round not won.
 fn game() -> GameBuilder {
     let mut g = GameBuilder::new(169);
-    g.deal(["3336678p3334s22z", "1178p123456s789m", "111999m999p1234z", "222m888m222s55z88s"]);
+    // the indicator 4p (dora 5p) is nobody's
+    g.deal_with_dora(["3336678p3334s22z", "1178p123456s789m", "111999m999p1234z", "222m888m222s55z88s"], "4p");
     g.draw(0, "5s").discard(0, "6p");
     g.chi(1, "7p", "8p").discard(1, "1p");
     g.draw(2, "6z").discard(2, "6z");
     g.draw(3, "9s").discard(3, "9s");
     g.draw(0, "7z").discard(0, "7z");
     g.draw(1, "5z").discard(1, "5z");
-    g.ron(1, &[(3, Win::new(2600).yaku(&[(18, 1)]))]);
+    // haku, toitoi, three concealed triplets: mangan
+    g.ron(1, &[(3, Win::new(8000).fu(50).yaku(&[(18, 1), (28, 2), (29, 2)]))]);
 
     g.deal(["234m567m234p678s5s", "119m111p111s1234z", "999p999s5566z777z", "3388m3388p3377s4z"]);
     g.draw(1, "9p").discard(1, "9p");
@@ -52,7 +54,8 @@ fn game() -> GameBuilder {
     g.draw(1, "7z").discard(1, "7z");
     g.draw(2, "1z").discard(2, "1z");
     g.draw(3, "2z").discard(3, "2z");
-    g.draw(0, "5s").tsumo(0, Win::new(1100).yaku(&[(0, 1), (8, 1)]));
+    // tsumo, tanyao, 30 fu (20, 2 tsumo, 2 single wait): 500-1000
+    g.draw(0, "5s").tsumo(0, Win::new(2000).fu(30).yaku(&[(0, 1), (8, 1)]));
 
     g.deal(["2345m2345p2345s1z", "6789m6789p6789s2z", "111999m19p19s123z", "19p19s123334567z"]);
     g.draw(2, "1m").discard(2, "9m");
@@ -90,8 +93,8 @@ fn dataset(s: &Scratch) -> PathBuf {
 
 /// Mines with both engines and checks they agree; returns the Rust engine's result.
 fn both(ds: &Path, opts: MineOptions) -> Mined {
-    let rust = mine(ds, &MineOptions { engine: Engine::Rust, ..opts.clone() }).unwrap();
-    let pol = mine(ds, &MineOptions { engine: Engine::Polars, ..opts }).unwrap();
+    let rust = mine(ds, &MineOptions { engine: Backend::Rust, ..opts.clone() }).unwrap();
+    let pol = mine(ds, &MineOptions { engine: Backend::Polars, ..opts }).unwrap();
     assert_eq!(rows(&rust), rows(&pol), "the engines disagree on the counts");
     assert_eq!(rust.stats, pol.stats, "the engines disagree on the stats");
     assert_eq!((&rust.scopes, &rust.games, rust.decisions_read), (&pol.scopes, &pol.games, pol.decisions_read));

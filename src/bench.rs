@@ -32,7 +32,7 @@ pub enum BenchCommand {
         dataset: PathBuf,
         /// Engines to measure, comma-separated.
         #[arg(long, value_delimiter = ',', default_value = "rust,polars")]
-        engines: Vec<haifu_mining::Engine>,
+        engines: Vec<haifu_mining::Backend>,
         /// Player scopes: players with at least this many games (default: every player).
         #[arg(long)]
         min_games: Option<u32>,
@@ -87,6 +87,7 @@ pub enum BenchCommand {
 }
 
 /// CPU time (user + system) of this process so far, in seconds.
+#[allow(unsafe_code)] // libc has no safe call for this
 pub fn cpu_seconds() -> f64 {
     // SAFETY: getrusage only writes into the struct we pass.
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
@@ -129,13 +130,13 @@ fn timed<T>(repeat: usize, mut f: impl FnMut() -> Result<T>) -> Result<(f64, f64
 }
 
 fn sim(bots: &[String], games: usize, repeat: usize, table: &crate::sim::TableArgs, json: bool) -> Result<()> {
-    use haifu_sim::generate::{game_seed, play_game, Player};
+    use haifu_sim::generate::{game_seed, play_game, NamedBot};
     let rules = table.rules();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
     let mut rows = Vec::new();
     for bot in bots {
-        let player: Player = bot.parse().map_err(|e: String| anyhow::anyhow!(e))?;
-        let seats: Vec<&Player> = vec![&player; usize::from(rules.players)];
+        let player: NamedBot = bot.parse().map_err(|e: String| anyhow::anyhow!(e))?;
+        let seats: Vec<&NamedBot> = vec![&player; usize::from(rules.players)];
         let (wall, cpu, rounds) = pool.install(|| {
             timed(repeat, || {
                 let mut rounds = 0;
@@ -170,7 +171,7 @@ fn sim(bots: &[String], games: usize, repeat: usize, table: &crate::sim::TableAr
 
 fn mine(
     dataset: &std::path::Path,
-    engines: &[haifu_mining::Engine],
+    engines: &[haifu_mining::Backend],
     min_games: Option<u32>,
     jobs: usize,
     repeat: usize,

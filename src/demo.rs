@@ -21,7 +21,7 @@ use anyhow::{anyhow, Context, Result};
 use haifu_mining::tables::write_tables;
 use haifu_mining::{MineOptions, Mined, Shape};
 use haifu_reports::ThesisOptions;
-use haifu_sim::generate::{generate, GenerateOptions, LogFormat, Player};
+use haifu_sim::generate::{generate, GenerateOptions, LogFormat, NamedBot};
 use haifu_sim::TableRules;
 
 use crate::{Network, NetworkRows};
@@ -58,7 +58,7 @@ const PLAYERS: [&str; 8] = [
 fn play(games: usize, seed: u64, year: i32, logs: &Path) -> Result<usize> {
     let o = GenerateOptions {
         games,
-        players: PLAYERS.iter().map(|p| p.parse::<Player>().map_err(|e| anyhow!(e))).collect::<Result<_>>()?,
+        players: PLAYERS.iter().map(|p| p.parse::<NamedBot>().map_err(|e| anyhow!(e))).collect::<Result<_>>()?,
         // 0xA1 | 0x00: a 4-player east-only table with red fives and open tanyao
         rules: TableRules::from_go_type(0xE1),
         seed,

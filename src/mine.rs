@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use serde_json::json;
 
-use haifu_mining::mine::{Engine, RoundsMode, StrategyRounds};
+use haifu_mining::mine::{Backend, RoundsMode, StrategyRounds};
 use haifu_mining::tables::{write_tables, META, PLAYERS, SEQUENCES};
 use haifu_mining::{MineOptions, Mined, Strategy};
 
@@ -36,7 +36,7 @@ pub struct MineArgs {
     /// Counting engine: rust (fast path), polars (lazy queries) or spark (PySpark code handed to
     /// spark-submit, cluster/README.md); all give the same tables.
     #[arg(long, default_value = "rust")]
-    pub engine: Engine,
+    pub engine: Backend,
     /// Spark master for --engine spark: local[N], spark://HOST:PORT, yarn, k8s://...
     #[arg(long, default_value = "local[2]")]
     pub master: String,
@@ -132,7 +132,7 @@ pub fn meta(a: &MineArgs, opts: &MineOptions, m: &Mined) -> serde_json::Value {
 
 pub fn run(a: &MineArgs) -> Result<()> {
     let opts = a.options();
-    if opts.engine == Engine::Spark {
+    if opts.engine == Backend::Spark {
         return run_spark(a, &opts);
     }
     let spinner = crate::progress::spinner(std::io::stderr().is_terminal() && !a.json, "mining sequences");

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Result};
 use haifu_play::client::{self, Brain, Session};
-use haifu_play::policy::Player;
+use haifu_play::policy::Imitator;
 
 use crate::Network;
 
@@ -51,11 +51,11 @@ pub fn run(a: &MjaiBotArgs, network: Option<&dyn Network>) -> Result<()> {
             (Brain::Bot(b), bot.clone())
         }
         (None, Some(db), Some(player)) => {
-            let mut p = Player::from_db(db, player, a.seed)?;
+            let mut p = Imitator::from_db(db, player, a.seed)?;
             if let Some(m) = &a.model {
                 p = p.with_backoff(crate::needs(network, "haifu mjai-bot --model")?.mjai_backoff(m)?);
             }
-            (Brain::Player(Box::new(p)), player.clone())
+            (Brain::Imitator(Box::new(p)), player.clone())
         }
         (None, _, _) => bail!("say whom to play: --db DB --player NAME (an imitator) or --bot NAME"),
     };
@@ -72,7 +72,7 @@ pub fn run(a: &MjaiBotArgs, network: Option<&dyn Network>) -> Result<()> {
 fn report(s: &Session, brain: &Brain, name: &str, json: bool) {
     if json {
         let mut v = s.to_json();
-        if let Brain::Player(p) = brain {
+        if let Brain::Imitator(p) = brain {
             v["sources"] = serde_json::to_value(p.sources).unwrap_or_default();
             v["rates"] = serde_json::to_value(p.rates).unwrap_or_default();
         }

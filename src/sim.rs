@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, Result};
 use haifu_sim::battle::{battle, BattleOptions, BattleResult};
-use haifu_sim::generate::{generate, GenerateOptions, LogFormat, Player};
+use haifu_sim::generate::{generate, GenerateOptions, LogFormat, NamedBot};
 use haifu_sim::style::BOT_NAMES;
 use haifu_sim::TableRules;
 
@@ -45,7 +45,7 @@ pub struct SimArgs {
     /// The players: NAME=BOT or BOT, at least as many as seats; from a larger pool each game seats a seeded
     /// draw of them (bots are listed below). Default: four shanten-greedy bots, Greedy1 to Greedy4.
     #[arg(long, num_args = 1.., default_values = ["Greedy1=greedy", "Greedy2=greedy", "Greedy3=greedy", "Greedy4=greedy"])]
-    pub players: Vec<Player>,
+    pub players: Vec<NamedBot>,
     /// Output directory for the logs (one file per game, named like a Tenhou log id).
     #[arg(long, short)]
     pub out: PathBuf,

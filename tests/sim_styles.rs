@@ -2,11 +2,11 @@
 //! its games, measured on the records through the ingest replay (independent of the engine's own state).
 
 use haifu_ingest::extract::{extract, RoundEnd};
-use haifu_sim::generate::{game_seed, play_game, Player};
+use haifu_sim::generate::{game_seed, play_game, NamedBot};
 use haifu_sim::style::BOT_NAMES;
 use haifu_sim::TableRules;
 
-fn players(bots: &[&str]) -> Vec<Player> {
+fn players(bots: &[&str]) -> Vec<NamedBot> {
     bots.iter().map(|b| b.parse().unwrap()).collect()
 }
 
@@ -27,7 +27,7 @@ fn tally(bots: &[&str], games: u64, go_type: u32, yaku: &[u8]) -> Vec<Tally> {
     for g in 0..games {
         let n = ps.len();
         let at: Vec<usize> = (0..n).map(|s| (s + g as usize) % n).collect();
-        let seated: Vec<&Player> = at.iter().map(|&i| &ps[i]).collect();
+        let seated: Vec<&NamedBot> = at.iter().map(|&i| &ps[i]).collect();
         let record = play_game(TableRules::from_go_type(go_type), game_seed(11, g), &seated).unwrap();
         let r = extract(&record).unwrap_or_else(|e| panic!("game {g} does not replay: {e}"));
         assert!(r.complete, "game {g} has no end");
@@ -47,7 +47,7 @@ fn tally(bots: &[&str], games: u64, go_type: u32, yaku: &[u8]) -> Vec<Tally> {
             }
         }
         for d in &r.decisions {
-            if d.source == haifu_ingest::Source::Pon {
+            if d.source == haifu_ingest::TileSource::Pon {
                 t[at[usize::from(d.seat)]].pons += 1;
             }
         }
@@ -74,7 +74,7 @@ fn every_bot_plays_every_table() {
 #[test]
 fn the_same_seed_plays_the_same_game() {
     let ps = players(&["efficiency", "tanyao", "caller", "folder"]);
-    let seated: Vec<&Player> = ps.iter().collect();
+    let seated: Vec<&NamedBot> = ps.iter().collect();
     let rules = TableRules::from_go_type(0xA9);
     let a = play_game(rules, 5, &seated).unwrap().to_mjlog();
     let b = play_game(rules, 5, &seated).unwrap().to_mjlog();
@@ -111,7 +111,7 @@ fn self_play_records_read_back_as_mjlog_and_as_mjai() {
     let ps = players(&["caller", "tanyao", "yakuhai", "folder"]);
     for go in [0xA9, 0xB9, 0xE1] {
         let seats = if go & 0x10 != 0 { 3 } else { 4 };
-        let seated: Vec<&Player> = ps.iter().take(seats).collect();
+        let seated: Vec<&NamedBot> = ps.iter().take(seats).collect();
         for g in 0..8 {
             let record = play_game(TableRules::from_go_type(go), game_seed(21, g), &seated).unwrap();
             let xml = record.to_mjlog();

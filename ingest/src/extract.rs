@@ -15,20 +15,20 @@
 use arrayvec::ArrayVec;
 use haifu_rules::agari;
 use haifu_rules::score::{Ruleset, Score};
-use haifu_rules::table;
 use haifu_rules::shanten::shanten;
+use haifu_rules::table;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
 use crate::error::ExtractError;
 use haifu_record::event::{Event, Format, GameRecord};
-use haifu_record::state::{Offer, TableState};
 pub use haifu_record::state::{Melds, RiverTile};
+use haifu_record::state::{Offer, TableState};
 use haifu_record::tags::{Agari, DrawKind, GameType, Init, Owari, Player, Ryuukyoku};
 use haifu_record::walk::{walk, Visitor};
 
 /// Where the tile a decision starts from came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Source {
+pub enum TileSource {
     Draw,
     Chi,
     Pon,
@@ -38,14 +38,14 @@ pub enum Source {
     Nuki,
 }
 
-impl Source {
+impl TileSource {
     pub fn name(self) -> &'static str {
         match self {
-            Source::Draw => "draw",
-            Source::Chi => "chi",
-            Source::Pon => "pon",
-            Source::Kan => "kan",
-            Source::Nuki => "nuki",
+            TileSource::Draw => "draw",
+            TileSource::Chi => "chi",
+            TileSource::Pon => "pon",
+            TileSource::Kan => "kan",
+            TileSource::Nuki => "nuki",
         }
     }
 }
@@ -96,7 +96,7 @@ pub struct Decision {
     pub seat: u8,
     /// The seat's n-th draw or call of the round (junme), from 1.
     pub turn: u8,
-    pub source: Source,
+    pub source: TileSource,
     /// The tile drawn, called, or drawn as replacement.
     pub source_tile: Tile,
     /// Concealed hand after the draw or call, before the discard.
@@ -182,8 +182,8 @@ pub struct ExtractedGame {
 /// came from (source, tile, the `before` counts of SPEC 2), and whether the next draw replaces a kan or north.
 #[derive(Clone, Copy, Debug, Default)]
 struct SeatExtra {
-    pending: Option<(Source, Tile, Counts)>,
-    replacement: Option<Source>,
+    pending: Option<(TileSource, Tile, Counts)>,
+    replacement: Option<TileSource>,
 }
 
 struct RoundState {
@@ -213,7 +213,7 @@ struct BeforeDiscard {
     scores: [i32; 4],
     dora_count: u8,
     tiles_left: u8,
-    pending: Option<(Source, Tile, Counts)>,
+    pending: Option<(TileSource, Tile, Counts)>,
 }
 
 /// The checks and the cuts of the replay, as a visitor of the one game walker ([`haifu_record::walk`]): the
@@ -367,7 +367,7 @@ impl Visitor for Replayer<'_> {
                 r.robbable = None;
                 r.last_decision = None;
                 let x = &mut r.extra[usize::from(*seat)];
-                let source = x.replacement.take().unwrap_or(Source::Draw);
+                let source = x.replacement.take().unwrap_or(TileSource::Draw);
                 x.pending = Some((source, *tile, *table.seats[usize::from(*seat)].hand.counts()));
                 Ok(())
             }
@@ -488,11 +488,12 @@ impl Replayer<'_> {
 
     fn after_discard(&mut self, i: usize, seat: u8, tile: Tile, table: &TableState) -> Result<(), String> {
         let b = self.discard.take().ok_or("discard without its state")?;
-        let (source, source_tile, before) = b.pending.ok_or_else(|| format!("seat {seat} discards without a draw or call"))?;
+        let (source, source_tile, before) =
+            b.pending.ok_or_else(|| format!("seat {seat} discards without a draw or call"))?;
         let s = &table.seats[usize::from(seat)];
         let river = s.river.last().ok_or("a discard that reached no river")?;
         // a riichi discard's tile equals the draw only after a draw, never after a call
-        let tsumogiri = river.tsumogiri && matches!(source, Source::Draw | Source::Kan | Source::Nuki);
+        let tsumogiri = river.tsumogiri && matches!(source, TileSource::Draw | TileSource::Kan | TileSource::Nuki);
         let r = self.round.as_mut().ok_or(OUTSIDE)?;
         r.last_decision = Some(self.decisions.len());
         self.decisions.push(Decision {
@@ -532,13 +533,13 @@ impl Replayer<'_> {
                 let mut before = *before_call.unwrap_or_default().counts();
                 let called = meld.called.ok_or("call without a called tile")?;
                 before[usize::from(called.kind().index())] += 1;
-                let source = if meld.kind == MeldKind::Chi { Source::Chi } else { Source::Pon };
+                let source = if meld.kind == MeldKind::Chi { TileSource::Chi } else { TileSource::Pon };
                 x.pending = Some((source, called, before));
             }
-            MeldKind::Daiminkan => x.replacement = Some(Source::Kan),
+            MeldKind::Daiminkan => x.replacement = Some(TileSource::Kan),
             MeldKind::Ankan | MeldKind::Kakan | MeldKind::Nuki => {
                 x.pending = None;
-                x.replacement = Some(if meld.kind == MeldKind::Nuki { Source::Nuki } else { Source::Kan });
+                x.replacement = Some(if meld.kind == MeldKind::Nuki { TileSource::Nuki } else { TileSource::Kan });
                 r.robbable = match meld.kind {
                     MeldKind::Kakan => meld.added.map(|t| (seat, Offer::Kakan, [t].into_iter().collect())),
                     MeldKind::Nuki => Some((seat, Offer::Nuki, meld.tiles().iter().copied().collect())),
@@ -633,7 +634,7 @@ impl Replayer<'_> {
             _ => Offer::Discard,
         };
         let rinshan = who == from
-            && matches!(r.extra[usize::from(who)].pending, Some((Source::Kan | Source::Nuki, _, _)));
+            && matches!(r.extra[usize::from(who)].pending, Some((TileSource::Kan | TileSource::Nuki, _, _)));
         let index = r.index;
         // bots' mjai logs follow their own arenas' rules and roundings (akochan writes unrounded fu): Tenhou's
         // formats alone are held to Tenhou's scoring
@@ -691,7 +692,9 @@ impl Replayer<'_> {
                 v.sort_unstable();
                 v
             };
-            !named || (sorted(logged.clone()) == sorted(c.yaku.clone()) && sorted_ids(a.yakuman.clone()) == sorted_ids(c.yakuman.clone()))
+            !named
+                || (sorted(logged.clone()) == sorted(c.yaku.clone())
+                    && sorted_ids(a.yakuman.clone()) == sorted_ids(c.yakuman.clone()))
         };
         (!same).then(|| {
             format!("AGARI yaku {logged:?} yakuman {:?}: the hand's are {:?} and {:?}", a.yakuman, c.yaku, c.yakuman)

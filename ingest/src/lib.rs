@@ -14,4 +14,4 @@ pub mod source;
 pub mod stored;
 
 pub use error::ExtractError;
-pub use extract::{extract, Decision, ExtractedGame, Outcome, RoundRecord, Source};
+pub use extract::{extract, Decision, ExtractedGame, Outcome, RoundRecord, TileSource};

@@ -22,16 +22,16 @@ pub mod tables;
 
 use std::path::Path;
 
-pub use mine::{Engine, MineOptions, Mined, RoundsMode, SeqCount, StrategyRounds, ALL_SCOPE};
+pub use mine::{Backend, MineOptions, Mined, RoundsMode, SeqCount, StrategyRounds, ALL_SCOPE};
 pub use shape::{Sequence, Shape};
 pub use strategy::Strategy;
 
 /// Mines `dataset` with the engine the options name.
 pub fn mine(dataset: &Path, opts: &MineOptions) -> anyhow::Result<Mined> {
     match opts.engine {
-        Engine::Rust => mine::mine_rust(dataset, opts),
-        Engine::Polars => polars_engine::mine_polars(dataset, opts),
-        Engine::Spark => {
+        Backend::Rust => mine::mine_rust(dataset, opts),
+        Backend::Polars => polars_engine::mine_polars(dataset, opts),
+        Backend::Spark => {
             anyhow::bail!("the spark engine runs as a Spark job that writes the tables itself (spark::mine_spark)")
         }
     }

@@ -60,10 +60,10 @@ pub enum StrategyRounds {
     All,
 }
 
-/// Which engine counts.
+/// Which back end counts the sequences (the command line's `--engine`; the game engine is `haifu_sim::Engine`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Engine {
+pub enum Backend {
     Rust,
     Polars,
     /// PySpark DataFrame code handed to `spark-submit` (`spark::mine_spark`).
@@ -91,7 +91,7 @@ macro_rules! text_enum {
 }
 text_enum!(RoundsMode, "rounds mode", "all" => RoundsMode::All, "won" => RoundsMode::Won);
 text_enum!(StrategyRounds, "strategy rounds", "winner" => StrategyRounds::Winner, "all" => StrategyRounds::All);
-text_enum!(Engine, "engine", "rust" => Engine::Rust, "polars" => Engine::Polars, "spark" => Engine::Spark);
+text_enum!(Backend, "engine", "rust" => Backend::Rust, "polars" => Backend::Polars, "spark" => Backend::Spark);
 
 /// What `haifu mine` was asked for; recorded in `meta.json`.
 #[derive(Clone, Debug, Serialize)]
@@ -103,7 +103,7 @@ pub struct MineOptions {
     pub min_games: Option<u32>,
     pub rounds: RoundsMode,
     pub strategy_rounds: StrategyRounds,
-    pub engine: Engine,
+    pub engine: Backend,
     /// Keep only this fraction of the games (0 < f <= 1), chosen by a hash of `game_id`: the same games
     /// for every run, and a smaller fraction's games are a subset of a larger one's (learning curves).
     /// Rust engine only.
@@ -125,7 +125,7 @@ impl Default for MineOptions {
             min_games: None,
             rounds: RoundsMode::All,
             strategy_rounds: StrategyRounds::Winner,
-            engine: Engine::Rust,
+            engine: Backend::Rust,
             sample: None,
         }
     }

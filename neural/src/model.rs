@@ -56,11 +56,11 @@ impl Hidden {
     }
 }
 
-/// The shape of a network: its kind, hidden layers (MLP, DenseMLP; the CNN's convolutions; the
+/// The dimensions of a network: its kind, hidden layers (MLP, DenseMLP; the CNN's convolutions; the
 /// Transformer's encoder layers) and channels (the flat networks' hidden width, the CNN's channels, the
 /// Transformer's width, a multiple of 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shape {
+pub struct Dims {
     pub arch: Arch,
     pub layers: usize,
     pub channels: i64,
@@ -75,7 +75,7 @@ pub enum Net {
 }
 
 impl Net {
-    pub fn new(p: &nn::Path, shape: Shape) -> Net {
+    pub fn new(p: &nn::Path, shape: Dims) -> Net {
         match shape.arch {
             Arch::Mlp | Arch::DenseMlp => Net::Flat(FlatNet::new(p, shape.arch, shape.layers, shape.channels)),
             Arch::Cnn => Net::Cnn(CnnNet::new(p, shape.layers, shape.channels)),
@@ -347,7 +347,7 @@ mod tests {
         for arch in [Arch::Mlp, Arch::DenseMlp] {
             tch::manual_seed(3);
             let vs = nn::VarStore::new(Device::Cpu);
-            let net = Net::new(&vs.root(), Shape { arch, layers: 3, channels: 24 });
+            let net = Net::new(&vs.root(), Dims { arch, layers: 3, channels: 24 });
             for _ in 0..5 {
                 let xs = Tensor::rand([16, FLAT as i64], (Kind::Float, Device::Cpu)).lt(0.3).to_kind(Kind::Float);
                 let _ = net.forward_t(&(xs * 3.0), true);

@@ -17,18 +17,18 @@ use haifu_record::mjai::message::{self as m, Message};
 use haifu_sim::{Action, Bot};
 
 use crate::follow::{Follower, Question};
-use crate::policy::Player;
+use crate::policy::Imitator;
 
 /// Who decides: the imitator of a player, or one of `haifu sim`'s bots.
 pub enum Brain {
-    Player(Box<Player>),
+    Imitator(Box<Imitator>),
     Bot(Box<dyn Bot + Send>),
 }
 
 impl Brain {
     fn decide(&mut self, f: &Follower, legal: &[Action]) -> Action {
         match self {
-            Brain::Player(p) => p.decide(f, legal),
+            Brain::Imitator(p) => p.decide(f, legal),
             Brain::Bot(b) => {
                 let view = f.view();
                 let a = b.decide(&view, legal);

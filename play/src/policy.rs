@@ -92,7 +92,7 @@ pub trait Backoff {
 }
 
 /// The imitator of one player. See the module documentation.
-pub struct Player {
+pub struct Imitator {
     pub name: String,
     tables: Option<Tables>,
     /// The player's scope in the tables (`None`: only ALL).
@@ -114,10 +114,10 @@ fn style(name: &'static str, calls: bool, riichi: bool, fold_at: Option<i8>) -> 
     Style { name, lean: Lean::Acceptance, calls, riichi, fold_at }
 }
 
-impl Player {
+impl Imitator {
     /// A player with no tables (the shanten rule, everyone's default rates): the baseline.
-    pub fn plain(name: &str, seed: u64) -> Player {
-        Player {
+    pub fn plain(name: &str, seed: u64) -> Imitator {
+        Imitator {
             name: name.to_string(),
             tables: None,
             scope: None,
@@ -136,7 +136,7 @@ impl Player {
 
     /// The imitator of `player` from a style database (`haifu style build`); a player the database does not
     /// profile is refused, naming the database.
-    pub fn from_db(db_dir: &Path, player: &str, seed: u64) -> Result<Player> {
+    pub fn from_db(db_dir: &Path, player: &str, seed: u64) -> Result<Imitator> {
         let db = StyleDb::open(db_dir)?;
         let profile = db.profile(player)?;
         let rates = Rates::of(&profile.tally, &db.all);
@@ -146,7 +146,7 @@ impl Player {
             sources: None,
         };
         let tables = Tables::load(db_dir, &load).with_context(|| format!("the tables of {}", db_dir.display()))?;
-        let mut p = Player::plain(player, seed);
+        let mut p = Imitator::plain(player, seed);
         p.scope = tables.has_scope(player).then(|| player.to_string());
         p.tables = Some(tables);
         p.rates = rates;
@@ -154,7 +154,7 @@ impl Player {
     }
 
     /// Adds a neural model for the discards the tables cannot rank.
-    pub fn with_backoff(mut self, b: Box<dyn Backoff + Send>) -> Player {
+    pub fn with_backoff(mut self, b: Box<dyn Backoff + Send>) -> Imitator {
         self.backoff = Some(b);
         self
     }

@@ -10,7 +10,7 @@ use serde_json::Value;
 use haifu_imitate::eval::{self, EvalOptions, TableVariant};
 use haifu_imitate::experiments::{learning_curve, own_vs_all, turn_tests, TwoByTwo, TURN_BUCKETS};
 use haifu_imitate::{LoadOptions, Selection, StrategyMode, Tables, TestData};
-use haifu_mining::mine::{Engine, RoundsMode, StrategyRounds};
+use haifu_mining::mine::{Backend, RoundsMode, StrategyRounds};
 use haifu_mining::report::{Cell, Table};
 use haifu_mining::{stats, MineOptions, ALL_SCOPE};
 
@@ -61,7 +61,7 @@ fn generation(meta: Option<&Value>) -> MineOptions {
         years,
         rounds: text("rounds").parse().unwrap_or(RoundsMode::All),
         strategy_rounds: text("strategy_rounds").parse().unwrap_or(StrategyRounds::Winner),
-        engine: Engine::Rust,
+        engine: Backend::Rust,
         ..Default::default()
     }
 }

@@ -18,20 +18,20 @@ use haifu_rules::table::TableRules;
 
 /// A named player and the bot that plays for it: `Alice=tanyao`, or just `tanyao` (named after its bot).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Player {
+pub struct NamedBot {
     pub name: String,
     pub bot: String,
 }
 
-impl FromStr for Player {
+impl FromStr for NamedBot {
     type Err = String;
-    fn from_str(s: &str) -> Result<Player, String> {
+    fn from_str(s: &str) -> Result<NamedBot, String> {
         let (name, bot) = s.split_once('=').unwrap_or((s, s));
         if name.is_empty() || bot.is_empty() {
             return Err(format!("player {s:?}: expected NAME=BOT or BOT"));
         }
         bot_by_name(bot, 0)?;
-        Ok(Player { name: name.to_string(), bot: bot.to_string() })
+        Ok(NamedBot { name: name.to_string(), bot: bot.to_string() })
     }
 }
 
@@ -71,7 +71,7 @@ pub fn seating(pool: usize, seats: usize, run_seed: u64, index: u64) -> Vec<usiz
 }
 
 /// Plays one game between `players` (in seat order) on the wall of `seed`.
-pub fn play_game(rules: TableRules, seed: u64, players: &[&Player]) -> Result<GameRecord, String> {
+pub fn play_game(rules: TableRules, seed: u64, players: &[&NamedBot]) -> Result<GameRecord, String> {
     let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
     let bots = players
         .iter()
@@ -98,7 +98,7 @@ pub fn play_seated(
 #[derive(Clone, Debug)]
 pub struct GenerateOptions {
     pub games: usize,
-    pub players: Vec<Player>,
+    pub players: Vec<NamedBot>,
     pub rules: TableRules,
     pub seed: u64,
     pub format: LogFormat,
@@ -146,7 +146,7 @@ pub fn generate(o: &GenerateOptions, done: &(dyn Fn(usize) + Sync)) -> Result<Ge
         .into_par_iter()
         .map(|i| {
             let seed = game_seed(o.seed, i);
-            let at: Vec<&Player> =
+            let at: Vec<&NamedBot> =
                 seating(o.players.len(), seats, o.seed, i).into_iter().map(|p| &o.players[p]).collect();
             let record = play_game(o.rules, seed, &at)?;
             let text = match o.format {
@@ -238,9 +238,9 @@ mod tests {
 
     #[test]
     fn players_parse() {
-        assert_eq!("Ann=tanyao".parse::<Player>(), Ok(Player { name: "Ann".into(), bot: "tanyao".into() }));
-        assert_eq!("greedy".parse::<Player>().map(|p| p.name), Ok("greedy".into()));
-        assert!("Ann=nonsense".parse::<Player>().is_err());
-        assert!("=greedy".parse::<Player>().is_err());
+        assert_eq!("Ann=tanyao".parse::<NamedBot>(), Ok(NamedBot { name: "Ann".into(), bot: "tanyao".into() }));
+        assert_eq!("greedy".parse::<NamedBot>().map(|p| p.name), Ok("greedy".into()));
+        assert!("Ann=nonsense".parse::<NamedBot>().is_err());
+        assert!("=greedy".parse::<NamedBot>().is_err());
     }
 }

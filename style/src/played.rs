@@ -12,7 +12,7 @@ use hashbrown::HashMap;
 use rayon::prelude::*;
 
 use haifu_ingest::batches::after_discard;
-use haifu_ingest::extract::{ExtractedGame, Outcome, Source};
+use haifu_ingest::extract::{ExtractedGame, Outcome, TileSource};
 use haifu_ingest::stored::GameIndex;
 use haifu_mining::dataset::{cast_to, dictionary, for_each_batch, for_each_batch_as, hand_counts, hands, year_parts};
 use haifu_rules::hand::{shape_digits, suit_key};
@@ -59,7 +59,7 @@ pub struct DecisionRow {
     pub round: u16,
     pub seat: u8,
     pub turn: u8,
-    pub source: Source,
+    pub source: TileSource,
     pub tsumogiri: bool,
     pub riichi: bool,
     pub in_riichi: bool,
@@ -266,7 +266,8 @@ fn list<'a>(b: &'a RecordBatch, name: &str, path: &Path) -> Result<&'a arrow::ar
         .ok_or_else(|| anyhow!("{}: column `{name}` is missing or not a list", path.display()))
 }
 
-const SOURCES: [Source; 5] = [Source::Draw, Source::Chi, Source::Pon, Source::Kan, Source::Nuki];
+const SOURCES: [TileSource; 5] =
+    [TileSource::Draw, TileSource::Chi, TileSource::Pon, TileSource::Kan, TileSource::Nuki];
 
 const OUTCOMES: [Outcome; 8] = [
     Outcome::Win,
@@ -279,7 +280,7 @@ const OUTCOMES: [Outcome; 8] = [
     Outcome::Abortive,
 ];
 
-fn source_named(name: &str) -> Result<Source, String> {
+fn source_named(name: &str) -> Result<TileSource, String> {
     SOURCES.into_iter().find(|s| s.name() == name).ok_or_else(|| format!("unknown decision source {name:?}"))
 }
 
@@ -290,13 +291,13 @@ fn outcome_named(name: &str) -> Result<Outcome> {
 /// The state a sequence starts from, from the decisions table: the suits' `before` keys, and the honors of the
 /// hand, which after a pon of an honor held the pon's three tiles too (a chi takes no honor, and after a draw
 /// the state is the hand).
-fn before_of(hand: &Counts, keys: &[(u32, u32); 3], source: Source, called: Tile) -> Counts {
+fn before_of(hand: &Counts, keys: &[(u32, u32); 3], source: TileSource, called: Tile) -> Counts {
     let mut before = *hand;
     for (suit, (key, _)) in Suit::ALL.into_iter().zip(keys) {
         let base = usize::from(suit.kind(1).index());
         before[base..base + 9].copy_from_slice(&shape_digits(*key));
     }
-    if source == Source::Pon && called.kind().is_honor() {
+    if source == TileSource::Pon && called.kind().is_honor() {
         before[usize::from(called.kind().index())] += 3;
     }
     before

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use haifu_ingest::extract::{Outcome, Source};
+use haifu_ingest::extract::{Outcome, TileSource};
 
 use crate::played::Played;
 
@@ -130,7 +130,7 @@ pub fn of_game(g: &Played) -> Vec<Tally> {
             if d.riichi && riichi_at[seat].is_none() {
                 riichi_at[seat] = Some(d.event_index);
             }
-            called[seat] |= matches!(d.source, Source::Chi | Source::Pon);
+            called[seat] |= matches!(d.source, TileSource::Chi | TileSource::Pon);
             turns[seat] = turns[seat].max(d.turn);
         }
         for (seat, s) in t.iter_mut().enumerate() {

@@ -9,7 +9,7 @@ use haifu_ingest::extract::extract;
 use haifu_ingest::pipeline::{ingest, IngestOptions, Silent};
 use haifu_ingest::stored::read_games;
 use haifu_rules::table::TableRules;
-use haifu_sim::generate::{generate, GenerateOptions, LogFormat, Player};
+use haifu_sim::generate::{generate, GenerateOptions, LogFormat, NamedBot};
 use haifu_style::db::tallies;
 use haifu_style::played::{read, Played, Reading};
 use haifu_testkit::{corpus_dir, Scratch};
@@ -72,7 +72,7 @@ fn tables_equal_replay(ds: &Path) -> (usize, usize) {
 #[test]
 fn simulated_tables_equal_the_replay() {
     let s = Scratch::new("style-played-sim");
-    let players: Vec<Player> =
+    let players: Vec<NamedBot> =
         ["Yakuhai=yakuhai", "Caller=caller", "Toitoi=toitoi", "Honors=honors", "Tanyao=tanyao", "Folder=folder"]
             .iter()
             .map(|p| p.parse().unwrap())

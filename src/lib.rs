@@ -234,6 +234,7 @@ pub fn needs<'a>(network: Option<&'a dyn Network>, what: &str) -> Result<&'a dyn
 
 /// The start of both binaries: a closed pipe (`haifu style list ... | head`) ends the process quietly, as for
 /// any Unix tool, instead of a panic in println!
+#[allow(unsafe_code)] // libc has no safe call for this
 pub fn default_sigpipe() {
     #[cfg(unix)]
     // SAFETY: restoring the default disposition of one signal before any thread starts
@@ -255,6 +256,7 @@ pub fn finish(result: Result<()>) -> ! {
 /// loaded libraries: in the network binary libtorch's and CUDA's took about 0.1 CPU-second at every exit,
 /// whatever the command (docs/PERFORMANCE.md). Everything haifu writes is flushed and closed before this (each writer is dropped
 /// at the end of its command); the operating system reclaims the rest.
+#[allow(unsafe_code)] // libc has no safe call for this
 pub fn exit_now(code: i32) -> ! {
     use std::io::Write;
     let _ = std::io::stdout().flush();

@@ -60,25 +60,7 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
     let per_file: Vec<Result<FileReport, String>> = files
         .par_iter()
         .map(|f| {
-            let name = f.display().to_string();
-            let r = std::fs::read(f)
-                .map_err(|e| format!("{name}: {e}"))
-                .and_then(|raw| haifu_record::source::decompress(raw).map_err(|e| format!("{name}: {e}")))
-                .and_then(|text| haifu_record::read_games_with(&name, &text, &opts).map_err(|e| format!("{name}: {e}")))
-                .map(|games| {
-                    let mut rep = FileReport::default();
-                    for (i, g) in games.iter().enumerate() {
-                        let label = if games.len() > 1 { format!("{name}#{i}") } else { name.clone() };
-                        match haifu_ingest::extract::extract(g) {
-                            Ok(_) => rep.verified.merge(verify_game(&label, g)),
-                            Err(e) => {
-                                let (event, tag, reason) = (e.event, e.tag, e.message);
-                                rep.refused.push(Refused { game: label, event, tag, reason });
-                            }
-                        }
-                    }
-                    rep
-                });
+            let r = verify_file(f, &opts);
             if let Some(b) = &bar {
                 b.inc(1);
             }
@@ -116,64 +98,96 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
     } else {
-        let refused_too = if refused.is_empty() { String::new() } else { format!(" (and {} refused)", refused.len()) };
-        println!(
-            "verified {} games{refused_too} from {} files: {} rounds, {} actions, {} wins rescored, {} draws, {} game \
-             ends",
-            report.games - refused.len(),
-            files.len(),
-            report.rounds,
-            report.actions,
-            report.agari_checked,
-            report.draws_checked,
-            report.owari_checked
-        );
-        let (n_refused, n_skipped) = (refused.len(), report.skipped.len());
-        println!(
-            "{agari} scoring mismatches, {replay} replay mismatches, {n_refused} games refused, {n_skipped} not checked"
-        );
-        for (c, n) in report.by_category() {
-            println!("  {}: {n}", c.name());
-        }
-        for m in report.mismatches.iter().take(a.show) {
-            println!(
-                "  {} round {} ({}) event {}: {} {}: expected {}, computed {}",
-                m.game,
-                m.round,
-                m.round_name,
-                m.event,
-                m.category.name(),
-                m.what,
-                m.expected,
-                m.computed
-            );
-        }
-        if report.mismatches.len() > a.show {
-            println!("  ... and {} more (`--json` lists them all)", report.mismatches.len() - a.show);
-        }
-        if !refused.is_empty() {
-            println!("{} games refused: the record disagrees with itself (ingest quarantines them):", refused.len());
-            for r in refused.iter().take(a.show) {
-                println!("  {} event {} {}: {}", r.game, r.event, r.tag, r.reason);
-            }
-            if refused.len() > a.show {
-                println!("  ... and {} more (`--json` lists them all)", refused.len() - a.show);
-            }
-        }
-        if !report.skipped.is_empty() {
-            println!("{} games not checked:", report.skipped.len());
-            for s in report.skipped.iter().take(a.show) {
-                println!("  {s}");
-            }
-        }
-        for u in &unreadable {
-            println!("  unreadable: {u}");
-        }
+        print_text(&report, &refused, &unreadable, files.len(), a.show);
     }
     if report.mismatches.is_empty() && refused.is_empty() && report.skipped.is_empty() && unreadable.is_empty() {
         Ok(())
     } else {
         // a script can tell a clean run from one with findings (or games it could not check) by the exit status
         crate::exit_now(2);
+    }
+}
+
+/// One file's games: each through ingest's validating replay, then replayed and rescored by the engine; or
+/// why the file could not be read.
+fn verify_file(f: &std::path::Path, opts: &haifu_record::ReadOptions) -> Result<FileReport, String> {
+    let name = f.display().to_string();
+    std::fs::read(f)
+        .map_err(|e| format!("{name}: {e}"))
+        .and_then(|raw| haifu_record::source::decompress(raw).map_err(|e| format!("{name}: {e}")))
+        .and_then(|text| haifu_record::read_games_with(&name, &text, opts).map_err(|e| format!("{name}: {e}")))
+        .map(|games| {
+            let mut rep = FileReport::default();
+            for (i, g) in games.iter().enumerate() {
+                let label = if games.len() > 1 { format!("{name}#{i}") } else { name.clone() };
+                // a win worth other points than the log says is a scoring mismatch below, in its category
+                match haifu_ingest::extract::extract_with(g, true) {
+                    Ok(_) => rep.verified.merge(verify_game(&label, g)),
+                    Err(e) => {
+                        let (event, tag, reason) = (e.event, e.tag, e.message);
+                        rep.refused.push(Refused { game: label, event, tag, reason });
+                    }
+                }
+            }
+            rep
+        })
+}
+
+/// The text summary: counts, then up to `show` of each kind of finding.
+fn print_text(report: &VerifyReport, refused: &[Refused], unreadable: &[String], files: usize, show: usize) {
+    let agari = report.mismatches.iter().filter(|m| is_agari(m.category)).count();
+    let replay = report.mismatches.len() - agari;
+    let refused_too = if refused.is_empty() { String::new() } else { format!(" (and {} refused)", refused.len()) };
+    println!(
+        "verified {} games{refused_too} from {} files: {} rounds, {} actions, {} wins rescored, {} draws, {} game \
+         ends",
+        report.games - refused.len(),
+        files,
+        report.rounds,
+        report.actions,
+        report.agari_checked,
+        report.draws_checked,
+        report.owari_checked
+    );
+    let (n_refused, n_skipped) = (refused.len(), report.skipped.len());
+    println!(
+        "{agari} scoring mismatches, {replay} replay mismatches, {n_refused} games refused, {n_skipped} not checked"
+    );
+    for (c, n) in report.by_category() {
+        println!("  {}: {n}", c.name());
+    }
+    for m in report.mismatches.iter().take(show) {
+        println!(
+            "  {} round {} ({}) event {}: {} {}: expected {}, computed {}",
+            m.game,
+            m.round,
+            m.round_name,
+            m.event,
+            m.category.name(),
+            m.what,
+            m.expected,
+            m.computed
+        );
+    }
+    if report.mismatches.len() > show {
+        println!("  ... and {} more (`--json` lists them all)", report.mismatches.len() - show);
+    }
+    if !refused.is_empty() {
+        println!("{} games refused: the record disagrees with itself (ingest quarantines them):", refused.len());
+        for r in refused.iter().take(show) {
+            println!("  {} event {} {}: {}", r.game, r.event, r.tag, r.reason);
+        }
+        if refused.len() > show {
+            println!("  ... and {} more (`--json` lists them all)", refused.len() - show);
+        }
+    }
+    if !report.skipped.is_empty() {
+        println!("{} games not checked:", report.skipped.len());
+        for s in report.skipped.iter().take(show) {
+            println!("  {s}");
+        }
+    }
+    for u in unreadable {
+        println!("  unreadable: {u}");
     }
 }

@@ -26,6 +26,7 @@ fn run(inputs: &[PathBuf], out: &Path) -> Summary {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // a test: one scenario checked step by step
 fn every_full_game_replays_and_tables_read_back() {
     let Some(corpus) = corpus() else { return };
     let entries = manifest(&corpus);

@@ -7,6 +7,7 @@ mod common;
 use common::{error, haifu, json, Scratch};
 
 #[test]
+#[allow(clippy::too_many_lines)] // a test: one scenario checked step by step
 fn train_resume_and_eval_beside_the_imitator() {
     common::needs_network_binary();
     let s = Scratch::new("cli-neural");

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use hashbrown::HashMap;
 
 use haifu_mining::Strategy;
@@ -319,6 +319,7 @@ pub fn load_table(dir: &Path, scope: &str, strategy: Strategy, sources: Option<V
 }
 
 /// One row of `sequences.parquet` (docs/SCHEMA.md), with its shapes as text.
+#[cfg(feature = "fixtures")]
 #[derive(Clone, Debug)]
 pub struct SequenceRow<'a> {
     pub scope: &'a str,
@@ -330,8 +331,10 @@ pub struct SequenceRow<'a> {
 }
 
 /// Writes the tables of `rows` with [`haifu_mining::tables::write_tables`] (keys and lengths computed from
-/// the shapes; `players.parquet` has zero statistics): for tests and tools that make tables without mining.
+/// the shapes; `players.parquet` has zero statistics): for tests that make tables without mining.
+#[cfg(feature = "fixtures")]
 pub fn write_sequences(dir: &Path, rows: &[SequenceRow<'_>]) -> Result<()> {
+    use anyhow::anyhow;
     use haifu_mining::mine::SOURCES;
     let mut mined = haifu_mining::Mined { scopes: vec![ALL_SCOPE.to_string()], ..Default::default() };
     for r in rows {

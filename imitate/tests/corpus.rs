@@ -25,6 +25,7 @@ fn mine(dataset: &Path, years: &[i32], min_games: u32, out: &Path) {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)] // a test: one scenario checked step by step
 fn corpus_eval_invariants_and_speed() {
     let Some(corpus) = haifu_testkit::corpus_dir() else { return };
     let scratch = Scratch::new("imitate-corpus");

@@ -292,5 +292,4 @@ mod tests {
             assert_eq!(year_of_days(days_from_civil(y, m, d)), y, "{y}-{m}-{d}");
         }
     }
-
 }

@@ -363,8 +363,7 @@ fn name_kept_games(dataset: &Path, duplicates: &mut [Duplicate]) {
 fn process_guarded(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions, keep_misscored: bool) -> FileOut {
     let len = raw.len() as u64;
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(path, raw, hash.clone(), read, keep_misscored)))
-        .unwrap_or_else(
-        |e| {
+        .unwrap_or_else(|e| {
             let what = e
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
@@ -377,8 +376,7 @@ fn process_guarded(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions, 
                 reason: format!("internal error while reading this file (please report it): {what}"),
             });
             f
-        },
-    )
+        })
 }
 
 /// The plays of the games a dataset holds ([`GameRecord::play_hash`]), each with its game's id. A dataset
@@ -442,30 +440,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     );
 
     let result: Result<Vec<Staged>> = std::thread::scope(|scope| {
-        let reader = scope.spawn(move || {
-            for chunk in inputs.chunks(CHUNK) {
-                // reading is sequential (the content hash decides what to skip); parsing and replay are parallel
-                let mut todo = Vec::with_capacity(chunk.len());
-                for p in chunk {
-                    let read = std::fs::read(p).map_err(|e| format!("cannot read: {e}"));
-                    let hash = read.as_ref().map(|raw| source::content_hash(raw)).unwrap_or_default();
-                    let skip = read.is_ok() && !seen.insert(hash.clone());
-                    todo.push((p, read, hash, skip));
-                }
-                let outs: Vec<FileOut> = pool.install(|| {
-                    todo.into_par_iter()
-                        .map(|(p, read, hash, skip)| match read {
-                            Ok(raw) if skip => FileOut::skipped(p, raw.len() as u64, hash),
-                            Ok(raw) => process_guarded(p, raw, hash, &read_opts, keep_misscored),
-                            Err(reason) => FileOut::unreadable(p, reason),
-                        })
-                        .collect()
-                });
-                if tx.send(outs).is_err() {
-                    break;
-                }
-            }
-        });
+        let reader = scope.spawn(move || read_and_replay(inputs, &mut seen, &pool, &tx, &read_opts, keep_misscored));
         let mut senders = Vec::new();
         let mut tables = Vec::new();
         macro_rules! table_thread {
@@ -528,7 +503,50 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
             None => Ok(staged),
         }
     });
-    let staged = result?;
+    commit_run(result?, summary, writer, opts, started)
+}
+
+/// Reads the inputs chunk by chunk and sends each chunk's files parsed and replayed: reading is sequential
+/// (the content hash decides what to skip), parsing and replay are parallel.
+fn read_and_replay(
+    inputs: &[PathBuf],
+    seen: &mut HashSet<String>,
+    pool: &rayon::ThreadPool,
+    tx: &crossbeam_channel::Sender<Vec<FileOut>>,
+    read_opts: &ReadOptions,
+    keep_misscored: bool,
+) {
+    for chunk in inputs.chunks(CHUNK) {
+        let mut todo = Vec::with_capacity(chunk.len());
+        for p in chunk {
+            let read = std::fs::read(p).map_err(|e| format!("cannot read: {e}"));
+            let hash = read.as_ref().map(|raw| source::content_hash(raw)).unwrap_or_default();
+            let skip = read.is_ok() && !seen.insert(hash.clone());
+            todo.push((p, read, hash, skip));
+        }
+        let outs: Vec<FileOut> = pool.install(|| {
+            todo.into_par_iter()
+                .map(|(p, read, hash, skip)| match read {
+                    Ok(raw) if skip => FileOut::skipped(p, raw.len() as u64, hash),
+                    Ok(raw) => process_guarded(p, raw, hash, read_opts, keep_misscored),
+                    Err(reason) => FileOut::unreadable(p, reason),
+                })
+                .collect()
+        });
+        if tx.send(outs).is_err() {
+            break;
+        }
+    }
+}
+
+/// Holds the run to `--max-quarantined`, then commits its staged parts and the run line.
+fn commit_run(
+    staged: Vec<Staged>,
+    mut summary: Summary,
+    writer: DatasetWriter,
+    opts: &IngestOptions,
+    started: Instant,
+) -> Result<Summary> {
     let quarantined = summary.files_quarantined + summary.games_quarantined;
     let total = summary.games_ingested + quarantined;
     if let Some(limit) = opts.max_quarantined.filter(|l| l.exceeded(quarantined, total)) {

@@ -4,8 +4,8 @@
 use serde_json::json;
 
 use haifu_ingest::extract::{extract, ExtractedGame, Outcome};
-use haifu_record::mjai::parse;
 use haifu_record::event::TagValue;
+use haifu_record::mjai::parse;
 use haifu_record::tags::{Agari, Init, Yaku};
 use haifu_record::{Event, Format, GameRecord, ReadError, Tag};
 use haifu_rules::{Kind, MeldKind};

@@ -16,7 +16,7 @@ use hashbrown::HashMap;
 use polars::prelude::*;
 
 use crate::mine::{
-    plan, MineOptions, Mined, RoundsMode, ScopeStats, SeqCount, StrategyRounds, SOURCES, SUIT_KEY_COLUMNS,
+    plan, MineOptions, Mined, Plan, RoundsMode, ScopeStats, SeqCount, StrategyRounds, SOURCES, SUIT_KEY_COLUMNS,
 };
 use crate::strategy::Strategy;
 
@@ -92,48 +92,7 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     }
     let plan = plan(dataset, opts)?;
 
-    let mut wanted = vec![col("game_id"), col("round"), col("player"), col("source"), col("outcome"), col("win_yaku")];
-    for (b, a) in SUIT_KEY_COLUMNS {
-        wanted.push(col(b));
-        wanted.push(col(a));
-    }
-    let mut d = scan(&plan.decisions)?.select(wanted);
-    if opts.rounds == RoundsMode::Won || opts.strategy_rounds == StrategyRounds::All {
-        let on = [col("game_id"), col("round")];
-        d = d.join(round_flags(&plan.rounds)?, on.clone(), on, JoinArgs::new(JoinType::Left));
-    }
-    let mut flags = vec![match opts.rounds {
-        RoundsMode::All => lit(true).alias(flag(Strategy::All)),
-        RoundsMode::Won => col("r_won").fill_null(lit(false)).alias(flag(Strategy::All)),
-    }];
-    for s in Strategy::YAKU {
-        let fed = match opts.strategy_rounds {
-            // the decision's own seat won with the strategy's yaku: its own row says so
-            StrategyRounds::Winner => col("outcome")
-                .eq(lit("win"))
-                .and(col("win_yaku").list().agg(has_yaku(s, element()).any(true)).fill_null(lit(false))),
-            StrategyRounds::All => col(format!("r_{}", s.name())).fill_null(lit(false)),
-        };
-        flags.push(fed.alias(flag(s)));
-    }
-    let d = d.with_columns(flags);
-    // the player's scope as an integer (0: a player without a table of their own, counted in ALL only), so
-    // that no group-by below keys on text: Polars hashes and compares strings row by row
-    let names: Vec<&str> = plan.scopes.iter().map(String::as_str).collect();
-    let ids: Vec<u32> = (0..names.len() as u32).collect();
-    let scopes = df!("player" => names, "scope" => ids)?.lazy();
-    let source_code = SOURCES.iter().enumerate().rev().fold(u64_lit(SOURCE_UNKNOWN), |other, (i, name)| {
-        when(col("source").eq(lit(*name))).then(u64_lit(i as u64)).otherwise(other)
-    });
-    let mut columns = vec![col("scope").fill_null(lit(0u32)).alias("scope"), col("game_id"), col("round")];
-    columns.push((source_code * u64_lit(1 << SOURCE_SHIFT)).alias("source_bits"));
-    columns.extend(SUIT_KEY_COLUMNS.iter().flat_map(|(b, a)| [col(*b), col(*a)]));
-    columns.extend(Strategy::EVERY.map(|s| col(flag(s))));
-    let d = d.join(scopes, [col("player")], [col("player")], JoinArgs::new(JoinType::Left)).select(columns);
-    // held in memory once (integers only, ~50 bytes a decision): the twelve branches below read it, where
-    // Polars's engines otherwise computed the scan, the flags and the join again per branch or cached them
-    // slowly (the whole query at half the speed)
-    let d = d.collect_with_engine(Engine::InMemory).map_err(|e| anyhow!("polars query: {e}"))?.unwrap_single().lazy();
+    let d = flagged_decisions(&plan, opts)?;
     // one copy of a decision per table it feeds, the strategy in the key's top bits
     let per_strategy: Vec<LazyFrame> = Strategy::EVERY
         .into_iter()
@@ -193,8 +152,73 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
         ..Default::default()
     };
 
-    let df = sequences;
-    let (scope, key, count) = (u64s(&df, "scope")?, u64s(&df, "key")?, u64s(&df, "count")?);
+    mined.counts = counts_of(&sequences)?;
+    mined.counts.sort_unstable_by_key(SeqCount::order);
+
+    for df in [per_scope_rounds, all_rounds] {
+        let (scope, strategy) = (u64s(&df, "scope")?, u64s(&df, "strategy")?);
+        let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
+        for i in 0..df.height() {
+            let st = &mut mined.stats[scope[i] as usize][strategy[i] as usize];
+            st.rounds = rounds[i];
+            st.decisions = decisions[i];
+        }
+    }
+    mined.finish_stats();
+    mined.elapsed_s = start.elapsed().as_secs_f64();
+    Ok(mined)
+}
+
+/// The decisions as the queries need them, in memory: scope id, game, round, source bits, the suits' keys and
+/// one flag per strategy (whether the decision feeds its table).
+fn flagged_decisions(plan: &Plan, opts: &MineOptions) -> Result<LazyFrame> {
+    let mut wanted = vec![col("game_id"), col("round"), col("player"), col("source"), col("outcome"), col("win_yaku")];
+    for (b, a) in SUIT_KEY_COLUMNS {
+        wanted.push(col(b));
+        wanted.push(col(a));
+    }
+    let mut d = scan(&plan.decisions)?.select(wanted);
+    if opts.rounds == RoundsMode::Won || opts.strategy_rounds == StrategyRounds::All {
+        let on = [col("game_id"), col("round")];
+        d = d.join(round_flags(&plan.rounds)?, on.clone(), on, JoinArgs::new(JoinType::Left));
+    }
+    let mut flags = vec![match opts.rounds {
+        RoundsMode::All => lit(true).alias(flag(Strategy::All)),
+        RoundsMode::Won => col("r_won").fill_null(lit(false)).alias(flag(Strategy::All)),
+    }];
+    for s in Strategy::YAKU {
+        let fed = match opts.strategy_rounds {
+            // the decision's own seat won with the strategy's yaku: its own row says so
+            StrategyRounds::Winner => col("outcome")
+                .eq(lit("win"))
+                .and(col("win_yaku").list().agg(has_yaku(s, element()).any(true)).fill_null(lit(false))),
+            StrategyRounds::All => col(format!("r_{}", s.name())).fill_null(lit(false)),
+        };
+        flags.push(fed.alias(flag(s)));
+    }
+    let d = d.with_columns(flags);
+    // the player's scope as an integer (0: a player without a table of their own, counted in ALL only), so
+    // that no group-by below keys on text: Polars hashes and compares strings row by row
+    let names: Vec<&str> = plan.scopes.iter().map(String::as_str).collect();
+    let ids: Vec<u32> = (0..names.len() as u32).collect();
+    let scopes = df!("player" => names, "scope" => ids)?.lazy();
+    let source_code = SOURCES.iter().enumerate().rev().fold(u64_lit(SOURCE_UNKNOWN), |other, (i, name)| {
+        when(col("source").eq(lit(*name))).then(u64_lit(i as u64)).otherwise(other)
+    });
+    let mut columns = vec![col("scope").fill_null(lit(0u32)).alias("scope"), col("game_id"), col("round")];
+    columns.push((source_code * u64_lit(1 << SOURCE_SHIFT)).alias("source_bits"));
+    columns.extend(SUIT_KEY_COLUMNS.iter().flat_map(|(b, a)| [col(*b), col(*a)]));
+    columns.extend(Strategy::EVERY.map(|s| col(flag(s))));
+    let d = d.join(scopes, [col("player")], [col("player")], JoinArgs::new(JoinType::Left)).select(columns);
+    // held in memory once (integers only, ~50 bytes a decision): the twelve branches below read it, where
+    // Polars's engines otherwise computed the scan, the flags and the join again per branch or cached them
+    // slowly (the whole query at half the speed)
+    Ok(d.collect_with_engine(Engine::InMemory).map_err(|e| anyhow!("polars query: {e}"))?.unwrap_single().lazy())
+}
+
+/// The sequence counts of the query's (scope, key, count) rows, ALL's summed over every player's.
+fn counts_of(df: &DataFrame) -> Result<Vec<SeqCount>> {
+    let (scope, key, count) = (u64s(df, "scope")?, u64s(df, "key")?, u64s(df, "count")?);
     let field = |key: u64, shift: u32, bits: u32| ((key >> shift) & ((1 << bits) - 1)) as u32;
     let decode = |scope: u32, key: u64, count: u64| -> Result<SeqCount> {
         let source = field(key, SOURCE_SHIFT, 3);
@@ -222,21 +246,7 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     for (key, count) in all {
         counts.push(decode(0, key, count)?);
     }
-    mined.counts = counts;
-    mined.counts.sort_unstable_by_key(SeqCount::order);
-
-    for df in [per_scope_rounds, all_rounds] {
-        let (scope, strategy) = (u64s(&df, "scope")?, u64s(&df, "strategy")?);
-        let (rounds, decisions) = (u64s(&df, "rounds")?, u64s(&df, "decisions")?);
-        for i in 0..df.height() {
-            let st = &mut mined.stats[scope[i] as usize][strategy[i] as usize];
-            st.rounds = rounds[i];
-            st.decisions = decisions[i];
-        }
-    }
-    mined.finish_stats();
-    mined.elapsed_s = start.elapsed().as_secs_f64();
-    Ok(mined)
+    Ok(counts)
 }
 
 fn u64s(df: &DataFrame, name: &str) -> Result<Vec<u64>> {

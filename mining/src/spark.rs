@@ -236,10 +236,7 @@ mod tests {
     fn the_job_carries_the_strategy_yaku_of_the_rules() {
         let line = strategy_yaku_line();
         assert!(line.contains("\"yakuhai\": [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]"), "{line}");
-        assert!(
-            SCRIPT.lines().any(|l| l == line),
-            "cluster/haifu_spark/mine.py must carry the generated line\n{line}"
-        );
+        assert!(SCRIPT.lines().any(|l| l == line), "cluster/haifu_spark/mine.py must carry the generated line\n{line}");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use tch::{Device, Kind, Tensor};
 use crate::adam::FlatAdam;
 use crate::augment::Transform;
 use crate::features::FLAT;
-use crate::model::{masked, Arch, Net, Scorer, Shape, HIDDEN};
+use crate::model::{masked, Arch, Dims, Net, Scorer, HIDDEN};
 use crate::positions::{Positions, PACKED};
 
 pub use haifu_encoding::options::{DeviceChoice, Tune};
@@ -95,8 +95,8 @@ impl TrainOptions {
         }
     }
 
-    fn shape(&self) -> Shape {
-        Shape { arch: self.arch, layers: self.layers, channels: self.channels }
+    fn shape(&self) -> Dims {
+        Dims { arch: self.arch, layers: self.layers, channels: self.channels }
     }
 }
 
@@ -124,7 +124,7 @@ pub use haifu_encoding::features::FEATURES;
 
 impl RunInfo {
     /// A new run of this network on positions of `players` seats (no epoch done).
-    fn new(shape: Shape, players: u8, bf16: bool) -> RunInfo {
+    fn new(shape: Dims, players: u8, bf16: bool) -> RunInfo {
         RunInfo {
             model: shape.arch.to_string(),
             layers: shape.layers,
@@ -138,9 +138,9 @@ impl RunInfo {
     }
 
     /// The network the run's checkpoints hold.
-    pub fn shape(&self) -> Result<Shape> {
+    pub fn shape(&self) -> Result<Dims> {
         let arch: Arch = self.model.parse().map_err(|e: String| anyhow::anyhow!("{e}"))?;
-        Ok(Shape { arch, layers: self.layers, channels: self.channels.unwrap_or(HIDDEN) })
+        Ok(Dims { arch, layers: self.layers, channels: self.channels.unwrap_or(HIDDEN) })
     }
 
     /// Refuses the checkpoints of `other` (`what` names the option) unless they are of this network and
@@ -278,6 +278,7 @@ impl OnDevice {
 
 /// `data` (plain numbers of `kind`'s size) as a one-dimensional tensor on `device`. To a GPU straight from the
 /// slice's memory: a copy on the CPU first would cost more than the transfer (its fresh pages are written once).
+#[allow(unsafe_code)] // a borrowed tensor saves a copy of every batch (above)
 fn upload<T: bytemuck::Pod>(data: &[T], kind: Kind, device: Device) -> Tensor {
     assert_eq!(std::mem::size_of::<T>(), kind.elt_size_in_bytes());
     let bytes: &[u8] = bytemuck::cast_slice(data);
@@ -446,16 +447,8 @@ pub fn train(train: &Positions, test: &Positions, opts: &TrainOptions) -> Result
     train_with_progress(train, test, opts, &|_, _, _| {})
 }
 
-/// As [`train`], telling `progress` (epoch from 1, positions done in it, positions per epoch) after every step.
-pub fn train_with_progress(
-    train: &Positions,
-    test: &Positions,
-    opts: &TrainOptions,
-    progress: &dyn Fn(usize, usize, usize),
-) -> Result<TrainReport> {
-    if train.is_empty() {
-        bail!("no training positions: the selection holds no decision");
-    }
+/// The options a run cannot start with.
+fn check_options(opts: &TrainOptions) -> Result<()> {
     if opts.batch == 0 || opts.epochs == 0 || opts.layers == 0 {
         bail!("--batch, --epochs and --layers must be at least 1");
     }
@@ -465,28 +458,14 @@ pub fn train_with_progress(
     if opts.arch == Arch::Transformer && opts.channels % 8 != 0 {
         bail!("--channels (the transformer's width) must be a multiple of its 8 heads, not {}", opts.channels);
     }
-    let device = device(opts.device)?;
-    if device == Device::Cpu {
-        // one intra-op thread order: the same seed gives the same weights
-        tch::set_num_threads(1);
-    }
-    if opts.cudnn_benchmark && device.is_cuda() {
-        tch::Cuda::cudnn_set_benchmark(true);
-    }
-    let shape = opts.shape();
-    std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
-    let mut vs = nn::VarStore::new(device);
-    let net = {
-        let _one = GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
-        tch::manual_seed(opts.seed as i64);
-        Net::new(&vs.root(), shape)
-    };
-    if opts.bf16 {
-        vs.bfloat16();
-    }
-    let mut info = RunInfo::new(shape, train.players.first().copied().unwrap_or(4), opts.bf16);
+    Ok(())
+}
+
+/// The run's metrics file, new or (`--resume`) appended to, and the weights a resumed or `--init` run starts
+/// from loaded into `vs`.
+fn open_metrics(opts: &TrainOptions, vs: &mut nn::VarStore, info: &mut RunInfo) -> Result<std::fs::File> {
     let metrics_path = opts.out.join("metrics.csv");
-    let mut metrics = if opts.resume {
+    let metrics = if opts.resume {
         let done = RunInfo::read(&opts.out)?;
         info.fits(&done, &format!("--resume {}", opts.out.display()))?;
         if done.epochs > 0 {
@@ -511,7 +490,12 @@ pub fn train_with_progress(
         }
         vs.load(from.checkpoint(init))?;
     }
-    // the starting weights, kept for the interpolation after the last epoch
+    Ok(metrics)
+}
+
+/// The starting weights, kept for `--interpolate` after the last epoch; `--tune` freezes the weights it does
+/// not train.
+fn starting_weights(opts: &TrainOptions, vs: &nn::VarStore) -> Result<Option<HashMap<String, Tensor>>> {
     let start = match opts.interpolate {
         Some(a) => {
             if opts.init.is_none() || opts.resume || !(0.0..=1.0).contains(&a) {
@@ -532,6 +516,42 @@ pub fn train_with_progress(
             }
         }
     }
+    Ok(start)
+}
+
+/// As [`train`], telling `progress` (epoch from 1, positions done in it, positions per epoch) after every step.
+pub fn train_with_progress(
+    train: &Positions,
+    test: &Positions,
+    opts: &TrainOptions,
+    progress: &dyn Fn(usize, usize, usize),
+) -> Result<TrainReport> {
+    if train.is_empty() {
+        bail!("no training positions: the selection holds no decision");
+    }
+    check_options(opts)?;
+    let device = device(opts.device)?;
+    if device == Device::Cpu {
+        // one intra-op thread order: the same seed gives the same weights
+        tch::set_num_threads(1);
+    }
+    if opts.cudnn_benchmark && device.is_cuda() {
+        tch::Cuda::cudnn_set_benchmark(true);
+    }
+    let shape = opts.shape();
+    std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
+    let mut vs = nn::VarStore::new(device);
+    let net = {
+        let _one = GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+        tch::manual_seed(opts.seed as i64);
+        Net::new(&vs.root(), shape)
+    };
+    if opts.bf16 {
+        vs.bfloat16();
+    }
+    let mut info = RunInfo::new(shape, train.players.first().copied().unwrap_or(4), opts.bf16);
+    let mut metrics = open_metrics(opts, &mut vs, &mut info)?;
+    let start = starting_weights(opts, &vs)?;
     // the frozen layers' batch norm keeps the init's statistics: evaluation mode unless every weight trains
     let train_mode = opts.tune == Tune::All;
     info.write(&opts.out)?;

@@ -237,6 +237,7 @@ impl Follower {
         Ok(())
     }
 
+    #[allow(clippy::too_many_lines)] // a match over the mjai message kinds, one short arm each
     fn step(&mut self, msg: &Message) -> Result<(), String> {
         let me = self.seat;
         match msg {

@@ -68,6 +68,7 @@ fn line_of(m: &serde_json::Value) -> String {
 }
 
 /// Runs one scripted client to the end of the match.
+#[allow(clippy::too_many_lines)] // a test: one scenario checked step by step
 fn client(addr: SocketAddr, name: &str, script: Script) -> Seen {
     let stream = TcpStream::connect(addr).unwrap();
     stream.set_nodelay(true).unwrap();

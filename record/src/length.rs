@@ -117,7 +117,13 @@ fn round_ends(events: &[Event]) -> Vec<RoundEnd> {
             Event::Init(init) => {
                 out.extend(open.take().map(|o| o.close(true)));
                 let scores = init.scores;
-                open = Some(Open { init: init.value().clone(), scores, winners: Vec::new(), dealer_tenpai: None, ends: false });
+                open = Some(Open {
+                    init: init.value().clone(),
+                    scores,
+                    winners: Vec::new(),
+                    dealer_tenpai: None,
+                    ends: false,
+                });
             }
             Event::Agari(a) => {
                 if let Some(o) = open.as_mut() {

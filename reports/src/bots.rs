@@ -12,7 +12,7 @@ use haifu_imitate::ALL_SCOPE;
 use haifu_mining::report::{Cell, Table};
 use haifu_mining::stats;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
-use haifu_style::{StyleDb, RATES};
+use haifu_style::{Profile, StyleDb, RATES};
 
 use crate::charts::{Chart, Plot};
 use crate::html::{Block, Page};
@@ -31,30 +31,7 @@ pub fn bots_report(
     let profiles: Vec<_> = bots.iter().map(|b| bots_db.profile(b)).collect::<Result<_>>()?;
     let mut tables = Vec::new();
 
-    let mut columns = vec!["rate".to_string(), "humans (ALL)".to_string()];
-    columns.extend(bots.iter().cloned());
-    let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
-    let mut rates = Table::new("rates", "Rates: humans against each bot", &cols);
-    let human_rates = humans.all.rates();
-    for (i, r) in RATES.iter().enumerate() {
-        let cell = |v: Option<f64>| {
-            if r.name.ends_with("_rate") {
-                Cell::opt_percent(v)
-            } else {
-                v.map_or(Cell::Empty, |x| Cell::Float(x, 1))
-            }
-        };
-        let mut row = vec![Cell::text(r.name), cell(human_rates[i])];
-        row.extend(profiles.iter().map(|p| cell(p.tally.rates()[i])));
-        rates.push(row);
-    }
-    rates.note(format!(
-        "humans: every seat of the {} games of {}; bots: {}",
-        humans.meta.games,
-        humans.dir.display(),
-        bots_db.dir.display()
-    ));
-    tables.push(rates);
+    tables.push(rates_table(humans, bots_db, &profiles, bots));
 
     let mut decisive = stats::decisiveness(&humans.dir, &[ALL_SCOPE.to_string()], 20)?;
     let bot_rows = stats::decisiveness(&bots_db.dir, bots, 20)?;
@@ -76,40 +53,10 @@ pub fn bots_report(
     for b in bots {
         let d = distribution(bots_db, b)?;
         distance.push(vec![Cell::text(b.clone()), Cell::int(d.total), Cell::Float(js_distance(&d, &human), 4)]);
-        let mut t = Table::new(
-            &format!("shapes_{}", tables.len() + shapes.len()),
-            &format!("Shapes where {b} chooses most differently from the humans"),
-            &["before", "bot's choice", "share", "humans' choice", "share", "seen (bot, humans)", "distance"],
-        );
-        for s in shape_differences(&d, &human, 20, 10) {
-            t.push(vec![
-                Cell::text(s.before.clone()),
-                Cell::text(s.choice[0].0.clone()),
-                Cell::Percent(s.choice[0].1),
-                Cell::text(s.choice[1].0.clone()),
-                Cell::Percent(s.choice[1].1),
-                Cell::text(format!("{}, {}", s.n[0], s.n[1])),
-                Cell::Float(s.distance, 2),
-            ]);
-        }
-        t.note(
-            "total variation distance between the two sides' choices of after for the shape (seen 20+ times by both)",
-        );
-        shapes.push(t);
+        shapes.push(shapes_table(&format!("shapes_{}", tables.len() + shapes.len()), b, &d, &human));
     }
     tables.push(distance);
-    let mut tops = vec![{
-        let mut t = stats::top_sequences(&humans.dir, ALL_SCOPE, 10, 3)?;
-        t.name = "top_sequences_humans".into();
-        t.title = "Most frequent sequences of the humans".into();
-        t
-    }];
-    for (i, b) in bots.iter().enumerate() {
-        let mut t = stats::top_sequences(&bots_db.dir, b, 10, 3)?;
-        t.name = format!("top_sequences_bot{i}");
-        t.title = format!("Most frequent sequences of {b}");
-        tops.push(t);
-    }
+    let tops = top_tables(humans, bots_db, bots)?;
 
     let mut page = Page::new("Humans against bots");
     page.push(Block::Paragraph(format!(
@@ -121,6 +68,7 @@ pub fn bots_report(
         bots_db.dir.display()
     )));
     page.push(Block::Table(tables[0].clone()));
+    let human_rates = humans.all.rates();
     let shares: Vec<usize> =
         RATES.iter().enumerate().filter(|(_, r)| r.name.ends_with("_rate")).map(|(i, _)| i).collect();
     let mut series = vec![("humans".to_string(), shares.iter().map(|&i| human_rates[i].map(|x| 100.0 * x)).collect())];
@@ -156,4 +104,71 @@ pub fn bots_report(
 
     let problems = crate::html::write_report(out, "Humans against bots", &tables, &page)?;
     Ok((tables, problems))
+}
+
+/// The rates of the humans (ALL) and of each bot.
+fn rates_table(humans: &StyleDb, bots_db: &StyleDb, profiles: &[&Profile], bots: &[String]) -> Table {
+    let mut columns = vec!["rate".to_string(), "humans (ALL)".to_string()];
+    columns.extend(bots.iter().cloned());
+    let cols: Vec<&str> = columns.iter().map(String::as_str).collect();
+    let mut rates = Table::new("rates", "Rates: humans against each bot", &cols);
+    let human_rates = humans.all.rates();
+    for (i, r) in RATES.iter().enumerate() {
+        let cell = |v: Option<f64>| {
+            if r.name.ends_with("_rate") {
+                Cell::opt_percent(v)
+            } else {
+                v.map_or(Cell::Empty, |x| Cell::Float(x, 1))
+            }
+        };
+        let mut row = vec![Cell::text(r.name), cell(human_rates[i])];
+        row.extend(profiles.iter().map(|p| cell(p.tally.rates()[i])));
+        rates.push(row);
+    }
+    rates.note(format!(
+        "humans: every seat of the {} games of {}; bots: {}",
+        humans.meta.games,
+        humans.dir.display(),
+        bots_db.dir.display()
+    ));
+    rates
+}
+
+/// The shapes where a bot chooses most differently from the humans.
+fn shapes_table(name: &str, b: &str, d: &Distribution, human: &Distribution) -> Table {
+    let mut t = Table::new(
+        name,
+        &format!("Shapes where {b} chooses most differently from the humans"),
+        &["before", "bot's choice", "share", "humans' choice", "share", "seen (bot, humans)", "distance"],
+    );
+    for s in shape_differences(d, human, 20, 10) {
+        t.push(vec![
+            Cell::text(s.before.clone()),
+            Cell::text(s.choice[0].0.clone()),
+            Cell::Percent(s.choice[0].1),
+            Cell::text(s.choice[1].0.clone()),
+            Cell::Percent(s.choice[1].1),
+            Cell::text(format!("{}, {}", s.n[0], s.n[1])),
+            Cell::Float(s.distance, 2),
+        ]);
+    }
+    t.note("total variation distance between the two sides' choices of after for the shape (seen 20+ times by both)");
+    t
+}
+
+/// The most frequent sequences of the humans and of each bot.
+fn top_tables(humans: &StyleDb, bots_db: &StyleDb, bots: &[String]) -> Result<Vec<Table>> {
+    let mut tops = vec![{
+        let mut t = stats::top_sequences(&humans.dir, ALL_SCOPE, 10, 3)?;
+        t.name = "top_sequences_humans".into();
+        t.title = "Most frequent sequences of the humans".into();
+        t
+    }];
+    for (i, b) in bots.iter().enumerate() {
+        let mut t = stats::top_sequences(&bots_db.dir, b, 10, 3)?;
+        t.name = format!("top_sequences_bot{i}");
+        t.title = format!("Most frequent sequences of {b}");
+        tops.push(t);
+    }
+    Ok(tops)
 }

@@ -20,14 +20,15 @@ use hashbrown::HashMap;
 
 use haifu_imitate::rank::{rank, Reason, Winds};
 use haifu_imitate::{SeqTable, ALL_SCOPE};
-use haifu_ingest::extract::Source;
+use haifu_ingest::extract::TileSource;
 use haifu_mining::report::{Cell, Table};
 use haifu_mining::Shape;
 use haifu_rules::shanten::shanten_each;
 use haifu_rules::{Kind, KINDS};
 use haifu_style::compare::{js_distance, Distribution};
+use haifu_style::db::StyleTables;
 use haifu_style::played::{self, Played, Reading};
-use haifu_style::{StyleDb, RATES};
+use haifu_style::{StyleDb, Tally, RATES};
 
 use crate::charts::{Chart, Plot};
 use crate::html::{escape, Block, Page};
@@ -97,6 +98,148 @@ fn state_text(state: &[u8; KINDS]) -> String {
 }
 
 /// The player's individual moves in their games of `years`.
+/// The player's rates beside everyone's.
+fn rates_table(tally: &Tally, db: &StyleDb, o: &PlayerOptions) -> Table {
+    let mut rates =
+        Table::new("rates", &format!("{}: rates beside everyone's", o.player), &["rate", "player", "everyone", "what"]);
+    for (r, (p, a)) in RATES.iter().zip(tally.rates().into_iter().zip(db.all.rates())) {
+        let cell = |v: Option<f64>| {
+            if r.name.ends_with("_rate") {
+                Cell::opt_percent(v)
+            } else {
+                v.map_or(Cell::Empty, |x| Cell::Float(x, 1))
+            }
+        };
+        rates.push(vec![Cell::text(r.name), cell(p), cell(a), Cell::text(r.what)]);
+    }
+    rates.note(format!("{} games, {} rounds in the database {}", tally.games, tally.rounds, db.dir.display()));
+    rates
+}
+
+/// How many individual moves of each kind, per 100 decisions.
+fn kinds_table(found: &[Move], decisions: u64, games: usize, o: &PlayerOptions) -> Table {
+    let mut kinds = Table::new("move_kinds", "Individual moves by kind", &["kind", "moves", "per 100 decisions"]);
+    for k in ["efficiency", "safety", "calls", "riichi", "shape"] {
+        let key = if k == "calls" { "call" } else { k };
+        let n = found.iter().filter(|m| m.kind == key).count() as u64;
+        kinds.push(vec![Cell::text(k), Cell::int(n), Cell::Float(100.0 * n as f64 / decisions.max(1) as f64, 2)]);
+    }
+    kinds.note(format!(
+        "{} individual moves in {decisions} chosen discards of {} games: the player chose another tile than the all-players table's first, whose sequence it saw {:.0}%+ of the times of the two sequences together ({}+ times)",
+        found.len(),
+        games,
+        100.0 * o.min_share,
+        o.min_count
+    ));
+    kinds
+}
+
+/// Individual moves per game.
+fn per_game_table(found: &[Move]) -> Table {
+    let mut per_game: Vec<(i64, usize)> = Vec::new();
+    for m in found {
+        match per_game.iter_mut().find(|g| g.0 == m.game) {
+            Some(g) => g.1 += 1,
+            None => per_game.push((m.game, 1)),
+        }
+    }
+    let mut games_table = Table::new("moves_per_game", "Individual moves per game", &["game", "moves"]);
+    for (g, n) in &per_game {
+        games_table.push(vec![Cell::text(format!("{g:016x}")), Cell::int(*n as u64)]);
+    }
+    games_table
+}
+
+/// The moves, in the order given.
+fn moves_table(found: &[Move]) -> Table {
+    let mut list = Table::new(
+        "moves",
+        "Individual moves, the clearest majorities first",
+        &["game", "round", "turn", "kind", "hand", "chose", "majority", "majority share", "seen"],
+    );
+    for m in found {
+        list.push(vec![
+            Cell::text(format!("{:016x}", m.game)),
+            Cell::int(m.round),
+            Cell::int(m.turn),
+            Cell::text(m.kind),
+            Cell::text(state_text(&m.state)),
+            Cell::text(m.chosen.name()),
+            Cell::text(m.majority.name()),
+            Cell::Percent(m.share),
+            Cell::int(m.count),
+        ]);
+    }
+    list
+}
+
+/// Sequences the player plays far more often than everyone (folded pairs seen 10+ times by the player).
+fn characteristic_table(own: &Distribution, everyone: &Distribution) -> Table {
+    let mut lift: Vec<((u32, u32), u64, f64)> = own
+        .counts
+        .iter()
+        .filter(|(_, &n)| n >= 10)
+        .map(|(k, &n)| {
+            let p = n as f64 / own.total as f64;
+            let q = (everyone.counts.get(k).copied().unwrap_or(0) as f64 + 1.0) / (everyone.total as f64 + 1.0);
+            (*k, n, p / q)
+        })
+        .collect();
+    lift.sort_by(|a, b| b.2.total_cmp(&a.2));
+    lift.truncate(15);
+    let mut characteristic = Table::new(
+        "characteristic",
+        "Most characteristic sequences (share against everyone's)",
+        &["before", "after", "count", "times everyone's share"],
+    );
+    for ((b, a), n, l) in &lift {
+        characteristic.push(vec![
+            Cell::text(Shape::from_key(*b).to_string()),
+            Cell::text(Shape::from_key(*a).to_string()),
+            Cell::int(*n),
+            Cell::Float(*l, 2),
+        ]);
+    }
+    characteristic
+}
+
+/// The five players nearest by the Jensen-Shannon distance of their sequences.
+fn nearest_table(db: &StyleDb, tables: &StyleTables, own: &Distribution, o: &PlayerOptions) -> Table {
+    let mut nearest: Vec<(String, f64)> = db
+        .profiles
+        .iter()
+        .filter(|p| p.player != o.player)
+        .map(|p| (p.player.clone(), js_distance(own, &Distribution::of(tables.get(&p.player)))))
+        .collect();
+    nearest.sort_by(|a, b| a.1.total_cmp(&b.1));
+    nearest.truncate(5);
+    let mut near =
+        Table::new("nearest", "Nearest players (Jensen-Shannon distance of the sequences)", &["player", "distance"]);
+    for (p, d) in &nearest {
+        near.push(vec![Cell::text(p.clone()), Cell::Float(*d, 4)]);
+    }
+    near
+}
+
+/// The moves' hands drawn as tiles, the choice and the majority marked.
+fn move_pictures(found: &[Move]) -> String {
+    let mut pictures = String::from("<table class=\"data\" data-name=\"move_pictures\"><thead><tr><th>kind</th><th class=\"text\">hand (orange: chose, green: majority)</th><th>chose</th><th>majority</th><th>share</th></tr></thead><tbody>");
+    for m in found {
+        pictures.push_str(&format!(
+            "<tr><td class=\"text\">{}</td><td class=\"text\" title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{:.0}% of {}</td></tr>",
+            m.kind,
+            escape(&state_text(&m.state)),
+            tiles_html(&m.state, m.chosen, m.majority),
+            m.chosen.name(),
+            m.majority.name(),
+            100.0 * m.share,
+            m.count
+        ));
+    }
+    pictures.push_str("</tbody></table>\n");
+    pictures
+}
+
 fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> Vec<Move> {
     let mut out = Vec::new();
     for g in games {
@@ -130,7 +273,7 @@ fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> V
                 continue;
             }
             let after = shanten_each(&tiles.hand, -1);
-            let kind = if matches!(d.source, Source::Chi | Source::Pon) {
+            let kind = if matches!(d.source, TileSource::Chi | TileSource::Pon) {
                 "call"
             } else if riichi.get(&d.round).is_some_and(|r| r.iter().any(|&at| at < d.event_index)) {
                 "safety"
@@ -179,117 +322,21 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
         .sum();
 
     let mut out_tables = Vec::new();
-    let mut rates =
-        Table::new("rates", &format!("{}: rates beside everyone's", o.player), &["rate", "player", "everyone", "what"]);
-    for (r, (p, a)) in RATES.iter().zip(profile.tally.rates().into_iter().zip(db.all.rates())) {
-        let cell = |v: Option<f64>| {
-            if r.name.ends_with("_rate") {
-                Cell::opt_percent(v)
-            } else {
-                v.map_or(Cell::Empty, |x| Cell::Float(x, 1))
-            }
-        };
-        rates.push(vec![Cell::text(r.name), cell(p), cell(a), Cell::text(r.what)]);
-    }
-    rates.note(format!(
-        "{} games, {} rounds in the database {}",
-        profile.tally.games,
-        profile.tally.rounds,
-        db.dir.display()
-    ));
-    out_tables.push(rates);
+    out_tables.push(rates_table(&profile.tally, db, o));
 
-    let mut kinds = Table::new("move_kinds", "Individual moves by kind", &["kind", "moves", "per 100 decisions"]);
-    for k in ["efficiency", "safety", "calls", "riichi", "shape"] {
-        let key = if k == "calls" { "call" } else { k };
-        let n = found.iter().filter(|m| m.kind == key).count() as u64;
-        kinds.push(vec![Cell::text(k), Cell::int(n), Cell::Float(100.0 * n as f64 / decisions.max(1) as f64, 2)]);
-    }
-    kinds.note(format!(
-        "{} individual moves in {decisions} chosen discards of {} games: the player chose another tile than the all-players table's first, whose sequence it saw {:.0}%+ of the times of the two sequences together ({}+ times)",
-        found.len(),
-        mine.len(),
-        100.0 * o.min_share,
-        o.min_count
-    ));
-    out_tables.push(kinds);
+    out_tables.push(kinds_table(&found, decisions, mine.len(), o));
 
-    let mut per_game: Vec<(i64, usize)> = Vec::new();
-    for m in &found {
-        match per_game.iter_mut().find(|g| g.0 == m.game) {
-            Some(g) => g.1 += 1,
-            None => per_game.push((m.game, 1)),
-        }
-    }
-    let mut games_table = Table::new("moves_per_game", "Individual moves per game", &["game", "moves"]);
-    for (g, n) in &per_game {
-        games_table.push(vec![Cell::text(format!("{g:016x}")), Cell::int(*n as u64)]);
-    }
-    out_tables.push(games_table);
+    out_tables.push(per_game_table(&found));
 
     found.sort_by(|a, b| b.share.total_cmp(&a.share).then(b.count.cmp(&a.count)));
     found.truncate(o.limit);
-    let mut list = Table::new(
-        "moves",
-        "Individual moves, the clearest majorities first",
-        &["game", "round", "turn", "kind", "hand", "chose", "majority", "majority share", "seen"],
-    );
-    for m in &found {
-        list.push(vec![
-            Cell::text(format!("{:016x}", m.game)),
-            Cell::int(m.round),
-            Cell::int(m.turn),
-            Cell::text(m.kind),
-            Cell::text(state_text(&m.state)),
-            Cell::text(m.chosen.name()),
-            Cell::text(m.majority.name()),
-            Cell::Percent(m.share),
-            Cell::int(m.count),
-        ]);
-    }
+    let list = moves_table(&found);
 
-    // sequences the player plays far more often than everyone (folded pairs seen 10+ times by the player)
     let own = Distribution::of(table(&o.player));
     let everyone = Distribution::of(all);
-    let mut lift: Vec<((u32, u32), u64, f64)> = own
-        .counts
-        .iter()
-        .filter(|(_, &n)| n >= 10)
-        .map(|(k, &n)| {
-            let p = n as f64 / own.total as f64;
-            let q = (everyone.counts.get(k).copied().unwrap_or(0) as f64 + 1.0) / (everyone.total as f64 + 1.0);
-            (*k, n, p / q)
-        })
-        .collect();
-    lift.sort_by(|a, b| b.2.total_cmp(&a.2));
-    lift.truncate(15);
-    let mut characteristic = Table::new(
-        "characteristic",
-        "Most characteristic sequences (share against everyone's)",
-        &["before", "after", "count", "times everyone's share"],
-    );
-    for ((b, a), n, l) in &lift {
-        characteristic.push(vec![
-            Cell::text(Shape::from_key(*b).to_string()),
-            Cell::text(Shape::from_key(*a).to_string()),
-            Cell::int(*n),
-            Cell::Float(*l, 2),
-        ]);
-    }
+    let characteristic = characteristic_table(&own, &everyone);
 
-    let mut nearest: Vec<(String, f64)> = db
-        .profiles
-        .iter()
-        .filter(|p| p.player != o.player)
-        .map(|p| (p.player.clone(), js_distance(&own, &Distribution::of(table(&p.player)))))
-        .collect();
-    nearest.sort_by(|a, b| a.1.total_cmp(&b.1));
-    nearest.truncate(5);
-    let mut near =
-        Table::new("nearest", "Nearest players (Jensen-Shannon distance of the sequences)", &["player", "distance"]);
-    for (p, d) in &nearest {
-        near.push(vec![Cell::text(p.clone()), Cell::Float(*d, 4)]);
-    }
+    let near = nearest_table(db, &tables, &own, o);
 
     let mut page = Page::new(format!("{}: style and individual moves", o.player));
     page.push(Block::Paragraph(format!(
@@ -320,20 +367,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     }));
     page.push(Block::Heading("Individual moves".into()));
     page.push(Block::Table(out_tables[1].clone()));
-    let mut pictures = String::from("<table class=\"data\" data-name=\"move_pictures\"><thead><tr><th>kind</th><th class=\"text\">hand (orange: chose, green: majority)</th><th>chose</th><th>majority</th><th>share</th></tr></thead><tbody>");
-    for m in &found {
-        pictures.push_str(&format!(
-            "<tr><td class=\"text\">{}</td><td class=\"text\" title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{:.0}% of {}</td></tr>",
-            m.kind,
-            escape(&state_text(&m.state)),
-            tiles_html(&m.state, m.chosen, m.majority),
-            m.chosen.name(),
-            m.majority.name(),
-            100.0 * m.share,
-            m.count
-        ));
-    }
-    pictures.push_str("</tbody></table>\n");
+    let pictures = move_pictures(&found);
     page.push(Block::Raw(pictures));
     page.push(Block::Table(list.clone()));
     page.push(Block::Table(out_tables[2].clone()));

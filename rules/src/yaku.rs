@@ -295,7 +295,6 @@ pub fn is_dora(id: u8) -> bool {
     (52..=54).contains(&id)
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -770,7 +770,9 @@ fn same_event(log: &Event, ours: &Event) -> bool {
 /// Two AGARI `m` lists, equal up to the copy a closed kan names.
 fn same_melds(a: &str, b: &str) -> bool {
     let melds = |s: &str| {
-        s.split(',').map(|c| c.trim().parse::<u32>().ok().and_then(|m| Meld::decode(m).ok())).collect::<Option<Vec<Meld>>>()
+        s.split(',')
+            .map(|c| c.trim().parse::<u32>().ok().and_then(|m| Meld::decode(m).ok()))
+            .collect::<Option<Vec<Meld>>>()
     };
     match (melds(a), melds(b)) {
         (Some(x), Some(y)) => x == y,

@@ -113,6 +113,7 @@ pub fn actor_of(msg: &Message) -> Option<u8> {
 /// The action an answer says, when it is among `legal` (the seat's legal actions now); otherwise why not,
 /// `why_illegal` naming the rule a well-formed but illegal action breaks. A `reach` is read as the seat's riichi
 /// discards being legal (its `dahai` comes after it: read with [`Asked::riichi_due`]); `none` as a pass.
+#[allow(clippy::too_many_lines)] // a match over the mjai message kinds, one short arm each
 pub fn action_of(
     msg: &Message,
     a: &Asked,
@@ -129,7 +130,8 @@ pub fn action_of(
     let kind = msg.kind();
     let need_turn = || if a.turn { Ok(()) } else { Err(format!("`{kind}` answers only your own turn")) };
     let need_offer = || a.offered.ok_or_else(|| format!("`{kind}` answers only another seat's tile"));
-    let check = |x: Action| if legal.contains(&x) { Ok(x) } else { Err(format!("{x} is not legal now ({})", why_illegal(&x))) };
+    let check =
+        |x: Action| if legal.contains(&x) { Ok(x) } else { Err(format!("{x} is not legal now ({})", why_illegal(&x))) };
     // the first legal one of these, else why the first is not
     let first_legal = |cands: Vec<Action>, none: String| match cands.iter().find(|x| legal.contains(*x)) {
         Some(x) => Ok(*x),

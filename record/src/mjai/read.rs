@@ -620,8 +620,7 @@ impl<'a> GameReader<'a> {
         };
         let sticks = if first { self.kyotaku } else { 0 };
         let delta = self.deltas(i, h.deltas.as_deref(), h.scores.as_deref(), sticks)?;
-        let points =
-            h.hora_points.unwrap_or_else(|| infer::win_points(delta[who], first, honba, sticks, n as u8));
+        let points = h.hora_points.unwrap_or_else(|| infer::win_points(delta[who], first, honba, sticks, n as u8));
         let (yaku, yakuman) = infer::win_yaku(h, &ctx);
         let agari = Agari {
             honba,

@@ -243,7 +243,8 @@ impl Writer {
             Event::Players(un) => {
                 // the first UN names the table; a later one with a single name is a reconnection
                 if self.names.is_none() && un.0[0].is_some() {
-                    self.names = Some(un.0.iter().map(|p| p.as_ref().map(|p| p.name.clone()).unwrap_or_default()).collect());
+                    self.names =
+                        Some(un.0.iter().map(|p| p.as_ref().map(|p| p.name.clone()).unwrap_or_default()).collect());
                 }
                 Ok(())
             }

@@ -563,12 +563,12 @@ impl TableState {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::mjlog;
 
     /// A game's header and a deal (seat 1 holds two copies of one kind: tiles 108 and 109).
-    const DEALT: &str = concat!(
+    pub(crate) const DEALT: &str = concat!(
         r#"<mjloggm ver="2.3"><GO type="169" lobby="0"/>"#,
         r#"<INIT seed="0,0,0,1,1,120" ten="250,250,250,250" oya="0" "#,
         r#"hai0="0,4,8,12,16,20,24,28,32,36,40,44,48" hai1="1,5,9,13,17,21,25,29,33,37,41,108,109" "#,

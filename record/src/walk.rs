@@ -66,12 +66,7 @@ mod tests {
         }
     }
 
-    const DEALT: &str = concat!(
-        r#"<mjloggm ver="2.3"><GO type="169" lobby="0"/>"#,
-        r#"<INIT seed="0,0,0,1,1,120" ten="250,250,250,250" oya="0" "#,
-        r#"hai0="0,4,8,12,16,20,24,28,32,36,40,44,48" hai1="1,5,9,13,17,21,25,29,33,37,41,108,109" "#,
-        r#"hai2="2,6,10,14,18,22,26,30,34,38,42,46,50" hai3="3,7,11,15,19,23,27,31,35,39,43,47,51"/>"#,
-    );
+    use crate::state::tests::DEALT;
 
     #[test]
     fn the_visitor_sees_the_state_before_and_after_each_event() {

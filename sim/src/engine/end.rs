@@ -23,8 +23,8 @@ impl<W: Wall> Engine<W> {
             let riichi = self.table.seats[usize::from(w)].riichi.is_accepted();
             let ura = if riichi { self.wall.ura(self.table.dora.len()) } else { Vec::new() };
             let sc = self
-                .options(w)
-                .score_win(w, from, tile, offer, rinshan, ura.clone())
+                .table
+                .score_win(self.ruleset, w, from, tile, offer, rinshan, ura.clone())
                 .ok_or(IllegalAction::NotLegal { seat: w, action: "win (no score)".into() })?;
             let pao = score::pao_payer(&sc, self.seats[usize::from(w)].pao, from);
             let (honba, sticks) = if i == 0 { (self.table.honba, self.table.kyotaku) } else { (0, 0) };

@@ -131,7 +131,7 @@ impl<W: Wall> Engine<W> {
         if s.waits & s.discarded != 0 {
             return Some(WinBlock::Furiten("discard"));
         }
-        match self.options(seat).score_win(seat, from, tile, offer, false, Vec::new()) {
+        match self.table.score_win(self.ruleset, seat, from, tile, offer, false, Vec::new()) {
             None => Some(WinBlock::NoYaku),
             Some(sc) if offer == Offer::Ankan && !sc.yakuman.iter().any(|&y| y == 47 || y == 48) => {
                 Some(WinBlock::NotOffered)
@@ -340,7 +340,7 @@ impl SeatOptions<'_> {
     /// The tile `seat` just drew (`replacement`: after a kan or north) completes its hand with a yaku.
     pub fn tsumo_ok(&self, seat: u8, tile: Tile, replacement: bool) -> bool {
         self.extras.waits & bit(tile.kind()) != 0
-            && self.score_win(seat, seat, tile, Offer::Discard, replacement, Vec::new()).is_some()
+            && self.table.score_win(self.ruleset, seat, seat, tile, Offer::Discard, replacement, Vec::new()).is_some()
     }
 
     /// `seat` may ron `tile` shown by `from` as `offer`: a wait, not furiten, a yaku (a closed kan: thirteen
@@ -350,20 +350,9 @@ impl SeatOptions<'_> {
         if s.waits & bit(tile.kind()) == 0 || s.furiten() {
             return false;
         }
-        let Some(sc) = self.score_win(seat, from, tile, offer, false, Vec::new()) else { return false };
+        let Some(sc) = self.table.score_win(self.ruleset, seat, from, tile, offer, false, Vec::new()) else {
+            return false;
+        };
         offer != Offer::Ankan || sc.yakuman.iter().any(|&y| y == 47 || y == 48)
-    }
-
-    /// Scores a win of `seat` on `tile` ([`TableState::score_win`]).
-    pub fn score_win(
-        &self,
-        seat: u8,
-        from: u8,
-        tile: Tile,
-        offer: Offer,
-        rinshan: bool,
-        ura: Vec<Tile>,
-    ) -> Option<Score> {
-        self.table.score_win(self.ruleset, seat, from, tile, offer, rinshan, ura)
     }
 }

@@ -41,12 +41,18 @@ fn rounds(dataset: &Path, years: &[i32]) -> Result<Vec<RoundWins>> {
             let ids = |name: &str| {
                 w.column_by_name(name).and_then(|c| c.as_list_opt::<i32>()).ok_or_else(|| anyhow!("wins.{name}"))
             };
-            let (yaku, yakuman) = (ids("yaku")?, ids("yakuman")?);
+            let (yaku, yaku_han, yakuman) = (ids("yaku")?, ids("yaku_han")?, ids("yakuman")?);
             for i in 0..b.num_rows() {
                 let range = wins.value_offsets()[i] as usize..wins.value_offsets()[i + 1] as usize;
                 let wins = range
                     .map(|k| {
-                        let mut v: Vec<u8> = yaku.value(k).as_primitive::<UInt8Type>().values().to_vec();
+                        let ids = yaku.value(k);
+                        let han = yaku_han.value(k);
+                        let (ids, han) =
+                            (ids.as_primitive::<UInt8Type>().values(), han.as_primitive::<UInt8Type>().values());
+                        // Tenhou lists ura dora at 0 han on every riichi win: a yaku counts where it scores
+                        let mut v: Vec<u8> =
+                            ids.iter().zip(han.iter()).filter(|(_, &h)| h > 0).map(|(&y, _)| y).collect();
                         v.extend(yakuman.value(k).as_primitive::<UInt8Type>().values().iter());
                         v
                     })
@@ -77,7 +83,10 @@ pub fn yaku_frequency(dataset: &Path, years: &[i32]) -> Result<Table> {
     }
     let mut t = Table::new("yaku_frequency", "Yaku frequency (thesis table 5.1)", &["id", "yaku", "wins", "percent"]);
     t.note(format!("wins: {wins} (a double ron counts two wins), years {}", years_text(years)));
-    t.note("percent = wins with the yaku / all wins; dora (52-54) count as yaku ids here, as Tenhou lists them");
+    t.note(
+        "percent = wins with the yaku / all wins; dora, aka dora and ura dora (52-54) count as yaku ids, as Tenhou lists \
+         them, each only on a win where it scores above 0 han (Tenhou lists ura dora at 0 han on every riichi win)",
+    );
     let mut rows: Vec<(u64, String, String)> = (0..per.len())
         .filter(|&i| per[i] > 0)
         .map(|i| (per[i], format!("{i:02}"), haifu_rules::yaku_name(i as u8).unwrap_or("?").to_string()))

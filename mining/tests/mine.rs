@@ -44,7 +44,7 @@ fn game() -> GameBuilder {
     g.draw(0, "7z").discard(0, "7z");
     g.draw(1, "5z").discard(1, "5z");
     // haku, toitoi, three concealed triplets: mangan
-    g.ron(1, &[(3, Win::new(8000).fu(50).yaku(&[(18, 1), (28, 2), (29, 2)]))]);
+    g.ron(1, &[(3, Win::new(8000).fu(50).yaku(&[(29, 2), (28, 2), (18, 1)]))]);
 
     g.deal(["234m567m234p678s5s", "119m111p111s1234z", "999p999s5566z777z", "3388m3388p3377s4z"]);
     g.draw(1, "9p").discard(1, "9p");
@@ -357,4 +357,23 @@ fn corpus_oracle_and_engines_agree() {
         });
         assert!(all.is_some_and(|a| a.count >= c.count));
     }
+}
+
+/// Table 5.1 counts a dora-type entry only where it scores: Tenhou lists ura dora at 0 han on every riichi win,
+/// so before this the ura dora row equalled the riichi rows (issue 32). The scripted game: a double riichi
+/// tsumo whose ura indicator gives nothing, then a ron without riichi.
+#[test]
+fn yaku_frequency_counts_no_ura_dora_at_zero_han() {
+    let s = Scratch::new("mine-ura");
+    let ds = haifu_ingest::pipeline::ingest_logs(
+        &s.0,
+        &[("2024010112gm-00a9-0000-0000bbbb.xml", haifu_testkit::scenes::riichi().xml())],
+    )
+    .expect("the scripted game ingests");
+    let t = haifu_mining::stats::yaku_frequency(&ds, &[]).expect("table 5.1");
+    let wins_of = |id: &str| {
+        t.rows.iter().find(|r| matches!(&r[0], haifu_mining::report::Cell::Text(x) if x == id)).map(|r| r[2].clone())
+    };
+    assert_eq!(wins_of("21"), Some(haifu_mining::report::Cell::int(1)), "the double riichi");
+    assert_eq!(wins_of("53"), None, "ura dora at 0 han is no win with ura dora");
 }

@@ -345,7 +345,10 @@ fn case_three_player_wins() -> GameBuilder {
     g.draw(2, "7z").discard(2, "7z");
     g.draw_tsumogiri(0, "3z");
     g.draw(1, "4z").discard(1, "1s");
-    g.draw(2, "6z").tsumo(2, Win::new(16000).yaku(&[(0, 1), (19, 1), (24, 2), (34, 3), (54, 1)]));
+    // tsumo, straight, hatsu, half flush, red five (in the order Tenhou lists them): baiman, 40 fu (20, 2 tsumo,
+    // 8 concealed hatsu, 2 east pair);
+    // base 4,000: the dealer pays 8,000, seat 0 4,000 (tsumo loss: no third payer)
+    g.draw(2, "6z").tsumo(2, Win::new(12000).fu(40).yaku(&[(0, 1), (24, 2), (19, 1), (34, 3), (54, 1)]));
     g.finish();
     g
 }

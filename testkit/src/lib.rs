@@ -594,7 +594,12 @@ impl GameBuilder {
         let value = WinValue {
             fu: win.fu,
             points: win.points,
-            limit: score::limit_of_points(win.points, who == dealer, !win.yakuman.is_empty()),
+            // a three-player tsumo's points are what the two others paid (tsumo loss)
+            limit: if np == 3 && who == from {
+                score::limit_of_sanma_tsumo(win.points, who == dealer, !win.yakuman.is_empty())
+            } else {
+                score::limit_of_points(win.points, who == dealer, !win.yakuman.is_empty())
+            },
             yaku: win.yaku.clone(),
             yakuman: win.yakuman.clone(),
             ura_indicators: ura,

@@ -32,7 +32,7 @@ use arrayvec::ArrayVec;
 use haifu_record::event::{Event, GameRecord, Tag, ROOT};
 use haifu_record::tags::{Agari, DrawKind, Init, Owari, Player, Reach, RoundEndTag, Ryuukyoku, Yaku};
 use haifu_rules::agari;
-use haifu_rules::score::{self, Ruleset, Score};
+use haifu_rules::score::{self, Ruleset};
 use haifu_rules::shanten::{shanten, shanten_each};
 use haifu_rules::{Hand, Kind, Meld, Tile};
 

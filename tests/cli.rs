@@ -238,7 +238,9 @@ fn verify_refuses_what_ingest_quarantines() {
     let out = haifu(&["verify", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("2 games refused") && text.contains("dealt twice"), "{text}");
+    // the tile dealt twice is refused; the id out of range is unreadable
+    assert!(text.contains("1 games refused") && text.contains("dealt twice"), "{text}");
+    assert!(text.contains("unreadable:") && text.contains("tile id 136 out of range"), "{text}");
 }
 
 /// `haifu sim` writes games that `haifu verify` replays clean and `haifu ingest` reads in both formats;

@@ -92,7 +92,12 @@ fn styles_show_in_their_wins_calls_and_deal_ins() {
     assert!(share(&t[0]) > share(&t[1]) + 0.1, "tanyao {:.2} vs greedy {:.2}", share(&t[0]), share(&t[1]));
 
     // value honors (seat/round winds, dragons: 10-20) among the yakuhai bot's wins, and it pons
-    let t = tally(&["yakuhai", "efficiency", "yakuhai", "efficiency"], 100, 0xA9, &(10..=20).collect::<Vec<u8>>());
+    let t = tally(
+        &["yakuhai", "efficiency", "yakuhai", "efficiency"],
+        100,
+        0xA9,
+        &haifu_rules::yaku::YAKUHAI.collect::<Vec<u8>>(),
+    );
     println!("yakuhai: {:?} vs efficiency {:?}", t[0], t[1]);
     assert!(share(&t[0]) > share(&t[1]) + 0.05, "yakuhai {:.2} vs {:.2}", share(&t[0]), share(&t[1]));
     assert!(t[0].pons > 0 && t[1].pons == 0, "only the calling style pons: {t:?}");

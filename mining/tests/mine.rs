@@ -46,7 +46,8 @@ fn game() -> GameBuilder {
     // haku, toitoi, three concealed triplets: mangan
     g.ron(1, &[(3, Win::new(8000).fu(50).yaku(&[(29, 2), (28, 2), (18, 1)]))]);
 
-    g.deal(["234m567m234p678s5s", "119m111p111s1234z", "999p999s5566z777z", "3388m3388p3377s4z"]);
+    // the indicator 6p (dora 7p) is nobody's
+    g.deal_with_dora(["234m567m234p678s5s", "119m111p111s1234z", "999p999s5566z777z", "3388m3388p3377s4z"], "6p");
     g.draw(1, "9p").discard(1, "9p");
     g.draw(2, "8s").discard(2, "8s");
     g.draw(3, "6z").discard(3, "4z");

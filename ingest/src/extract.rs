@@ -656,8 +656,8 @@ impl Replayer<'_> {
     /// The rules a win is scored by: the table's (`GO type`), Tenhou's ranked ones for a record without `GO`;
     /// none for a rule variant the ranked tables do not play (type bits above 0x1FF), whose wins are not scored.
     fn scoring_rules(&self) -> Option<Ruleset> {
-        let go = self.info.game_type.map_or(if self.info.n_players == 3 { 0xB9 } else { 0xA9 }, |t| t.0);
-        (go & !0x1FF == 0).then(|| Ruleset::from_go_type(go & 0xFF))
+        let go = self.info.game_type.unwrap_or(GameType::houou_hanchan(self.info.n_players));
+        (!go.is_variant()).then(|| Ruleset::from_go_type(go.0 & 0xFF))
     }
 
     /// How a win's record differs from what its hand is worth (`computed`: `None` when the hand has no yaku), if

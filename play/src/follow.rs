@@ -237,7 +237,6 @@ impl Follower {
         Ok(())
     }
 
-    #[allow(clippy::too_many_lines)] // a match over the mjai message kinds, one short arm each
     fn step(&mut self, msg: &Message) -> Result<(), String> {
         let me = self.seat;
         match msg {
@@ -314,15 +313,7 @@ impl Follower {
                 if a.actor != me {
                     self.meld_tiles(a.actor, &a.consumed)?;
                 }
-                let meld = Meld::ankan(k);
-                self.table.call(a.actor, meld)?;
-                self.kans += 1;
-                self.replacement = true;
-                if a.actor == me {
-                    self.extras.called(&self.table.seats[usize::from(me)], &meld);
-                } else {
-                    self.respond(a.actor, k.ids()[0], Offer::Ankan);
-                }
+                self.kan_or_nuki(a.actor, Meld::ankan(k), k.ids()[0], Offer::Ankan)?;
             }
             Message::Kakan(a) => {
                 let tile = if a.actor == me { self.own_tile(a.pai, false)? } else { self.fresh(a.pai)? };
@@ -333,26 +324,12 @@ impl Follower {
                     .find(|m| m.kind == MeldKind::Pon && m.base_kind() == tile.kind())
                     .ok_or_else(|| format!("kakan of {} without a pon of it", a.pai))?;
                 let meld = pon.kakan_of(tile).map_err(|e| e.to_string())?;
-                self.table.call(a.actor, meld)?;
-                self.kans += 1;
-                self.replacement = true;
-                if a.actor == me {
-                    self.extras.called(&self.table.seats[usize::from(me)], &meld);
-                } else {
-                    self.respond(a.actor, tile, Offer::Kakan);
-                }
+                self.kan_or_nuki(a.actor, meld, tile, Offer::Kakan)?;
             }
             Message::Nukidora(n) => {
                 let north = n.pai.unwrap_or(MjaiTile { kind: Kind::NORTH, red: false });
                 let tile = if n.actor == me { self.own_tile(north, true)? } else { self.fresh(north)? };
-                let meld = Meld::nuki(tile);
-                self.table.call(n.actor, meld)?;
-                self.replacement = true;
-                if n.actor == me {
-                    self.extras.called(&self.table.seats[usize::from(me)], &meld);
-                } else {
-                    self.respond(n.actor, tile, Offer::Nuki);
-                }
+                self.kan_or_nuki(n.actor, Meld::nuki(tile), tile, Offer::Nuki)?;
             }
             Message::Dora(d) => {
                 let t = self.fresh(d.dora_marker)?;
@@ -372,6 +349,22 @@ impl Follower {
             Message::Ryukyoku(r) => self.settle(r.deltas.as_deref(), r.scores.as_deref()),
             Message::EndGame(_) => self.in_game = false,
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// A closed or added kan, or a north set aside: a replacement draw follows; another seat may rob `tile`
+    /// (`offer`), this seat keeps its rules by the meld.
+    fn kan_or_nuki(&mut self, actor: u8, meld: Meld, tile: Tile, offer: Offer) -> Result<(), String> {
+        self.table.call(actor, meld)?;
+        if meld.kind != MeldKind::Nuki {
+            self.kans += 1;
+        }
+        self.replacement = true;
+        if actor == self.seat {
+            self.extras.called(&self.table.seats[usize::from(actor)], &meld);
+        } else {
+            self.respond(actor, tile, offer);
         }
         Ok(())
     }

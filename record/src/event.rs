@@ -115,11 +115,9 @@ impl<T: TagValue> Rich<T> {
         let value = T::parse(&tag)?;
         Ok(Rich(Box::new((value, tag))))
     }
+    /// The typed value (as `*rich`; named where a clone of it reads better).
     pub fn value(&self) -> &T {
         &self.0 .0
-    }
-    pub fn into_value(self) -> T {
-        self.0 .0
     }
     /// The tag as written.
     pub fn tag(&self) -> &Tag {

@@ -21,6 +21,16 @@ use serde::Serialize;
 pub struct GameType(pub u32);
 
 impl GameType {
+    /// The type a log without `GO type` is read as: a houou hanchan with red fives and open tanyao (0xA9; 0xB9
+    /// with three players).
+    pub fn houou_hanchan(players: u8) -> GameType {
+        GameType(if players == 3 { 0xB9 } else { 0xA9 })
+    }
+    /// A rule variant the ranked tables do not play: bits above 0x1FF (0x100 marks newer logs of the same rules;
+    /// 0x800 is the `ratio` tables that start at 1,000 points and pay game points by another rule).
+    pub fn is_variant(self) -> bool {
+        self.0 & !0x1FF != 0
+    }
     /// The same type with the hanchan bit (0x08) set or cleared.
     pub fn with_hanchan(self, hanchan: bool) -> GameType {
         GameType(if hanchan { self.0 | 0x08 } else { self.0 & !0x08 })

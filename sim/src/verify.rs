@@ -186,10 +186,8 @@ pub fn verify_game_watched(
     };
     let (go, lobby, has_lobby) = go_of(record);
     let three = matches!(&events[first], Event::Init(init) if init.players() == 3);
-    let go = go.unwrap_or(if three { 0xB9 } else { 0xA9 });
-    // bit 0x100 marks newer logs of the same rules; higher bits are variants (0x800: `ratio` tables that start
-    // at 1,000 points and pay game points by another rule)
-    if go & !0x1FF != 0 {
+    let go = go.unwrap_or(GameType::houou_hanchan(if three { 3 } else { 4 }).0);
+    if GameType(go).is_variant() {
         rep.skipped.push(format!("{name}: GO type {go}: a rule variant the ranked tables do not use"));
         return rep;
     }

@@ -3,7 +3,7 @@
 
     python cluster/compare.py A B
 
-Equal means: `sequences.parquet` and `players.parquet` have the same schema (column names and order, Arrow types,
+Equal means: `sequences.parquet`, `players.parquet` and `shapes.parquet` have the same schema (column names and order, Arrow types,
 nullability) and the same rows in the same order, all columns; `meta.json` has the same keys and the same counts
 (decisions_read, scopes, players, rows, all) and options (the engine left out). `created`, `elapsed_s`, `haifu`
 and `dataset` may differ. Exit 0 when equal, 1 with the first differences on stdout, 2 on a usage error.
@@ -15,8 +15,8 @@ import json
 import os
 import sys
 
-TABLES = ["sequences.parquet", "players.parquet"]
-META_COUNTS = ["decisions_read", "scopes", "players", "rows", "all"]
+TABLES = ["sequences.parquet", "players.parquet", "shapes.parquet"]
+META_COUNTS = ["decisions_read", "scopes", "players", "rows", "all", "tables_version"]
 SHOWN = 10
 
 
@@ -108,6 +108,7 @@ def main(argv: list[str]) -> int:
 
     rows = [pq.ParquetFile(os.path.join(a_dir, t)).metadata.num_rows for t in TABLES]
     print(f"EQUAL: {a_dir} and {b_dir}: sequences.parquet {rows[0]} rows, players.parquet {rows[1]} rows, "
+          f"shapes.parquet {rows[2]} rows, "
           f"same schemas, same rows in the same order; meta.json counts and options equal")
     return 0
 

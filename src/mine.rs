@@ -7,7 +7,7 @@ use anyhow::Result;
 use serde_json::json;
 
 use haifu_mining::mine::{Backend, RoundsMode, StrategyRounds};
-use haifu_mining::tables::{write_tables, META, PLAYERS, SEQUENCES};
+use haifu_mining::tables::{write_tables, META, PLAYERS, SEQUENCES, SHAPES};
 use haifu_mining::{MineOptions, Mined, Strategy};
 
 use crate::args::DatasetOut;
@@ -15,7 +15,7 @@ use crate::args::DatasetOut;
 #[derive(clap::Args)]
 #[command(
     mut_arg("dataset", |a| a.help("Dataset written by `haifu ingest` (with --engine spark also a URI the cluster reads: s3a://, gs://, ...)")),
-    mut_arg("out", |a| a.help("Output directory for sequences.parquet, players.parquet and meta.json (with --engine spark also a URI)"))
+    mut_arg("out", |a| a.help("Output directory for sequences.parquet, shapes.parquet, players.parquet and meta.json (with --engine spark also a URI)"))
 )]
 pub struct MineArgs {
     #[command(flatten)]
@@ -103,7 +103,7 @@ fn run_spark(a: &MineArgs, opts: &MineOptions) -> Result<()> {
         meta["elapsed_s"].as_f64().unwrap_or(0.0)
     );
     let checked = if mined.schema_checked { "; schema checked" } else { "" };
-    println!("tables: {} ({SEQUENCES}, {PLAYERS}, {META}{checked})", a.games.out.display());
+    println!("tables: {} ({SEQUENCES}, {SHAPES}, {PLAYERS}, {META}{checked})", a.games.out.display());
     Ok(())
 }
 
@@ -170,6 +170,6 @@ pub fn run(a: &MineArgs) -> Result<()> {
         let st = mined.stats[0][i];
         println!("{:<8} {:>8} {:>10} {:>11} {:>9}", s.name(), st.rounds, st.decisions, st.sequences, st.distinct);
     }
-    println!("tables: {} ({SEQUENCES}, {PLAYERS}, {META})", a.games.out.display());
+    println!("tables: {} ({SEQUENCES}, {SHAPES}, {PLAYERS}, {META})", a.games.out.display());
     Ok(())
 }

@@ -42,7 +42,8 @@ fn tables(dir: &Path) -> PathBuf {
         r("ALL", "1289", "129", 1),
     ];
     write_sequences(&t, &rows).unwrap();
-    std::fs::write(t.join("meta.json"), r#"{"options": {"years": [2023], "rounds": "all"}}"#).unwrap();
+    std::fs::write(t.join("meta.json"), r#"{"options": {"years": [2023], "rounds": "all"}, "tables_version": 2}"#)
+        .unwrap();
     t
 }
 
@@ -191,12 +192,12 @@ fn eval_reports_every_variant() {
     assert_eq!(j["rounds"]["undetermined"]["none"], 1);
 }
 
-/// Tables missing one of the three files a mining run writes are refused by name, by every reader.
+/// Tables missing one of the four files a mining run writes are refused by name, by every reader.
 #[test]
 fn incomplete_tables_are_refused() {
     let s = Scratch::new("cli-imitate-incomplete");
     let data = dataset(&s.0);
-    for missing in ["players.parquet", "meta.json"] {
+    for missing in ["players.parquet", "shapes.parquet", "meta.json"] {
         let t = tables(&s.0.join(missing));
         std::fs::remove_file(t.join(missing)).unwrap();
         let (d, t) = (data.to_str().unwrap(), t.to_str().unwrap());

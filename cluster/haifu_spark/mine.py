@@ -43,6 +43,8 @@ SUIT_KEY_COLUMNS = [
 ]
 # ingest/src/parts.rs SCHEMA_VERSION: the decisions schema this reader knows
 SCHEMA_VERSION = 3
+# mining/src/tables.rs TABLES_VERSION: the layout of the tables written (shapes as keys, shapes.parquet beside)
+TABLES_VERSION = 2
 META_DIR = "_haifu"
 
 
@@ -263,15 +265,10 @@ def in_sample(F, game_id, fraction: float | None):
     return unsigned.cast("double") < F.lit(fraction * float((1 << 64) - 1))
 
 
-def shape_text(F, key):
-    """The digits of a shape key (mining/src/shape.rs `Shape::text`): nine base-5 digits, digit 1 lowest, '-' when
-    empty; and the number of tiles."""
-    counts = [F.floor(key / (5 ** d)) % 5 for d in range(9)]
-    # digit d+1 written counts[d] times (0-4; a lookup, as Spark 3.5's repeat takes no column)
-    runs = [F.array(*[F.lit(str(d + 1) * n) for n in range(5)]) for d in range(9)]
-    text = F.concat(*[F.element_at(runs[d], counts[d].cast("int") + 1) for d in range(9)])
-    tiles = sum(counts[1:], counts[0])
-    return F.when(text == "", F.lit("-")).otherwise(text), tiles
+def shape_digits(key: int) -> str:
+    """The digits of a shape key (rules::hand::shape_key): nine base-5 counts, digit 1 lowest; '-' when empty."""
+    text = "".join(str(d + 1) * ((key // 5 ** d) % 5) for d in range(9))
+    return text or "-"
 
 
 def scope_index_of(spark, F, games_per_player, players: list[str], args):
@@ -379,13 +376,12 @@ def mine(spark, args) -> dict:
 
     scope_names = F.element_at(F.array(*[F.lit(s) for s in scopes]), F.col("scope_i") + 1)
     strategy_names = F.element_at(F.array(*[F.lit(s) for s in STRATEGIES]), F.col("strategy") + 1)
-    before_text, before_len = shape_text(F, F.col("before_key"))
-    after_text, _ = shape_text(F, F.col("after_key"))
     out_seq = seq.select(
         scope_names.alias("scope"), strategy_names.alias("strategy"), F.col("source"),
-        before_text.alias("before"), after_text.alias("after"),
-        F.col("before_key"), F.col("after_key"), before_len.cast("int").alias("length"), F.col("count").cast("long"),
+        F.col("before_key"), F.col("after_key"), F.col("count").cast("long"),
     )
+    # the shape keys the counts use: the lookup beside them (a few hundred thousand at most)
+    used = seq.select(F.col("before_key").alias("key")).union(seq.select(F.col("after_key").alias("key"))).distinct()
 
     # per (scope, strategy): sequences and distinct (before, after) pairs over sources
     seq_stats = seq.groupBy("scope_i", "strategy").agg(
@@ -410,6 +406,7 @@ def mine(spark, args) -> dict:
     store.mkdirs(args.out)
     rows = write_sequences(spark, store, out_seq, args.out)
     write_players(store, scopes, games, stats, join(args.out, "players.parquet"))
+    write_shapes(store, sorted(r["key"] for r in used.collect()), join(args.out, "shapes.parquet"))
     for df in (d, games_per_player, fd, by_player, per_round):
         df.unpersist()
 
@@ -433,6 +430,7 @@ def mine(spark, args) -> dict:
         "all": {s: {k: stats[0][i][k] for k in ("decisions", "distinct", "rounds", "sequences")}
                 for i, s in enumerate(STRATEGIES)},
         "elapsed_s": time.monotonic() - start,
+        "tables_version": TABLES_VERSION,
     }
     put_text(store, join(args.out, "meta.json"), json.dumps(meta, indent=2, sort_keys=True) + "\n")
     return meta
@@ -453,8 +451,14 @@ def sequences_schema():
     import pyarrow as pa
 
     text, u32, u64 = pa.string(), pa.uint32(), pa.uint64()
-    return required([("scope", text), ("strategy", text), ("source", text), ("before", text), ("after", text),
-                     ("before_key", u32), ("after_key", u32), ("length", pa.uint8()), ("count", u64)])
+    return required([("scope", text), ("strategy", text), ("source", text), ("before_key", u32), ("after_key", u32),
+                     ("count", u64)])
+
+
+def shapes_schema():
+    import pyarrow as pa
+
+    return required([("key", pa.uint32()), ("digits", pa.string()), ("tiles", pa.uint8())])
 
 
 def players_schema():
@@ -534,6 +538,20 @@ def write_players(store: Store, scopes, games, stats, path: str) -> None:
         w.write_table(t)
         w.close()
         store.put(os.path.join(local, "players.parquet"), path)
+
+
+def write_shapes(store: Store, keys: list[int], path: str) -> None:
+    """The key -> digits lookup of the keys the counts use (ingest/src/shapes.rs's schema)."""
+    import pyarrow as pa
+
+    digits = [shape_digits(k) for k in keys]
+    t = pa.Table.from_pydict({"key": keys, "digits": digits, "tiles": [len(d.strip("-")) for d in digits]},
+                             schema=shapes_schema())
+    with tempfile.TemporaryDirectory(prefix="haifu-spark-") as local:
+        w = writer(os.path.join(local, "shapes.parquet"), t.schema)
+        w.write_table(t)
+        w.close()
+        store.put(os.path.join(local, "shapes.parquet"), path)
 
 
 def put_text(store: Store, path: str, text: str) -> None:

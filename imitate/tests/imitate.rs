@@ -200,7 +200,11 @@ fn tables(dir: &Path) -> PathBuf {
     ];
     rows.push(SequenceRow { source: "chi", ..row(ALL_SCOPE, All, "3336678", "336678", 10) });
     write_sequences(&t, &rows).unwrap();
-    std::fs::write(t.join("meta.json"), r#"{"haifu": "test", "options": {"years": [2023], "rounds": "all"}}"#).unwrap();
+    std::fs::write(
+        t.join("meta.json"),
+        r#"{"haifu": "test", "options": {"years": [2023], "rounds": "all"}, "tables_version": 2}"#,
+    )
+    .unwrap();
     t
 }
 

@@ -1,6 +1,7 @@
 //! The `shapes` lookup written beside a dataset's tables (`DIR/shapes.parquet`): every suit shape a hand can
 //! hold, its integer key (the decisions table's `*_key` columns, `rules::hand::shape_key`) and its digits
 //! (SPEC 2). The decisions table stores only the keys; a SQL user joins this file to read the digits.
+//! `haifu mine` writes the same lookup beside its sequence tables, holding the keys they use.
 
 use std::path::Path;
 
@@ -35,13 +36,14 @@ fn digits<'t>(text: &'t mut String, counts: &[u8; 9]) -> &'t str {
     text
 }
 
-/// The whole lookup in one push.
-pub struct EveryShape;
+/// Shape keys, ascending and distinct: the rows of one lookup.
+pub struct ShapeKeys<'a>(pub &'a [u32]);
 
 columns! {
     /// One row per suit shape.
-    pub struct ShapesBatch("shapes") for<'a> |_all: EveryShape, text| {
-        for (key, counts) in every_shape();
+    pub struct ShapesBatch("shapes") for<'a> |shapes: ShapeKeys<'a>, text| {
+        for &key in shapes.0;
+        let counts = shape_digits(key);
         let tiles = counts.iter().sum::<u8>();
     }
     key: UInt32 = key,
@@ -49,21 +51,27 @@ columns! {
     tiles: UInt8 = tiles,
 }
 
-/// Writes `dataset/shapes.parquet` unless it is there (it never changes); a temporary file renamed into
-/// place, so a reader never sees half of it.
+/// Writes `dataset/shapes.parquet` unless it is there (it never changes).
 pub fn write_lookup(dataset: &Path) -> Result<()> {
     let path = dataset.join(FILE);
     if path.is_file() {
         return Ok(());
     }
+    let keys: Vec<u32> = every_shape().map(|(key, _)| key).collect();
+    write_shapes(&path, &keys)
+}
+
+/// Writes the lookup of `keys` (ascending, distinct) to `path`: a temporary file renamed into place, so a
+/// reader never sees half of it.
+pub fn write_shapes(path: &Path, keys: &[u32]) -> Result<()> {
     let mut batch = ShapesBatch::default();
-    batch.push(&EveryShape);
+    batch.push(&ShapeKeys(keys));
     // every value is distinct: a dictionary would only cost time
     let props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
         .set_dictionary_enabled(false)
         .build();
-    atomic_write(&path, |file| {
+    atomic_write(path, |file| {
         let mut w = ArrowWriter::try_new(file, ShapesBatch::schema(), Some(props))?;
         w.write(&batch.finish())?;
         w.close()?;

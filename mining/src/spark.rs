@@ -12,7 +12,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::mine::MineOptions;
 use crate::strategy::Strategy;
-use crate::tables::{PlayersTable, SequencesTable, META, PLAYERS, SEQUENCES};
+use crate::tables::{PlayersTable, SequencesTable, META, PLAYERS, SEQUENCES, SHAPES};
 
 /// The PySpark job, as in the repository's `cluster/haifu_spark/mine.py`.
 pub const SCRIPT: &str = include_str!("../../cluster/haifu_spark/mine.py");
@@ -133,6 +133,7 @@ pub fn mine_spark(dataset: &Path, out: &Path, opts: &MineOptions, job: &SparkJob
     }
     check_schema(&out.join(SEQUENCES), &SequencesTable::schema())?;
     check_schema(&out.join(PLAYERS), &PlayersTable::schema())?;
+    check_schema(&out.join(SHAPES), &haifu_ingest::shapes::ShapesBatch::schema())?;
     let meta =
         std::fs::read_to_string(out.join(META)).with_context(|| format!("reading {}", out.join(META).display()))?;
     let meta = serde_json::from_str(&meta).with_context(|| format!("{}: not JSON", out.join(META).display()))?;

@@ -1,6 +1,6 @@
 //! Writing the sequence tables of a mining run (docs/SCHEMA.md, "Sequence tables"): `sequences.parquet`,
-//! `players.parquet` and `meta.json`, each written to a hidden temporary file and renamed, so that a reader
-//! never sees half a table.
+//! `players.parquet`, `shapes.parquet` (the digits of every shape key the counts use) and `meta.json`, each
+//! written to a hidden temporary file and renamed, so that a reader never sees half a table.
 
 use std::path::Path;
 
@@ -8,19 +8,24 @@ use anyhow::{Context, Result};
 use arrow::array::RecordBatch;
 use arrow::datatypes::{DataType, SchemaRef};
 use haifu_ingest::columns;
-use haifu_ingest::columns::{Table, UInt32, UInt64, UInt8, Utf8};
+use haifu_ingest::columns::{Table, UInt32, UInt64, Utf8};
 pub use haifu_ingest::dataset::atomic_write;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
 
 use crate::mine::{Mined, SeqCount, SOURCES};
-use crate::shape::Shape;
 use crate::strategy::Strategy;
 
 pub const SEQUENCES: &str = "sequences.parquet";
 pub const PLAYERS: &str = "players.parquet";
 pub const META: &str = "meta.json";
+/// The key -> digits lookup beside the counts (the dataset's `shapes.parquet` schema).
+pub const SHAPES: &str = haifu_ingest::shapes::FILE;
+
+/// The version of the tables' layout, in `meta.json` as `tables_version`. 2: shapes as keys only, their digits
+/// in [`SHAPES`] (version 1, unnumbered, also held the digits as text in every row).
+pub const TABLES_VERSION: u64 = 2;
 
 /// Writes the record batches `next` hands out (until `None`) as one Parquet file.
 pub fn write_parquet(path: &Path, schema: SchemaRef, mut next: impl FnMut() -> Option<RecordBatch>) -> Result<()> {
@@ -46,20 +51,16 @@ pub struct CountRows<'a> {
 }
 
 columns! {
-    /// `sequences.parquet`: one row per (scope, strategy, source, before, after) with its count.
+    /// `sequences.parquet`: one row per (scope, strategy, source, before, after) with its count; the shapes as
+    /// keys, whose digits `shapes.parquet` holds.
     pub struct SequencesTable("sequences") for<'a> |m: CountRows<'a>| {
         for s in m.counts;
-        let (before, after) = (Shape::from_key(s.before), Shape::from_key(s.after));
-        let (before_text, after_text) = (before.text(), after.text());
     }
     scope: Utf8 = m.scopes[s.scope as usize].as_str(),
     strategy: Utf8 = Strategy::EVERY[usize::from(s.strategy)].name(),
     source: Utf8 = SOURCES[usize::from(s.source)],
-    before: Utf8 = before_text.as_str(),
-    after: Utf8 = after_text.as_str(),
     before_key: UInt32 = s.before,
     after_key: UInt32 = s.after,
-    length: UInt8 = before.len() as u8,
     count: UInt64 = s.count,
 }
 
@@ -78,8 +79,28 @@ columns! {
     distinct: UInt64 = stats.distinct,
 }
 
-/// Writes the three files of a mining run into `dir` (created if needed). `meta` is the JSON object
-/// recorded as `meta.json` (options, input, counts).
+/// The shape keys that `counts` use, ascending, each once.
+fn keys_used(counts: &[SeqCount]) -> Vec<u32> {
+    // a bit per possible key (5^9): marking is one pass, and the set bits come out sorted
+    let mut seen = vec![0u64; (5usize.pow(9)).div_ceil(64)];
+    for c in counts {
+        for k in [c.before, c.after] {
+            seen[k as usize / 64] |= 1 << (k % 64);
+        }
+    }
+    let mut keys = Vec::new();
+    for (i, &word) in seen.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            keys.push(i as u32 * 64 + w.trailing_zeros());
+            w &= w - 1;
+        }
+    }
+    keys
+}
+
+/// Writes the four files of a mining run into `dir` (created if needed). `meta` is the JSON object recorded as
+/// `meta.json` (options, input, counts), with `tables_version` added.
 pub fn write_tables(dir: &Path, mined: &Mined, meta: &serde_json::Value) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut chunks = mined.counts.chunks(SEQUENCE_ROWS_PER_BATCH);
@@ -94,9 +115,14 @@ pub fn write_tables(dir: &Path, mined: &Mined, meta: &serde_json::Value) -> Resu
         t.push(mined);
         Some(t.finish())
     })?;
+    haifu_ingest::shapes::write_shapes(&dir.join(SHAPES), &keys_used(&mined.counts))?;
+    let mut meta = meta.clone();
+    if let Some(o) = meta.as_object_mut() {
+        o.insert("tables_version".into(), TABLES_VERSION.into());
+    }
     atomic_write(&dir.join(META), |mut f| {
         use std::io::Write;
-        serde_json::to_writer_pretty(&mut f, meta)?;
+        serde_json::to_writer_pretty(&mut f, &meta)?;
         f.write_all(b"\n")?;
         Ok(())
     })
@@ -136,16 +162,27 @@ pub fn for_each_count(dir: &Path, mut f: impl FnMut(CountRow<'_>) -> Result<()>)
     if !path.is_file() {
         anyhow::bail!("no sequence table at {} (write it with `haifu mine --out {}`)", path.display(), dir.display());
     }
-    // the three files are one result: counts without their statistics or options are not read as if whole
-    for other in [PLAYERS, META] {
+    // the four files are one result: counts without their statistics, options or shapes are not read as whole
+    for other in [PLAYERS, SHAPES, META] {
         if !dir.join(other).is_file() {
+            let older = other == SHAPES && dir.join(META).is_file();
             anyhow::bail!(
-                "the tables at {} are incomplete: {other} is missing ({SEQUENCES}, {PLAYERS} and {META} are written \
-                 together by `haifu mine --out {}`; mine again)",
+                "the tables at {} are {}: {other} is missing ({SEQUENCES}, {PLAYERS}, {SHAPES} and {META} are \
+                 written together by `haifu mine --out {}`; mine again)",
                 dir.display(),
+                if older { "from an older haifu, with the shapes as text in every row" } else { "incomplete" },
                 dir.display()
             );
         }
+    }
+    let version = read_meta(dir)?.and_then(|m| m["tables_version"].as_u64()).unwrap_or(1);
+    if version != TABLES_VERSION {
+        anyhow::bail!(
+            "the tables at {} have layout version {version}, this haifu reads version {TABLES_VERSION} (shapes as \
+             keys, their digits in {SHAPES}): mine again (`haifu mine --out {}`)",
+            dir.display(),
+            dir.display()
+        );
     }
     let columns = ["scope", "strategy", "source", "before_key", "after_key", "count"];
     crate::dataset::for_each_batch(&path, &columns, |b| {

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use arrow::array::AsArray;
-use arrow::datatypes::{DataType, UInt8Type};
+use arrow::datatypes::{DataType, UInt32Type, UInt8Type};
 use haifu_mining::dataset::{cast_to, for_each_batch, hand_counts, hands, part_files};
 use haifu_mining::mine::SOURCES;
-use haifu_mining::tables::write_tables;
+use haifu_mining::tables::{read_counts, write_tables};
 use haifu_mining::{mine, Backend, MineOptions, Mined, RoundsMode, Shape, Strategy, StrategyRounds, ALL_SCOPE};
 use haifu_record::tags::DrawKind;
 use haifu_testkit::{corpus_dir, GameBuilder, Scratch, Win};
@@ -208,36 +208,57 @@ fn written_tables_read_back() {
     let m = mine(&ds, &MineOptions::default()).unwrap();
     let out = s.0.join("tables");
     write_tables(&out, &m, &serde_json::json!({"test": true})).unwrap();
-    // the text columns and the keys say the same, and the counts add up to the mined ones
-    let mut total = 0;
-    for_each_batch(
-        &out.join("sequences.parquet"),
-        &["before", "after", "before_key", "after_key", "length", "count"],
-        |b| {
-            let text = |n: &str| cast_to(b, n, &DataType::Utf8, Path::new("t")).unwrap();
-            let (bt, at) = (text("before"), text("after"));
-            let key = |n: &str| cast_to(b, n, &DataType::UInt32, Path::new("t")).unwrap();
-            let (bk, ak) = (key("before_key"), key("after_key"));
-            let len = cast_to(b, "length", &DataType::UInt8, Path::new("t")).unwrap();
-            let count = cast_to(b, "count", &DataType::UInt64, Path::new("t")).unwrap();
-            for i in 0..b.num_rows() {
-                let before = Shape::parse(bt.as_string::<i32>().value(i)).unwrap();
-                assert_eq!(before.key(), bk.as_primitive::<arrow::datatypes::UInt32Type>().value(i));
-                assert_eq!(
-                    Shape::parse(at.as_string::<i32>().value(i)).unwrap().key(),
-                    ak.as_primitive::<arrow::datatypes::UInt32Type>().value(i)
-                );
-                assert_eq!(before.len() as u8, len.as_primitive::<UInt8Type>().value(i));
-                total += count.as_primitive::<arrow::datatypes::UInt64Type>().value(i);
-            }
-            Ok(())
-        },
-    )
+    // every key of the counts has its digits in shapes.parquet, and the lookup holds no other key
+    let (mut total, mut used) = (0, std::collections::BTreeSet::new());
+    for_each_batch(&out.join("sequences.parquet"), &["before_key", "after_key", "count"], |b| {
+        let key = |n: &str| cast_to(b, n, &DataType::UInt32, Path::new("t")).unwrap();
+        let (bk, ak) = (key("before_key"), key("after_key"));
+        let count = cast_to(b, "count", &DataType::UInt64, Path::new("t")).unwrap();
+        for i in 0..b.num_rows() {
+            used.insert(bk.as_primitive::<UInt32Type>().value(i));
+            used.insert(ak.as_primitive::<UInt32Type>().value(i));
+            total += count.as_primitive::<arrow::datatypes::UInt64Type>().value(i);
+        }
+        Ok(())
+    })
     .unwrap();
+    let mut lookup = Vec::new();
+    for_each_batch(&out.join("shapes.parquet"), &["key", "digits", "tiles"], |b| {
+        let (k, d) = (cast_to(b, "key", &DataType::UInt32, Path::new("t")).unwrap(), b.column(1).as_string::<i32>());
+        let tiles = cast_to(b, "tiles", &DataType::UInt8, Path::new("t")).unwrap();
+        for i in 0..b.num_rows() {
+            let shape = Shape::parse(d.value(i)).unwrap();
+            assert_eq!(shape.key(), k.as_primitive::<UInt32Type>().value(i), "{}", d.value(i));
+            assert_eq!(shape.len() as u8, tiles.as_primitive::<UInt8Type>().value(i));
+            lookup.push(shape.key());
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(lookup, used.into_iter().collect::<Vec<_>>(), "the lookup: the keys used, ascending, once");
     assert_eq!(total, m.counts.iter().map(|c| c.count).sum::<u64>());
     assert!(out.join("players.parquet").is_file() && out.join("meta.json").is_file());
     let left: Vec<_> = std::fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(!left.iter().any(|n| n.to_string_lossy().ends_with(".tmp")), "a temporary file is left: {left:?}");
+}
+
+#[test]
+fn tables_of_an_older_layout_are_refused_with_mine_again() {
+    let s = Scratch::new("mine-old-layout");
+    let ds = dataset(&s);
+    let m = mine(&ds, &MineOptions::default()).unwrap();
+    let out = s.0.join("tables");
+    write_tables(&out, &m, &serde_json::json!({"test": true})).unwrap();
+    let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["tables_version"], 2);
+    assert!(read_counts(&out, None).is_ok());
+    // version 1 had no tables_version and no shapes.parquet (the digits were text columns)
+    std::fs::write(out.join("meta.json"), r#"{"test": true}"#).unwrap();
+    let e = read_counts(&out, None).unwrap_err().to_string();
+    assert!(e.contains("layout version 1") && e.contains("mine again"), "{e}");
+    std::fs::remove_file(out.join("shapes.parquet")).unwrap();
+    let e = read_counts(&out, None).unwrap_err().to_string();
+    assert!(e.contains("older haifu") && e.contains("shapes.parquet") && e.contains("mine again"), "{e}");
 }
 
 // ---- the oracle ----

@@ -6,7 +6,7 @@ use clap::Parser;
 use haifu::{handoff, Cli, Command};
 
 fn main() {
-    haifu::default_sigpipe();
+    haifu::start();
     let cli = Cli::parse();
     let network = handoff::network_binary();
     match (cli.command.network(), network) {

@@ -24,7 +24,7 @@ mod neural;
 mod train;
 
 fn main() {
-    haifu::default_sigpipe();
+    haifu::start();
     let cli = haifu::Cli::parse();
     haifu::finish(haifu::run(&cli.command, Some(&Torch)))
 }

@@ -246,7 +246,7 @@ impl<B: TableBatch> TableWriter<B> {
 /// Dictionary encoding for the text columns only. Text repeats (player names, kinds, melds) and a dictionary
 /// stores each once; numbers and the hand's 34 bytes gain little over zstd alone, and interning every value in
 /// the dictionary was a tenth of a whole ingest's time (`perf record`, docs/PERFORMANCE.md).
-fn dictionaries_for_text(schema: &SchemaRef, props: WriterProperties) -> WriterProperties {
+pub fn dictionaries_for_text(schema: &SchemaRef, props: WriterProperties) -> WriterProperties {
     let mut b = props.into_builder();
     for f in schema.fields() {
         let leaf: Vec<String> = match f.data_type() {

@@ -30,6 +30,7 @@ pub const TABLES_VERSION: u64 = 2;
 /// Writes the record batches `next` hands out (until `None`) as one Parquet file.
 pub fn write_parquet(path: &Path, schema: SchemaRef, mut next: impl FnMut() -> Option<RecordBatch>) -> Result<()> {
     let props = WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?)).build();
+    let props = haifu_ingest::dataset::dictionaries_for_text(&schema, props);
     atomic_write(path, |f| {
         let mut w = ArrowWriter::try_new(f, schema, Some(props))?;
         while let Some(b) = next() {

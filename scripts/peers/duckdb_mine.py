@@ -1,7 +1,8 @@
 """Sequence mining as a DuckDB user writes it: the query of issue 10 over the integer shape keys of the
 decisions table (schema 3 has no digit strings), every player and ALL, by source, strategy `all` only; the
-result written to Parquet. With --digits the keys are turned back into digit strings through the dataset's
-`shapes.parquet` lookup (as haifu's sequences.parquet holds them). One thread unless --threads says otherwise.
+result written to Parquet with the shapes as keys (as haifu's sequences.parquet holds them). With --digits the
+keys are turned back into digit strings through the dataset's `shapes.parquet` lookup. One thread unless
+--threads says otherwise.
 
     python duckdb_mine.py DATASET OUT.parquet [--digits] [--threads N]
 """

@@ -485,8 +485,8 @@ def conform(table, schema):
 def writer(path: str, schema):
     import pyarrow.parquet as pq
 
-    # haifu: zstd level 1, row groups of up to 1Mi rows (arrow-rs's default)
-    return pq.ParquetWriter(path, schema, compression="zstd", compression_level=1)
+    # haifu: snappy, row groups of up to 1Mi rows (arrow-rs's default)
+    return pq.ParquetWriter(path, schema, compression="snappy")
 
 
 def write_sequences(spark, store: Store, df, out: str) -> int:

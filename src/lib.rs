@@ -252,6 +252,17 @@ pub fn start() {
     }
 }
 
+/// The command line of both binaries. A usage error (an unknown option, a missing argument) exits 1 like every
+/// other error, as the README states: clap's own 2 is `haifu verify`'s "it listed something". `--help` and
+/// `--version` exit 0.
+pub fn parse_cli() -> Cli {
+    use clap::Parser;
+    Cli::try_parse().unwrap_or_else(|e| {
+        let _ = e.print();
+        exit_now(if e.use_stderr() { 1 } else { 0 })
+    })
+}
+
 /// The end of both binaries: the error on stderr and exit status 1, or 0.
 pub fn finish(result: Result<()>) -> ! {
     if let Err(e) = result {

@@ -1,13 +1,11 @@
 //! `haifu`: the command line without libtorch. It runs every command that runs no network and hands the
 //! others to the network binary `haifu-neural` ([`haifu::handoff`]), so that the user types `haifu` for all.
 
-use clap::Parser;
-
-use haifu::{handoff, Cli, Command};
+use haifu::{handoff, Command};
 
 fn main() {
     haifu::start();
-    let cli = Cli::parse();
+    let cli = haifu::parse_cli();
     let network = handoff::network_binary();
     match (cli.command.network(), network) {
         (Some(_), Some(bin)) => haifu::finish(handoff::exec(&bin)),

@@ -62,6 +62,9 @@ pub struct PlayerArgs {
     /// Individual moves to list.
     #[arg(long, default_value_t = 50)]
     pub limit: usize,
+    /// Print one JSON object on stdout: the folder, every table (as in its NAME.json) and the notes.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(clap::Args)]
@@ -105,10 +108,13 @@ pub struct ThesisArgs {
     /// Runs of `haifu train` to set beside the tables (their epochs' test figures, a chart of the curves).
     #[arg(long, value_delimiter = ',')]
     pub neural: Vec<PathBuf>,
-    /// Also write one self-contained HTML file with the tables and their charts (inline SVG; PNG copies in
-    /// `charts/` beside it).
-    #[arg(long)]
+    /// The self-contained HTML file with the tables and their charts (inline SVG; PNG copies in `charts/`
+    /// beside it). Default: OUT/index.html.
+    #[arg(long, conflicts_with = "no_html")]
     pub html: Option<PathBuf>,
+    /// Write the Markdown, CSV and JSON only, no HTML page.
+    #[arg(long)]
+    pub no_html: bool,
     /// Worker threads (default: all cores).
     #[arg(long, short, default_value_t = 0)]
     pub jobs: usize,
@@ -148,6 +154,12 @@ fn player(a: &PlayerArgs) -> Result<()> {
         limit: a.limit,
     };
     let (tables, problems) = haifu_reports::player::player_report(&a.dataset, &db, &o, &a.out)?;
+    if a.json {
+        let tables: Vec<serde_json::Value> = tables.iter().map(|t| t.to_json()).collect();
+        let j = serde_json::json!({"out": a.out.display().to_string(), "html": a.out.join("index.html").display().to_string(), "tables": tables, "notes": problems});
+        println!("{}", serde_json::to_string_pretty(&j)?);
+        return Ok(());
+    }
     println!("{}: {} tables; open {}", a.out.display(), tables.len(), a.out.join("index.html").display());
     for p in problems {
         println!("  note: {p}");
@@ -168,7 +180,7 @@ fn thesis(a: &ThesisArgs) -> Result<()> {
         include_riichi: a.include_riichi,
         fractions: if a.no_curve { Vec::new() } else { a.curve.clone() },
         bots,
-        html: a.html.clone(),
+        html: (!a.no_html).then(|| a.html.clone().unwrap_or_else(|| a.out.join("index.html"))),
         neural: a.neural.clone(),
     };
     let spinner = crate::progress::spinner(std::io::stderr().is_terminal(), "thesis report");

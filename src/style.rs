@@ -186,11 +186,18 @@ fn list(a: &DbArgs) -> Result<()> {
             .collect();
         return print_json(&json!({"db": a.db.display().to_string(), "players": players}));
     }
-    println!("{:<24} {:>7} {:>8} {:>10}", "player", "games", "rounds", "decisions");
+    println!("{} {:>7} {:>8} {:>10}", padded("player", 24), "games", "rounds", "decisions");
     for p in rows {
-        println!("{:<24} {:>7} {:>8} {:>10}", p.player, p.tally.games, p.tally.rounds, p.tally.decisions);
+        println!("{} {:>7} {:>8} {:>10}", padded(&p.player, 24), p.tally.games, p.tally.rounds, p.tally.decisions);
     }
     Ok(())
+}
+
+/// `text` padded with spaces to `columns` terminal columns: a Japanese name's characters take two columns
+/// each, which `{:<24}` (counting characters) does not know.
+fn padded(text: &str, columns: usize) -> String {
+    let width = unicode_width::UnicodeWidthStr::width(text);
+    format!("{text}{}", " ".repeat(columns.saturating_sub(width)))
 }
 
 /// A player's sequence distribution from the database.
@@ -391,10 +398,26 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         seen.tally.rounds,
         ranking.len()
     );
-    println!("{:>4} {:<24} {:>12} {:>12} {:>10} {:>10}", "", "player", "score", "sequences", "rates", "network");
+    println!(
+        "{:>4} {} {:>12} {:>12} {:>10} {:>10}",
+        "",
+        padded("player", 24),
+        "score",
+        "sequences",
+        "rates",
+        "network"
+    );
     for (i, s) in ranking.iter().take(a.top).enumerate() {
         let net = s.neural.map_or("-".to_string(), |n| format!("{n:.2}"));
-        println!("{:>4} {:<24} {:>12.2} {:>12.2} {:>10.2} {:>10}", i + 1, s.player, s.score, s.sequences, s.rates, net);
+        println!(
+            "{:>4} {} {:>12.2} {:>12.2} {:>10.2} {:>10}",
+            i + 1,
+            padded(&s.player, 24),
+            s.score,
+            s.sequences,
+            s.rates,
+            net
+        );
     }
     Ok(())
 }

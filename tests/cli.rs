@@ -289,3 +289,19 @@ fn sim_verify_ingest_and_battle() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("nobot"), "{}", String::from_utf8_lossy(&bad.stderr));
 }
+
+/// Exit status as the README states it: a usage error is an error like any other (1; clap's own 2 is
+/// `haifu verify`'s "it listed something"), `--help` and `--version` succeed.
+#[test]
+fn usage_errors_exit_1_and_help_exits_0() {
+    for args in [&["--no-such-option"][..], &["mine"][..], &["imitate", "suggest", "--hand"][..]] {
+        let out = haifu(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("error"), "{args:?}");
+    }
+    for args in [&["--help"][..], &["--version"][..], &["mine", "--help"][..]] {
+        let out = haifu(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+}

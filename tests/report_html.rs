@@ -56,6 +56,22 @@ fn the_demo_report_renders_in_a_browser() {
     let binned: u64 =
         read("final_points")["rows"].as_array().unwrap().iter().map(|b| b["games"].as_u64().unwrap()).sum();
     assert_eq!(placed, binned, "every test player's game in one bin of final points");
+    // the bins run from the lowest to the highest without a gap (an empty bin is a row with 0 games)
+    let froms: Vec<i64> =
+        read("final_points")["rows"].as_array().unwrap().iter().map(|b| b["from"].as_i64().unwrap()).collect();
+    assert!(froms.windows(2).all(|w| w[1] == w[0] + 10), "{froms:?}");
+    // the page opens with its findings (the headline's figures in words), then a table of contents
+    let findings = text.find("class=\"findings\"").expect("a findings section");
+    let contents = text.find("class=\"toc\"").expect("a table of contents");
+    assert!(findings < contents && contents < text.find("<table class=\"data\"").unwrap());
+    let all_top3 = rates["rows"].as_array().map(|_| read("headline")).unwrap()["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["table"] == "all")
+        .map(|r| format!("{:.1}%", 100.0 * r["R_top3"].as_f64().unwrap()))
+        .unwrap();
+    assert!(text[findings..contents].contains(&format!("one of its first three {all_top3}")), "{all_top3}");
     // the demo's small network: its epochs in the report, as its metrics.csv has them
     let epochs = read("neural_runs")["rows"].as_array().unwrap().len();
     let csv = std::fs::read_to_string(html.parent().unwrap().parent().unwrap().join("nn/metrics.csv")).unwrap();

@@ -260,10 +260,30 @@ fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path
         read("moves_per_game")["rows"].as_array().unwrap().iter().map(|r| r["moves"].as_u64().unwrap()).sum();
     assert!(total > 0, "the Honors bot goes against the majority somewhere");
     assert_eq!(total, per_game);
-    let moves = read("moves");
-    let listed = moves["rows"].as_array().unwrap();
-    assert_eq!(listed.len() as u64, total.min(50));
-    for m in listed {
+    // honors and discards under another's riichi are listed apart from the moves of style
+    let apart_kinds = ["honor", "safety"];
+    let apart_total: u64 = kinds["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| apart_kinds.contains(&r["kind"].as_str().unwrap()))
+        .map(|r| r["moves"].as_u64().unwrap())
+        .sum();
+    let listed = read("moves")["rows"].as_array().unwrap().clone();
+    let apart = read("moves_apart")["rows"].as_array().unwrap().clone();
+    assert_eq!(listed.len() as u64, (total - apart_total).min(50));
+    assert_eq!(apart.len() as u64, apart_total.min(50));
+    assert!(listed.iter().all(|m| !apart_kinds.contains(&m["kind"].as_str().unwrap())));
+    assert!(apart.iter().all(|m| apart_kinds.contains(&m["kind"].as_str().unwrap())));
+    for m in listed.iter().chain(&apart) {
+        // rounds by name: wind, number, honba (E4-1)
+        let round = m["round"].as_str().unwrap();
+        let (wind, rest) = round.split_at(1);
+        assert!(
+            "ESWN".contains(wind)
+                && rest.split_once('-').is_some_and(|(a, b)| a.parse::<u8>().is_ok() && b.parse::<u8>().is_ok()),
+            "{round}"
+        );
         let (chose, majority) = (m["chose"].as_str().unwrap(), m["majority"].as_str().unwrap());
         assert_ne!(chose, majority);
         assert!(m["majority share"].as_f64().unwrap() >= 0.6);
@@ -273,6 +293,32 @@ fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path
     }
     let html = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(html.contains("data-name=\"move_pictures\"") && html.contains(" chosen\""));
+    assert!(html.contains("class=\"findings\"") && html.contains("href=\"#moves_apart\""), "findings and contents");
+    // --json: the same tables on stdout
+    let j = haifu(&[
+        "report",
+        "player",
+        "Honors",
+        "--dataset",
+        ds,
+        "--db",
+        db,
+        "--out",
+        out.to_str().unwrap(),
+        "--years",
+        "2022",
+        "--min-count",
+        "5",
+        "--json",
+    ]);
+    assert!(j.status.success(), "{}", String::from_utf8_lossy(&j.stderr));
+    let j: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+    let names: Vec<&str> = j["tables"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"moves") && names.contains(&"moves_apart"), "{names:?}");
+    assert_eq!(
+        j["tables"].as_array().unwrap().iter().find(|t| t["name"] == "moves").unwrap()["rows"],
+        read("moves")["rows"]
+    );
 }
 
 /// Whether a hand in Tenhou notation (`123m45p11z`) holds a kind in mjai notation (`3m`, `E`, `C`).

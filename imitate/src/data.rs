@@ -78,7 +78,7 @@ impl TestData {
         }
         let Reading { names, index, mut decisions, .. } = reading;
         if let Some(wanted) = &sel.players {
-            require_players(wanted, |p| index.contains_key(p), dataset, &sel.years)?;
+            require_players(wanted, &index, dataset, &sel.years)?;
         }
         // players in name order, their decisions contiguous and in play order
         let mut order: Vec<u32> = (0..names.len() as u32).collect();

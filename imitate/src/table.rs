@@ -310,9 +310,10 @@ pub fn load_table(dir: &Path, scope: &str, strategy: Strategy, sources: Option<V
             known.push("...");
         }
         bail!(
-            "unknown player {scope:?}: {} holds no such scope (scopes: {})",
+            "unknown player {scope:?}: {} holds no such scope (scopes: {}){}",
             sequences_path(dir).display(),
-            known.join(", ")
+            known.join(", "),
+            haifu_mining::dataset::did_you_mean(scope, t.scopes().iter().map(String::as_str))
         );
     }
     Ok(t.get(scope, strategy).cloned().unwrap_or_default())

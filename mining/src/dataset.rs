@@ -43,7 +43,15 @@ pub fn year_parts(dataset: &Path, table: &str, years: &[i32]) -> Result<Vec<Path
 pub fn part_files(dataset: &Path, table: &str, years: &[i32]) -> Result<Vec<PathBuf>> {
     let files = year_parts(dataset, table, years)?;
     if files.is_empty() {
-        bail!("{} has no {table} for years {}", dataset.display(), years_text(years));
+        let there: std::collections::BTreeSet<i32> =
+            year_parts(dataset, table, &[]).unwrap_or_default().iter().filter_map(|p| part_year(p)).collect();
+        let there: Vec<String> = there.iter().map(i32::to_string).collect();
+        bail!(
+            "{} has no {table} for years {} (years there: {})",
+            dataset.display(),
+            years_text(years),
+            if there.is_empty() { "none".to_string() } else { there.join(",") }
+        );
     }
     Ok(files)
 }
@@ -237,7 +245,7 @@ pub fn choose_players(
 ) -> Result<Vec<String>> {
     let mut chosen: Vec<String> = match (players, min_games) {
         (Some(names), _) => {
-            require_players(names, |p| games.contains_key(p), dataset, years)?;
+            require_players(names, games, dataset, years)?;
             names.to_vec()
         }
         (None, Some(n)) => games.iter().filter(|(_, &g)| g >= n).map(|(p, _)| p.clone()).collect(),
@@ -248,17 +256,33 @@ pub fn choose_players(
     Ok(chosen)
 }
 
-/// An error naming the players of `names` that `known` does not know (none: `Ok`).
-pub fn require_players(names: &[String], known: impl Fn(&str) -> bool, dataset: &Path, years: &[i32]) -> Result<()> {
-    let missing: Vec<&str> = names.iter().map(String::as_str).filter(|p| !known(p)).collect();
+/// An error naming the players of `names` that `known` does not hold (none: `Ok`), with the nearest known name.
+pub fn require_players<V>(names: &[String], known: &HashMap<String, V>, dataset: &Path, years: &[i32]) -> Result<()> {
+    let missing: Vec<&str> = names.iter().map(String::as_str).filter(|p| !known.contains_key(*p)).collect();
     if missing.is_empty() {
         return Ok(());
     }
     bail!(
-        "unknown player{} {}: no decisions in {} for years {}",
+        "unknown player{} {}: no decisions in {} for years {}{}",
         if missing.len() > 1 { "s" } else { "" },
         missing.join(", "),
         dataset.display(),
-        years_text(years)
+        years_text(years),
+        did_you_mean(missing[0], known.keys().map(String::as_str))
     )
+}
+
+/// "; did you mean "X"?" for an unknown name, or nothing: `X` is the known name that differs only in case, or
+/// else the most similar one (Jaro-Winkler similarity at least 0.85: `tanyao` finds `Tanyao`, a typo finds its
+/// name, an unrelated name finds nothing).
+pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let lower = name.to_lowercase();
+    let mut best: Option<(f64, &str)> = None;
+    for k in known {
+        let score = if k.to_lowercase() == lower { 2.0 } else { strsim::jaro_winkler(&lower, &k.to_lowercase()) };
+        if score >= 0.85 && best.is_none_or(|(b, _)| score > b) {
+            best = Some((score, k));
+        }
+    }
+    best.map_or_else(String::new, |(_, k)| format!("; did you mean {k:?}?"))
 }

@@ -130,14 +130,30 @@ pub fn strategy_years(dataset: &Path, years: &[i32]) -> Result<Table> {
 fn tables_note(dir: &Path) -> String {
     let meta = crate::tables::read_meta(dir).ok().flatten();
     match meta.as_ref().and_then(|m| m.get("options")) {
-        Some(o) => {
-            // a long list of named players is summed up by its length (a style database names hundreds)
-            let mut o = o.clone();
-            if let Some(names) = o.get("players").and_then(|p| p.as_array()).filter(|p| p.len() > 10) {
-                o["players"] = serde_json::json!(format!("{} named", names.len()));
-            }
-            format!("tables {} mined with {o}", dir.display())
+        Some(serde_json::Value::Object(o)) => {
+            // options as words (`years 2019,2020, rounds all, ...`), not as JSON; unset ones left out, a long list
+            // of named players summed up by its length (a style database names hundreds)
+            let shown: Vec<String> = o
+                .iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| {
+                    let v = match v {
+                        serde_json::Value::Array(a) if k == "years" && a.is_empty() => "every year".to_string(),
+                        serde_json::Value::Array(a) if a.len() > 10 => format!("{} named", a.len()),
+                        serde_json::Value::Array(a) => a
+                            .iter()
+                            .map(|x| x.as_str().map_or_else(|| x.to_string(), str::to_string))
+                            .collect::<Vec<_>>()
+                            .join(","),
+                        serde_json::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    format!("{} {v}", k.replace('_', " "))
+                })
+                .collect();
+            format!("tables {} mined with {}", dir.display(), shown.join(", "))
         }
+        Some(_) => format!("tables {} (meta.json has no options object)", dir.display()),
         None => format!("tables {} (no meta.json: options unknown)", dir.display()),
     }
 }
@@ -160,6 +176,7 @@ pub fn top_sequences(dir: &Path, scope: &str, k: usize, min_length: usize) -> Re
     );
     t.note(tables_note(dir));
     t.note(format!("scope {scope}; before length >= {min_length}; raw counts (no mirror folding), every source"));
+    t.note("before and after are the digits of one suit, the three suits counted together (SPEC 2): 3336678 is 3336678m, 3336678p or 3336678s");
     for s in Strategy::EVERY {
         let Ok(m) = table(&counts, scope, s, dir) else { continue };
         let mut rows: Vec<(u64, String, String)> = m
@@ -457,9 +474,11 @@ pub fn placements(dataset: &Path, years: &[i32], players: &[String]) -> Result<(
         "Final points of the test players' games, pooled",
         &["from", "to", "games", "percent"],
     );
-    d.note("final game points with uma (`owari`), in bins of 10: from <= points < to");
-    for (b, n) in &bins {
-        d.push(vec![Cell::int(b * 10), Cell::int(b * 10 + 10), Cell::int(*n), Cell::ratio(*n, total)]);
+    d.note("final game points with uma (`owari`), in bins of 10: from <= points < to; empty bins between kept");
+    let span = bins.keys().next().zip(bins.keys().next_back()).map(|(&lo, &hi)| lo..=hi);
+    for b in span.into_iter().flatten() {
+        let n = bins.get(&b).copied().unwrap_or(0);
+        d.push(vec![Cell::int(b * 10), Cell::int(b * 10 + 10), Cell::int(n), Cell::ratio(n, total)]);
     }
     Ok((t, d))
 }

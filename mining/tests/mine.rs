@@ -196,9 +196,13 @@ fn players_by_games_and_unknown_names() {
     let m = mine(&ds, &MineOptions { min_games: Some(2), ..Default::default() }).unwrap();
     assert_eq!(m.scopes, ["ALL"], "nobody has two games");
     let e = mine(&ds, &MineOptions { players: Some(vec!["Z".into()]), ..Default::default() }).unwrap_err();
-    assert!(e.to_string().contains("unknown player Z"), "{e}");
-    let e = mine(&ds, &MineOptions { years: vec![2019], ..Default::default() }).unwrap_err();
-    assert!(e.to_string().contains("2019"), "{e}");
+    assert!(e.to_string().contains("unknown player Z") && !e.to_string().contains("did you mean"), "{e}");
+    let e = mine(&ds, &MineOptions { players: Some(vec!["b".into()]), ..Default::default() }).unwrap_err();
+    assert!(e.to_string().contains(r#"unknown player b: "#) && e.to_string().ends_with(r#"did you mean "B"?"#), "{e}");
+    // a year with no games names the years that have some
+    let e = mine(&ds, &MineOptions { years: vec![2019], ..Default::default() }).unwrap_err().to_string();
+    let there = e.split_once("(years there: ").map(|(_, y)| y.trim_end_matches(')')).unwrap_or_default();
+    assert!(e.contains("2019") && !there.is_empty() && there.split(',').all(|y| y.parse::<i32>().is_ok()), "{e}");
 }
 
 #[test]

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use clap::Parser;
 use serde_json::json;
 
 use haifu::demo::{NetworkStep, GENERATION_YEAR, TEST_YEAR};
@@ -25,7 +24,7 @@ mod train;
 
 fn main() {
     haifu::start();
-    let cli = haifu::Cli::parse();
+    let cli = haifu::parse_cli();
     haifu::finish(haifu::run(&cli.command, Some(&Torch)))
 }
 

@@ -166,7 +166,10 @@ fn top_tables(humans: &StyleDb, bots_db: &StyleDb, bots: &[String]) -> Result<Ve
     }];
     for (i, b) in bots.iter().enumerate() {
         let mut t = stats::top_sequences(&bots_db.dir, b, 10, 3)?;
-        t.name = format!("top_sequences_bot{i}");
+        // files named after the bot; a name with no letter or digit of ASCII (a Japanese name) keeps its place
+        let named = format!("top_sequences_{}", crate::thesis::file_stem(b));
+        let readable = b.chars().any(|c| c.is_ascii_alphanumeric()) && !tops.iter().any(|x| x.name == named);
+        t.name = if readable { named } else { format!("top_sequences_bot{i}") };
         t.title = format!("Most frequent sequences of {b}");
         tops.push(t);
     }

@@ -52,8 +52,16 @@ const WIDTH: u32 = 760;
 const HEIGHT: u32 = 420;
 const FAMILY: &str = "sans-serif";
 
-/// A palette readable on white and by most colour-blind readers (Okabe-Ito).
-const COLOURS: [RGBColor; 8] = [
+/// Text sizes in the chart's pixels. The page shows a chart at most at its width, so these are the smallest
+/// sizes a reader sees (at least 12 px, as the issue on the reports asks).
+const LABEL: u32 = 15;
+const CAPTION: u32 = 20;
+/// The legend's column, right of the plot: a legend over the plot hid the data where it was densest.
+const LEGEND_WIDTH: u32 = 200;
+
+/// A palette readable on white and by most colour-blind readers (Okabe-Ito), then four more, so that the
+/// humans and eight bots of the bots report each have a colour of their own.
+const COLOURS: [RGBColor; 12] = [
     RGBColor(0, 114, 178),
     RGBColor(230, 159, 0),
     RGBColor(0, 158, 115),
@@ -62,6 +70,10 @@ const COLOURS: [RGBColor; 8] = [
     RGBColor(213, 94, 0),
     RGBColor(240, 228, 66),
     RGBColor(0, 0, 0),
+    RGBColor(136, 136, 136),
+    RGBColor(140, 86, 75),
+    RGBColor(117, 61, 160),
+    RGBColor(0, 80, 40),
 ];
 
 fn font_candidates() -> Vec<PathBuf> {
@@ -128,29 +140,68 @@ fn span(values: impl Iterator<Item = f64>, from_zero: bool) -> (f64, f64) {
     (if from_zero && lo >= 0.0 { lo } else { lo - pad }, hi + pad)
 }
 
-/// The series' names in a box at the upper right.
-fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-) -> Result<()> {
-    chart
-        .configure_series_labels()
-        .label_font((FAMILY, 12))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(plot_err)
+/// The series' names in a column beside the plot: a swatch and the name on each line.
+fn side_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, names: &[&str], lines: bool) -> Result<()> {
+    for (i, name) in names.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let y = 56 + 24 * i as i32;
+        if lines {
+            area.draw(&PathElement::new(vec![(4, y), (22, y)], colour.stroke_width(3))).map_err(plot_err)?;
+        } else {
+            area.draw(&Rectangle::new([(6, y - 6), (20, y + 6)], colour.filled())).map_err(plot_err)?;
+        }
+        // long names (a run's folder) keep their end, which tells runs apart
+        let shown: String = if name.chars().count() > 22 {
+            format!("…{}", name.chars().skip(name.chars().count() - 21).collect::<String>())
+        } else {
+            name.to_string()
+        };
+        area.draw(&Text::new(shown, (28, y - 8), (FAMILY, LABEL))).map_err(plot_err)?;
+    }
+    Ok(())
+}
+
+/// The series' names, and whether they are lines (else bars).
+fn series_names(plot: &Plot) -> (Vec<&str>, bool) {
+    match plot {
+        Plot::Lines { series, .. } => (series.iter().map(|s| s.name.as_str()).collect(), true),
+        Plot::Bars { series, .. } => (series.iter().map(|s| s.0.as_str()).collect(), false),
+    }
+}
+
+/// Whole-number ticks for an axis of whole numbers (epochs): `1, 2, 3`, not `1.0, 1.2, 1.4`.
+fn whole_tick(x: &f64) -> String {
+    if (x - x.round()).abs() < 1e-9 {
+        format!("{x:.0}")
+    } else {
+        String::new()
+    }
 }
 
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<()> {
     root.fill(&WHITE).map_err(plot_err)?;
-    let mut builder = ChartBuilder::on(root);
-    builder.caption(&c.title, (FAMILY, 17)).margin(12).x_label_area_size(44).y_label_area_size(64);
+    let (names, lines) = series_names(&c.plot);
+    let area = if names.len() > 1 {
+        let (plot, legend) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+        side_legend(&legend, &names, lines)?;
+        plot
+    } else {
+        root.clone()
+    };
+    // many or long group names (yaku) stand upright under their bars instead of running into each other
+    let upright = match &c.plot {
+        Plot::Bars { groups, .. } => groups.len() > 8 && groups.iter().any(|g| g.chars().count() > 4),
+        Plot::Lines { .. } => false,
+    };
+    let mut builder = ChartBuilder::on(&area);
+    builder.caption(&c.title, (FAMILY, CAPTION)).margin(12).x_label_area_size(if upright { 120 } else { 48 });
+    builder.y_label_area_size(70);
     match &c.plot {
         Plot::Lines { series, log_x, log_y } => {
             let pts = || series.iter().flat_map(|s| s.points.iter());
             let (x0, x1) = span(pts().map(|p| p.0), false);
             let (y0, y1) = span(pts().map(|p| p.1), !log_y);
+            let whole = !log_x && pts().all(|p| p.0.fract() == 0.0) && x1 - x0 <= 40.0;
             // a log axis over the positive values, a factor of 1.5 of room each side
             let positive = |v: &dyn Fn(&(f64, f64)) -> f64| -> Option<(f64, f64)> {
                 let (lo, hi) =
@@ -160,25 +211,21 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<
             macro_rules! lines {
                 ($chart:expr) => {{
                     let mut chart = $chart.map_err(plot_err)?;
-                    chart
-                        .configure_mesh()
-                        .x_desc(&c.x_label)
-                        .y_desc(&c.y_label)
-                        .label_style((FAMILY, 12))
-                        .draw()
-                        .map_err(plot_err)?;
+                    let mut mesh = chart.configure_mesh();
+                    mesh.x_desc(&c.x_label).y_desc(&c.y_label).label_style((FAMILY, LABEL));
+                    if whole {
+                        mesh.x_labels(((x1 - x0).ceil() as usize + 1).min(21)).x_label_formatter(&whole_tick);
+                    }
+                    mesh.draw().map_err(plot_err)?;
                     for (i, s) in series.iter().enumerate() {
                         let colour = COLOURS[i % COLOURS.len()];
                         chart
                             .draw_series(LineSeries::new(s.points.iter().copied(), colour.stroke_width(2)))
-                            .map_err(plot_err)?
-                            .label(&s.name)
-                            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
+                            .map_err(plot_err)?;
                         chart
                             .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
                             .map_err(plot_err)?;
                     }
-                    legend(&mut chart)?;
                 }};
             }
             match (log_x, log_y) {
@@ -213,31 +260,27 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<
             macro_rules! bars {
                 ($chart:expr, $base:expr) => {{
                     let mut chart = $chart.map_err(plot_err)?;
-                    chart
-                        .configure_mesh()
-                        .x_desc(&c.x_label)
+                    let mut mesh = chart.configure_mesh();
+                    mesh.x_desc(&c.x_label)
                         .y_desc(&c.y_label)
                         .x_labels(groups.len().min(40))
                         .x_label_formatter(&label)
                         .disable_x_mesh()
-                        .label_style((FAMILY, 12))
-                        .draw()
-                        .map_err(plot_err)?;
-                    for (j, (name, v)) in series.iter().enumerate() {
+                        .label_style((FAMILY, LABEL));
+                    if upright {
+                        mesh.x_label_style(
+                            TextStyle::from((FAMILY, LABEL).into_font()).transform(FontTransform::Rotate90),
+                        );
+                    }
+                    mesh.draw().map_err(plot_err)?;
+                    for (j, (_, v)) in series.iter().enumerate() {
                         let colour = COLOURS[j % COLOURS.len()];
                         let width = 0.8 / k;
                         let bars = v.iter().enumerate().filter_map(|(i, y)| {
                             let x = i as f64 - 0.4 + width * j as f64;
                             y.map(|y| Rectangle::new([(x, $base), (x + width * 0.92, y)], colour.filled()))
                         });
-                        chart
-                            .draw_series(bars)
-                            .map_err(plot_err)?
-                            .label(name)
-                            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], colour.filled()));
-                    }
-                    if series.len() > 1 {
-                        legend(&mut chart)?;
+                        chart.draw_series(bars).map_err(plot_err)?;
                     }
                 }};
             }

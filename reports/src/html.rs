@@ -20,6 +20,8 @@ pub enum Block {
     Chart(Chart),
     /// Already escaped HTML (the tile pictures of the coaching report).
     Raw(String),
+    /// What the report found, in a few sentences computed from its tables: shown first, before the contents.
+    Findings(Vec<String>),
 }
 
 /// A report page.
@@ -46,7 +48,11 @@ pub fn escape(s: &str) -> String {
 }
 
 const CSS: &str = "
-body{font-family:system-ui,-apple-system,'Segoe UI','Noto Sans','Hiragino Sans',sans-serif;margin:2rem auto;max-width:1100px;padding:0 1rem;color:#1d1d1f;line-height:1.45}
+body{font-family:system-ui,-apple-system,'Segoe UI','Noto Sans','Hiragino Sans',sans-serif;margin:2rem auto;max-width:1340px;padding:0 1rem;color:#1d1d1f;line-height:1.45}
+section.findings{background:#f3f8fc;border-left:4px solid #0072b2;padding:.4rem 1rem;margin:1rem 0}
+section.findings li{margin:.25rem 0}
+nav.toc{font-size:.9rem;columns:2;margin:1rem 0}
+nav.toc li.section{font-weight:600;list-style:none;margin-left:-1rem}
 h1{font-size:1.6rem;border-bottom:2px solid #0072b2;padding-bottom:.3rem}
 h2{font-size:1.25rem;margin-top:2.2rem;color:#0b4f7c}
 h3{font-size:1.05rem;margin-bottom:.3rem}
@@ -92,9 +98,38 @@ fn table_html(t: &Table, out: &mut String) {
     }
 }
 
+/// The anchor of a section heading.
+fn heading_id(h: &str) -> String {
+    let slug: String = h.chars().map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    format!("section-{slug}")
+}
+
 impl Page {
     pub fn new(title: impl Into<String>) -> Page {
         Page { title: title.into(), blocks: Vec::new() }
+    }
+
+    /// A list of links to every section and table, for pages with more than three of them (none otherwise).
+    fn contents(&self) -> String {
+        let mut items = String::new();
+        let mut n = 0;
+        for b in &self.blocks {
+            match b {
+                Block::Heading(h) => {
+                    let _ =
+                        writeln!(items, "<li class=\"section\"><a href=\"#{}\">{}</a></li>", heading_id(h), escape(h));
+                }
+                Block::Table(t) => {
+                    n += 1;
+                    let _ = writeln!(items, "<li><a href=\"#{}\">{}</a></li>", escape(&t.name), escape(&t.title));
+                }
+                _ => {}
+            }
+        }
+        if n <= 3 {
+            return String::new();
+        }
+        format!("<nav class=\"toc\"><h2 id=\"contents\">Contents</h2><ol>\n{items}</ol></nav>\n")
     }
 
     pub fn push(&mut self, b: Block) -> &mut Page {
@@ -112,10 +147,22 @@ impl Page {
         let mut problems = Vec::new();
         let mut body = String::new();
         let _ = writeln!(body, "<h1>{}</h1>", escape(&self.title));
-        for b in &self.blocks {
+        let contents = self.contents();
+        for (i, b) in self.blocks.iter().enumerate() {
+            // the contents come after the findings (or at the top)
+            if i == usize::from(matches!(self.blocks.first(), Some(Block::Findings(_)))) {
+                body.push_str(&contents);
+            }
             match b {
+                Block::Findings(lines) => {
+                    body.push_str("<section class=\"findings\"><h2 id=\"findings\">Findings</h2><ul>\n");
+                    for l in lines {
+                        let _ = writeln!(body, "<li>{}</li>", escape(l));
+                    }
+                    body.push_str("</ul></section>\n");
+                }
                 Block::Heading(h) => {
-                    let _ = writeln!(body, "<h2>{}</h2>", escape(h));
+                    let _ = writeln!(body, "<h2 id=\"{}\">{}</h2>", heading_id(h), escape(h));
                 }
                 Block::Paragraph(p) => {
                     let _ = writeln!(body, "<p>{}</p>", escape(p));

@@ -118,7 +118,8 @@ fn turns_chart(t: &Table) -> Option<Chart> {
 
 /// Learning curve: coverage and R_top3 against the share of the generation games.
 fn learning_chart(t: &Table) -> Option<Chart> {
-    let share: Vec<Option<f64>> = column(t, "share of games")?.map(number).collect();
+    // the table's share is a fraction, the axis says percent
+    let share: Vec<Option<f64>> = column(t, "share of games")?.map(|c| number(c).map(|f| 100.0 * f)).collect();
     let series = ["coverage own", "coverage all", "R_top3 own", "R_top3 all"]
         .iter()
         .filter_map(|name| {
@@ -253,10 +254,89 @@ fn points_chart(t: &Table) -> Option<Chart> {
     })
 }
 
-/// Each table of the thesis report, in order, with a chart after those that have one.
+/// The row of `t` whose `key_column` reads `key`, its `column` as a number.
+fn value_at(t: &Table, key_column: &str, key: &str, column: &str) -> Option<f64> {
+    let k = t.columns.iter().position(|c| c == key_column)?;
+    let c = t.columns.iter().position(|c| c == column)?;
+    t.rows.iter().find(|r| r.get(k).map(text).as_deref() == Some(key)).and_then(|r| number(r.get(c)?))
+}
+
+/// What the thesis report found, in sentences computed from its own tables (a table that is missing, or a
+/// figure it does not give, leaves its sentence out).
+pub fn thesis_findings(tables: &[Table]) -> Vec<String> {
+    let find = |name: &str| tables.iter().find(|t| t.name == name);
+    let mut out = Vec::new();
+    if let Some(h) = find("headline") {
+        let all = |c: &str| value_at(h, "table", "all", c);
+        if let (Some(cov), Some(first), Some(top3)) = (all("coverage"), all("R_first"), all("R_top3")) {
+            out.push(format!(
+                "The all-players table proposes a discard for {cov:.1}% of the test decisions; its first candidate is \
+                 the discard played {first:.1}% of the time, one of its first three {top3:.1}% (the thesis: 62%, 42%, 70%)."
+            ));
+        }
+        if let (Some(own), Some(others)) =
+            (value_at(h, "table", "own", "R_top3"), value_at(h, "table", "others", "R_top3"))
+        {
+            let players = find("match_rates").map_or(0, |t| t.rows.len());
+            out.push(format!(
+                "A player's own table has the discard played among its first three {own:.1}% of the time, the other \
+                 players' tables {others:.1}%: {:+.1} points, pooled over {players} test players.",
+                own - others
+            ));
+        }
+    }
+    if let Some(t) = find("turn_tests") {
+        let col = |name: &str| t.columns.iter().position(|c| c == name);
+        let (Some(turns), Some(cmp), Some(n), Some(diff), Some(p)) =
+            (col("turns"), col("comparison"), col("players"), col("mean difference (points)"), col("p (two-sided)"))
+        else {
+            return out;
+        };
+        let clearest = t
+            .rows
+            .iter()
+            .filter(|r| r.get(cmp).map(text).as_deref() == Some("own - others"))
+            .filter_map(|r| Some((text(r.get(turns)?), number(r.get(diff)?)?, number(r.get(p)?)?, number(r.get(n)?)?)))
+            .min_by(|a, b| a.2.total_cmp(&b.2));
+        if let Some((turns, diff, p, n)) = clearest {
+            out.push(format!(
+                "By turn, own against others differs most in turns {turns}: {diff:+.2} points of top-3, p = {p:.4} \
+                 (paired t-test over {n:.0} players)."
+            ));
+        }
+    }
+    if let Some(t) = find("learning_curve") {
+        let points: Vec<(f64, f64, f64)> = t
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let at = |c: &str| number(r.get(t.columns.iter().position(|x| x == c)?)?);
+                Some((at("share of games")?, at("R_top3 all")?, at("coverage all")?))
+            })
+            .collect();
+        if let (Some(a), Some(b), true) = (points.first(), points.last(), points.len() > 1) {
+            out.push(format!(
+                "Mining {:.1}% of the generation games gives the all-players table a top-3 of {:.1}% (coverage {:.1}%); \
+                 all of them, {:.1}% (coverage {:.1}%).",
+                100.0 * a.0,
+                a.1,
+                a.2,
+                b.1,
+                b.2
+            ));
+        }
+    }
+    out
+}
+
+/// Each table of the thesis report, in order, with a chart after those that have one; the findings first.
 pub fn thesis_page(tables: &[Table], options_line: &str) -> Page {
     let mut page = Page::new("haifu: the thesis's tables on this data");
-    page.push(Block::Paragraph(options_line.to_string()));
+    let findings = thesis_findings(tables);
+    if !findings.is_empty() {
+        page.push(Block::Findings(findings));
+    }
+    page.push(Block::Paragraph(format!("Options: {options_line}")));
     page.push(Block::Paragraph(
         "Each table beside the thesis's own figure where it gives one (seed 001: 82 Tenhou houou players, \
          generation 2018, test 2019). Charts are drawn from the tables above them."

@@ -21,6 +21,7 @@ use hashbrown::HashMap;
 use haifu_imitate::rank::{rank, Reason, Winds};
 use haifu_imitate::{SeqTable, ALL_SCOPE};
 use haifu_ingest::extract::TileSource;
+use haifu_mining::dataset::years_text;
 use haifu_mining::report::{Cell, Table};
 use haifu_mining::Shape;
 use haifu_rules::shanten::shanten_each;
@@ -51,7 +52,8 @@ pub struct PlayerOptions {
 #[derive(Clone, Debug)]
 pub struct Move {
     pub game: i64,
-    pub round: u16,
+    /// The round's name, E4-1.
+    pub round: String,
     pub turn: u8,
     pub kind: &'static str,
     /// The state before the discard (hand, or hand before the call plus the called tile).
@@ -119,11 +121,15 @@ fn rates_table(tally: &Tally, db: &StyleDb, o: &PlayerOptions) -> Table {
 /// How many individual moves of each kind, per 100 decisions.
 fn kinds_table(found: &[Move], decisions: u64, games: usize, o: &PlayerOptions) -> Table {
     let mut kinds = Table::new("move_kinds", "Individual moves by kind", &["kind", "moves", "per 100 decisions"]);
-    for k in ["efficiency", "safety", "calls", "riichi", "shape"] {
+    for k in ["efficiency", "calls", "riichi", "shape", "safety", "honor"] {
         let key = if k == "calls" { "call" } else { k };
         let n = found.iter().filter(|m| m.kind == key).count() as u64;
         kinds.push(vec![Cell::text(k), Cell::int(n), Cell::Float(100.0 * n as f64 / decisions.max(1) as f64, 2)]);
     }
+    kinds.note(
+        "safety (another player in riichi) and honor (an honor discarded where the table preferred a suit tile) are \
+         listed apart from the style moves: the tables know nothing of danger and never offer an honor pair",
+    );
     kinds.note(format!(
         "{} individual moves in {decisions} chosen discards of {} games: the player chose another tile than the all-players table's first, whose sequence it saw {:.0}%+ of the times of the two sequences together ({}+ times)",
         found.len(),
@@ -151,16 +157,19 @@ fn per_game_table(found: &[Move]) -> Table {
 }
 
 /// The moves, in the order given.
-fn moves_table(found: &[Move]) -> Table {
+fn moves_table(found: &[Move], name: &str, title: &str) -> Table {
     let mut list = Table::new(
-        "moves",
-        "Individual moves, the clearest majorities first",
+        name,
+        title,
         &["game", "round", "turn", "kind", "hand", "chose", "majority", "majority share", "seen"],
+    );
+    list.note(
+        "honors in mjai letters: E S W N the winds, P the white dragon (haku), F the green (hatsu), C the red (chun)",
     );
     for m in found {
         list.push(vec![
             Cell::text(format!("{:016x}", m.game)),
-            Cell::int(m.round),
+            Cell::text(&m.round),
             Cell::int(m.turn),
             Cell::text(m.kind),
             Cell::text(state_text(&m.state)),
@@ -273,7 +282,11 @@ fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> V
                 continue;
             }
             let after = shanten_each(&tiles.hand, -1);
-            let kind = if matches!(d.source, TileSource::Chi | TileSource::Pon) {
+            // an honor pair is never a candidate (docs/STYLE.md) and the table knows nothing of danger: such
+            // moves are listed apart, not taken for style
+            let kind = if chosen.is_honor() {
+                "honor"
+            } else if matches!(d.source, TileSource::Chi | TileSource::Pon) {
                 "call"
             } else if riichi.get(&d.round).is_some_and(|r| r.iter().any(|&at| at < d.event_index)) {
                 "safety"
@@ -284,9 +297,10 @@ fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> V
             } else {
                 "shape"
             };
+            let r = &g.rounds[usize::from(d.round)];
             out.push(Move {
                 game: g.game_id,
-                round: d.round,
+                round: haifu_rules::table::round_name(r.kyoku, r.honba),
                 turn: d.turn,
                 kind,
                 state: tiles.before,
@@ -310,7 +324,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     let reading = Reading { years: &o.years, players: db.meta.rules.players, tiles: true };
     let mine = played::read(dataset, &reading, |index, g| (0..reading.players).any(|s| index.name(g, s) == o.player))?;
     if mine.is_empty() {
-        anyhow::bail!("{}: no game of {:?} in years {:?}", dataset.display(), o.player, o.years);
+        anyhow::bail!("{}: no game of {:?} in years {}", dataset.display(), o.player, years_text(&o.years));
     }
     let mut found = moves(&mine, &o.player, all, o);
     let decisions: u64 = mine
@@ -329,8 +343,17 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     out_tables.push(per_game_table(&found));
 
     found.sort_by(|a, b| b.share.total_cmp(&a.share).then(b.count.cmp(&a.count)));
-    found.truncate(o.limit);
-    let list = moves_table(&found);
+    let (mut style, mut apart): (Vec<Move>, Vec<Move>) =
+        found.into_iter().partition(|m| !matches!(m.kind, "honor" | "safety"));
+    let style_moves = style.len();
+    style.truncate(o.limit);
+    apart.truncate(o.limit);
+    let list = moves_table(&style, "moves", "Individual moves, the clearest majorities first");
+    let apart_list = moves_table(
+        &apart,
+        "moves_apart",
+        "Moves the tables cannot judge: honors, and discards under another's riichi",
+    );
 
     let own = Distribution::of(table(&o.player));
     let everyone = Distribution::of(all);
@@ -339,12 +362,28 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     let near = nearest_table(db, &tables, &own, o);
 
     let mut page = Page::new(format!("{}: style and individual moves", o.player));
-    page.push(Block::Paragraph(format!(
-        "{} games of {} read from {} (years {:?}); profile and tables from the style database {}.",
+    let mut findings = vec![format!(
+        "{} games of {} ({}): {style_moves} individual moves of style in {decisions} chosen discards ({:.1} per 100), \
+         beside the moves the tables cannot judge.",
         mine.len(),
         o.player,
+        if o.years.is_empty() { "every year".to_string() } else { format!("years {}", years_text(&o.years)) },
+        100.0 * style_moves as f64 / decisions.max(1) as f64
+    )];
+    if let Some(row) = characteristic.rows.first() {
+        findings.push(format!(
+            "The most characteristic sequence: {} -> {} (played {} times, {} times everyone's share).",
+            row[0].shown(),
+            row[1].shown(),
+            row[2].shown(),
+            row[3].shown()
+        ));
+    }
+    page.push(Block::Findings(findings));
+    page.push(Block::Paragraph(format!(
+        "Games read from {} ({}); profile and tables from the style database {}.",
         dataset.display(),
-        o.years,
+        if o.years.is_empty() { "every year".to_string() } else { format!("years {}", years_text(&o.years)) },
         db.dir.display()
     )));
     page.push(Block::Heading("Rates".into()));
@@ -367,14 +406,15 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     }));
     page.push(Block::Heading("Individual moves".into()));
     page.push(Block::Table(out_tables[1].clone()));
-    let pictures = move_pictures(&found);
+    let pictures = move_pictures(&style);
     page.push(Block::Raw(pictures));
     page.push(Block::Table(list.clone()));
     page.push(Block::Table(out_tables[2].clone()));
+    page.push(Block::Table(apart_list.clone()));
     page.push(Block::Heading("Sequences and neighbours".into()));
     page.push(Block::Table(characteristic.clone()));
     page.push(Block::Table(near.clone()));
-    out_tables.extend([list, characteristic, near]);
+    out_tables.extend([list, apart_list, characteristic, near]);
 
     let heading = format!("{}: style and individual moves", o.player);
     let problems = crate::html::write_report(out, &heading, &out_tables, &page)?;

@@ -435,7 +435,8 @@ fn humans_and_bots(dir: &Path, bot_dir: &Path, bots: &[String], human: &str) -> 
     Ok(out)
 }
 
-fn file_stem(s: &str) -> String {
+/// A name as a file name: ASCII letters, digits, `-` and `_` kept, anything else `_`.
+pub(crate) fn file_stem(s: &str) -> String {
     s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }
 

@@ -286,10 +286,11 @@ impl StyleDb {
     pub fn profile(&self, player: &str) -> Result<&Profile> {
         self.profiles.iter().find(|p| p.player == player).with_context(|| {
             format!(
-                "unknown player {player:?}: not among the {} players of {} (`haifu style list --db {}`)",
+                "unknown player {player:?}: not among the {} players of {} (`haifu style list --db {}`){}",
                 self.profiles.len(),
                 self.dir.display(),
-                self.dir.display()
+                self.dir.display(),
+                haifu_mining::dataset::did_you_mean(player, self.profiles.iter().map(|p| p.player.as_str()))
             )
         })
     }

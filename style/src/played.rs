@@ -37,6 +37,8 @@ pub struct Played {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoundOutcome {
     pub kyoku: u8,
+    /// The round's counters at its start (E4-1: kyoku 3, honba 1).
+    pub honba: u8,
     /// By seat, `n_players` of them.
     pub outcomes: Vec<Outcome>,
     /// In the order of the record (two for a double ron).
@@ -155,12 +157,14 @@ type Placed<T> = Vec<(usize, T)>;
 /// The rounds of the kept games (`at`: a game's place) in one part file, with their number in the game.
 fn rounds_of(path: &Path, at: &(impl Fn(i64) -> Option<usize> + Sync)) -> Result<Placed<(u16, RoundOutcome)>> {
     let mut out = Vec::new();
-    for_each_batch(path, &["game_id", "round", "kyoku", "outcomes", "wins"], |b| {
+    for_each_batch(path, &["game_id", "round", "kyoku", "honba", "outcomes", "wins"], |b| {
         let ids = cast_to(b, "game_id", &DataType::Int64, path)?;
         let rounds = cast_to(b, "round", &DataType::UInt16, path)?;
         let kyoku = cast_to(b, "kyoku", &DataType::UInt8, path)?;
+        let honba = cast_to(b, "honba", &DataType::UInt8, path)?;
         let (ids, rounds, kyoku) =
             (ids.as_primitive::<Int64Type>(), rounds.as_primitive::<UInt16Type>(), kyoku.as_primitive::<UInt8Type>());
+        let honba = honba.as_primitive::<UInt8Type>();
         let outcomes = list(b, "outcomes", path)?;
         let names = outcomes.values().as_string_opt::<i32>().ok_or_else(|| anyhow!("`outcomes` is not text"))?;
         let wins = list(b, "wins", path)?;
@@ -180,7 +184,10 @@ fn rounds_of(path: &Path, at: &(impl Fn(i64) -> Option<usize> + Sync)) -> Result
             let ws = wins.value_offsets()[i] as usize..wins.value_offsets()[i + 1] as usize;
             let wins =
                 ws.map(|w| Win { who: who.value(w), from_who: from_who.value(w), points: points.value(w) }).collect();
-            out.push((place, (rounds.value(i), RoundOutcome { kyoku: kyoku.value(i), outcomes, wins })));
+            out.push((
+                place,
+                (rounds.value(i), RoundOutcome { kyoku: kyoku.value(i), honba: honba.value(i), outcomes, wins }),
+            ));
         }
         Ok(())
     })?;
@@ -312,6 +319,7 @@ impl Played {
             .iter()
             .map(|r| RoundOutcome {
                 kyoku: r.init.kyoku,
+                honba: r.init.honba,
                 outcomes: r.outcomes[..n].to_vec(),
                 wins: r.wins().iter().map(|w| Win { who: w.who, from_who: w.from_who, points: w.points }).collect(),
             })

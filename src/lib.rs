@@ -29,6 +29,7 @@ pub mod mjai_server;
 pub mod neural;
 pub mod progress;
 pub mod report;
+pub mod review;
 pub mod rules_args;
 pub mod sim;
 pub mod stats;
@@ -85,6 +86,10 @@ pub enum Command {
         #[command(subcommand)]
         what: report::ReportCommand,
     },
+    /// A player's games, or one game, decision by decision: the board, the choice beside the ranked candidates
+    /// of the all-players table and the player's own, a timeline of agreement, deviations ranked by how surely
+    /// the tables disagree. One HTML page per game, an index, JSON.
+    Review(review::ReviewArgs),
     /// Neural baselines: evaluate a trained run beside the imitator (runs in the network binary, haifu-neural).
     Neural {
         #[command(subcommand)]
@@ -213,6 +218,7 @@ pub fn run(command: &Command, network: Option<&dyn Network>) -> Result<()> {
         Command::Stats { what } => stats::run(what),
         Command::Imitate { what } => imitate::run(what, network),
         Command::Report { what } => report::run(what),
+        Command::Review(a) => review::run(a),
         Command::Train(a) => needs(network, "haifu train")?.train(a),
         Command::Style { what } => style::run(what, network),
         Command::Neural { what } => needs(network, "haifu neural")?.neural(what),

@@ -1,8 +1,8 @@
 //! The `haifu` command line as a library: every command's arguments ([`Cli`]) and the commands themselves
 //! ([`run`]), each a thin layer over a workspace crate. Two binaries are built on it. `haifu` (src/main.rs)
 //! links no libtorch: it runs every command that runs no network and hands those that do (`train`,
-//! `neural ...`, `imitate eval --backoff`, `style identify --models`, `mjai-bot --model`, the demo's network
-//! step; [`Command::network`]) to `haifu-neural` (neural-cli/), which runs them with its [`Network`], the
+//! `neural ...`, `imitate eval --backoff`, `style identify --models`, `mjai-bot --model`, `review --model`, the
+//! demo's network step; [`Command::network`]) to `haifu-neural` (neural-cli/), which runs them with its [`Network`], the
 //! network parts of these commands, built with libtorch through tch.
 
 use std::collections::HashMap;
@@ -43,7 +43,7 @@ pub mod verify;
     version,
     about = "Tenhou game records to Parquet, and the study of how players play",
     after_help = "The commands that run a network (train, neural, imitate eval --backoff, style identify --models, \
-                  mjai-bot --model, the demo's network step) run in the network binary haifu-neural, built with \
+                  mjai-bot --model, review --model, the demo's network step) run in the network binary haifu-neural, built with \
                   libtorch, which haifu finds beside itself or on PATH."
 )]
 pub struct Cli {
@@ -175,6 +175,8 @@ pub trait Network {
     ) -> Result<HashMap<String, f64>>;
     /// `mjai-bot --model RUN`: the network proposing the discards the tables cannot rank.
     fn mjai_backoff(&self, model: &Path) -> Result<Box<dyn haifu_play::policy::Backoff + Send>>;
+    /// `review --model RUN`: the network's probabilities over the 34 kinds at each position.
+    fn probabilities(&self, model: &Path, positions: &haifu_encoding::Positions) -> Result<Vec<[f32; 34]>>;
     /// The demo's network step: a small network trained on the generation year's decisions, beside the
     /// all-players table on the test year's.
     fn demo(&self, step: &demo::NetworkStep) -> Result<NetworkRows>;
@@ -200,6 +202,7 @@ impl Command {
                 Some("haifu style identify --models")
             }
             Command::MjaiBot(a) if a.model.is_some() => Some("haifu mjai-bot --model"),
+            Command::Review(a) if a.model.is_some() => Some("haifu review --model"),
             _ => None,
         }
     }
@@ -218,7 +221,7 @@ pub fn run(command: &Command, network: Option<&dyn Network>) -> Result<()> {
         Command::Stats { what } => stats::run(what),
         Command::Imitate { what } => imitate::run(what, network),
         Command::Report { what } => report::run(what),
-        Command::Review(a) => review::run(a),
+        Command::Review(a) => review::run(a, network),
         Command::Train(a) => needs(network, "haifu train")?.train(a),
         Command::Style { what } => style::run(what, network),
         Command::Neural { what } => needs(network, "haifu neural")?.neural(what),

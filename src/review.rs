@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 
-use haifu_reports::review::{page, review, Category, ReviewOptions};
+use haifu_reports::review::{page, review, Category, Network, ReviewOptions};
 
 #[derive(clap::Args)]
 pub struct ReviewArgs {
@@ -31,19 +31,32 @@ pub struct ReviewArgs {
     /// Output directory: index.html, games/*.html (one per game and seat) and review.json.
     #[arg(long, short)]
     pub out: PathBuf,
+    /// A run of `haifu train` for the network's column (runs in the network binary, haifu-neural); without it
+    /// the page says "network: not given" and ranks by the tables alone.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
     /// Print the review (every decision's candidates and the references' ranks) as JSON on stdout.
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(a: &ReviewArgs) -> Result<()> {
+pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
     let o = ReviewOptions {
         player: a.player.clone(),
         game: a.game.clone(),
         years: a.years.clone(),
         max_games: a.max_games,
     };
-    let r = review(&a.dataset, &a.tables, &o)?;
+    let scorer;
+    let net = match &a.model {
+        Some(model) => {
+            let n = crate::needs(network, "haifu review --model")?;
+            scorer = move |p: &haifu_encoding::Positions| n.probabilities(model, p);
+            Some(Network { label: model.display().to_string(), score: &scorer })
+        }
+        None => None,
+    };
+    let r = review(&a.dataset, &a.tables, &o, net.as_ref())?;
     let written = page::write(&r, &a.out)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&r.to_json())?);

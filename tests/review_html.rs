@@ -33,7 +33,7 @@ fn chosen_discards(xml: &str, seat: usize) -> usize {
             (declared, in_riichi) = (false, false);
         } else if name == "REACH" && tag.contains(&format!("who=\"{seat}\"")) && tag.contains("step=\"1\"") {
             declared = true;
-        } else if name.len() > 1 && name.starts_with(["D", "E", "F", "G"]) && name[1..].chars().all(|c| c.is_ascii_digit()) {
+        } else if name.len() > 1 && name.starts_with(['D', 'E', 'F', 'G']) && name[1..].chars().all(|c| c.is_ascii_digit()) {
             if usize::from(name.as_bytes()[0] - b'D') == seat {
                 if !in_riichi {
                     n += 1;

@@ -27,6 +27,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use haifu_encoding::Positions;
 use haifu_imitate::rank::{rank, Ranking, Reason, Winds};
 use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
 use haifu_ingest::extract::{extract, Decision, TileSource};
@@ -48,6 +49,16 @@ pub struct ReviewOptions {
     pub years: Vec<i32>,
     /// At most this many games (the first in the dataset's order); 0: all.
     pub max_games: usize,
+}
+
+/// A network's probabilities over the 34 kinds at each of a set of positions (the network binary's, with
+/// libtorch; this crate has none).
+pub type Scorer<'a> = &'a dyn Fn(&Positions) -> Result<Vec<[f32; 34]>>;
+
+/// The network of the review: what it is, and its scorer.
+pub struct Network<'a> {
+    pub label: String,
+    pub score: Scorer<'a>,
 }
 
 /// One candidate of a reference.
@@ -98,6 +109,28 @@ impl Reference {
             })
             .collect();
         Reference { name, label: label.to_string(), given: true, candidates, rank: r.rank_of(chosen) }
+    }
+
+    /// A network's answer: the legal kinds by probability (renormalised over them), ties to the lower kind.
+    fn of_probabilities(label: &str, probs: &[f32; 34], legal: u64, chosen: Kind) -> Reference {
+        let mut kinds: Vec<(Kind, f64)> = (0..34u8)
+            .filter(|&k| legal & (1 << k) != 0)
+            .map(|k| (Kind::from_index(k), f64::from(probs[usize::from(k)])))
+            .collect();
+        let sum: f64 = kinds.iter().map(|k| k.1).sum();
+        kinds.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let candidates = kinds
+            .iter()
+            .map(|&(k, p)| Candidate { tile: k.name(), count: None, share: Some(if sum > 0.0 { p / sum } else { 0.0 }), rule: None })
+            .collect();
+        let rank = kinds.iter().position(|k| k.0 == chosen).map(|i| i + 1);
+        Reference { name: "network", label: label.to_string(), given: true, candidates, rank }
+    }
+
+    /// The probability mass on the candidates above the player's choice.
+    pub fn mass_above(&self) -> f64 {
+        let above = self.rank.map_or(self.candidates.len(), |r| r - 1);
+        self.candidates[..above].iter().filter_map(|c| c.share).sum()
     }
 
     /// The counts on the candidates above the player's choice, and of all (a choice not listed: all above).
@@ -267,8 +300,9 @@ fn chosen_seats(index: &GameIndex, dataset: &Path, o: &ReviewOptions) -> Result<
     Ok(chosen)
 }
 
-/// Reviews the games `o` chooses with the sequence tables in `tables` (`haifu mine` or `haifu style build`).
-pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions) -> Result<Review> {
+/// Reviews the games `o` chooses with the sequence tables in `tables` (`haifu mine` or `haifu style build`),
+/// and the network when one is given.
+pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<&Network>) -> Result<Review> {
     let index = GameIndex::read(dataset)?;
     let chosen = chosen_seats(&index, dataset, o)?;
     let mut scopes: Vec<String> = vec![ALL_SCOPE.to_string()];
@@ -285,18 +319,27 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions) -> Result<Review
     let wanted: hashbrown::HashSet<i64> = chosen.iter().map(|c| c.0).collect();
     let records = read_games_where(dataset, |g| wanted.contains(&g))?;
     let records: hashbrown::HashMap<i64, GameRecord> = records.into_iter().collect();
+    let record = |g: i64| records.get(&g).ok_or_else(|| anyhow!("{}: game {g} has no events", dataset.display()));
+    let scored = match network {
+        Some(n) => network_answers(&chosen, &record, n)?,
+        None => hashbrown::HashMap::new(),
+    };
+    // the scorer stays on this thread (a network need not be shared between threads); its label goes along
+    let label = network.map(|n| n.label.as_str());
     let games: Vec<Vec<GameReview>> = chosen
         .par_iter()
         .map(|(g, seats)| {
-            let record = records.get(g).ok_or_else(|| anyhow!("{}: game {g} has no events", dataset.display()))?;
+            let record = record(*g)?;
             let names: Vec<String> =
                 (0..index.players(*g).unwrap_or(4)).map(|s| index.name(*g, s).to_string()).collect();
             let red = index.game_type(*g).is_none_or(|t| t.red());
             seats
                 .iter()
                 .map(|&seat| {
+                    let at = Seat { game_id: *g, record, seat, names: &names, red };
                     let own = t.get(&names[usize::from(seat)], Strategy::All);
-                    review_seat(*g, record, seat, &names, red, all, own)
+                    let net = label.map(|l| (l, scored.get(&(*g, seat)).map_or(&[][..], Vec::as_slice)));
+                    review_seat(&at, all, own, net)
                         .with_context(|| format!("{}: game {}", dataset.display(), record.log_id.as_deref().unwrap_or("")))
                 })
                 .collect()
@@ -305,28 +348,68 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions) -> Result<Review
     Ok(Review {
         dataset: dataset.to_path_buf(),
         tables: tables.to_path_buf(),
-        network: None,
+        network: network.map(|n| n.label.clone()),
         games: games.into_iter().flatten().collect(),
     })
 }
 
-/// One seat of one game: its chosen discards, each with its board and the references' rankings.
-fn review_seat(
+/// A network's answer at one position: its probabilities and the legal kinds (bit per kind).
+type Answer = ([f32; 34], u64);
+
+/// The network's answers at every chosen discard of the reviewed seats, scored in one call: the positions
+/// replayed from the events as training cut them (`haifu_encoding::positions`), in the order of play.
+fn network_answers<'r>(
+    chosen: &[(i64, Vec<u8>)],
+    record: &(impl Fn(i64) -> Result<&'r GameRecord> + Sync),
+    n: &Network,
+) -> Result<hashbrown::HashMap<(i64, u8), Vec<Answer>>> {
+    let per_game: Vec<Positions> = chosen
+        .par_iter()
+        .map(|(g, seats)| {
+            let p = haifu_encoding::positions::of_game(*g, record(*g)?)?;
+            Ok(p.select(|i| seats.contains(&p.seat[i])))
+        })
+        .collect::<Result<_>>()?;
+    let mut all = Positions::default();
+    for p in per_game {
+        all.extend(p);
+    }
+    let probs = (n.score)(&all)?;
+    if probs.len() != all.len() {
+        bail!("the network {} answered {} of {} positions", n.label, probs.len(), all.len());
+    }
+    let mut out: hashbrown::HashMap<(i64, u8), Vec<Answer>> = hashbrown::HashMap::new();
+    for (i, q) in probs.into_iter().enumerate() {
+        out.entry((all.game[i], all.seat[i])).or_default().push((q, all.legal[i]));
+    }
+    Ok(out)
+}
+
+/// The game and seat under review.
+struct Seat<'a> {
     game_id: i64,
-    record: &GameRecord,
+    record: &'a GameRecord,
     seat: u8,
-    names: &[String],
+    names: &'a [String],
     red: bool,
-    all: &SeqTable,
-    own: Option<&SeqTable>,
-) -> Result<GameReview> {
+}
+
+/// One seat of one game: its chosen discards, each with its board and the references' rankings (`net`: the
+/// network's label and its answers at the seat's chosen discards, in order).
+fn review_seat(at: &Seat, all: &SeqTable, own: Option<&SeqTable>, net: Option<(&str, &[Answer])>) -> Result<GameReview> {
+    let (record, seat, names) = (at.record, at.seat, at.names);
     let g = extract(record).map_err(|e| anyhow!("the replay stops: {e}"))?;
     let mine: Vec<&Decision> = g.decisions.iter().filter(|d| d.seat == seat && !d.in_riichi).collect();
-    let at: Vec<u32> = mine.iter().map(|d| d.event_index).collect();
-    let mut boards = board::boards(record, &at, names)?;
+    if let Some((label, answers)) = net {
+        if answers.len() != mine.len() {
+            bail!("the network {label} has {} positions of seat {seat} for its {} chosen discards", answers.len(), mine.len());
+        }
+    }
+    let at_events: Vec<u32> = mine.iter().map(|d| d.event_index).collect();
+    let mut boards = board::boards(record, &at_events, names)?;
     let player = &names[usize::from(seat)];
     let mut decisions = Vec::with_capacity(mine.len());
-    for d in mine {
+    for (i, d) in mine.into_iter().enumerate() {
         let board = boards.remove(&d.event_index).ok_or_else(|| anyhow!("no board at event {}", d.event_index))?;
         let winds = Winds::of_seat(board.kyoku, seat, g.info.n_players);
         let chosen = d.discard.kind();
@@ -335,11 +418,17 @@ fn review_seat(
             Some(t) => Reference::of_ranking("own", &format!("own table ({player})"), &rank(&d.before, winds, t), chosen),
             None => Reference::missing("own", format!("the tables have no table of {player}")),
         };
-        let network = Reference::missing("network", "network: not given (the tables alone)".into());
+        let network = match net {
+            Some((label, answers)) => {
+                let (q, legal) = &answers[i];
+                Reference::of_probabilities(&format!("network {label}"), q, *legal, chosen)
+            }
+            None => Reference::missing("network", "network: not given (the tables alone)".into()),
+        };
         let (category, sureness) = judge(d, &board, &all_ref);
         decisions.push(Reviewed { decision: d.clone(), board, references: [network, all_ref, own_ref], category, sureness });
     }
-    Ok(GameReview { game_id, log_id: record.log_id.clone(), seat, names: names.to_vec(), red, decisions })
+    Ok(GameReview { game_id: at.game_id, log_id: record.log_id.clone(), seat, names: names.to_vec(), red: at.red, decisions })
 }
 
 /// The category of a decision and, when it goes against the all-players table, how surely.
@@ -415,6 +504,8 @@ fn game_json(g: &GameReview) -> Value {
                 "riichi": d.riichi,
                 "category": r.category,
                 "sureness": r.sureness,
+                // a network's probability on the candidates it ranks above the choice
+                "network_mass_above": r.references[0].given.then(|| r.references[0].mass_above()),
                 "ranks": {"network": r.references[0].rank, "all": r.references[1].rank, "own": r.references[2].rank},
                 "references": refs,
             })

@@ -288,14 +288,14 @@ fn deviations_html(review: &Review, limit: usize) -> String {
     all.sort_by(|a, b| b.2.sureness.total_cmp(&a.2.sureness));
     let mut out = String::from(
         "<table class=\"data\" data-name=\"deviations\"><thead><tr><th class=\"text\">game</th><th>round</th><th>turn</th>\
-         <th class=\"text\">hand</th><th>chose</th><th>ALL's first</th><th>sureness</th><th>ALL rank</th><th>own rank</th></tr></thead><tbody>",
+         <th class=\"text\">hand</th><th>chose</th><th>ALL's first</th><th>sureness</th><th>ALL rank</th><th>own rank</th><th>network rank</th><th>network mass above</th></tr></thead><tbody>",
     );
     for (g, i, r) in all.into_iter().take(limit) {
         let first = r.references[1].candidates.first().map_or("", |c| c.tile);
         let rank = |x: &Reference| x.rank.map_or("-".to_string(), |k| k.to_string());
         let _ = write!(
             out,
-            "<tr><td class=\"text\"><a href=\"games/{}#d{i}\">{}</a></td><td>{}</td><td>{}</td><td class=\"text\">{}</td><td>{}</td><td>{first}</td><td>{:.2}</td><td>{}</td><td>{}</td></tr>",
+            "<tr><td class=\"text\"><a href=\"games/{}#d{i}\">{}</a></td><td>{}</td><td>{}</td><td class=\"text\">{}</td><td>{}</td><td>{first}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             g.file(),
             escape(g.log_id.as_deref().unwrap_or("game")),
             r.board.round_name(),
@@ -305,6 +305,8 @@ fn deviations_html(review: &Review, limit: usize) -> String {
             r.sureness,
             rank(&r.references[1]),
             rank(&r.references[2]),
+            rank(&r.references[0]),
+            if r.references[0].given { format!("{:.2}", r.references[0].mass_above()) } else { "-".into() },
         );
     }
     out.push_str("</tbody></table>");

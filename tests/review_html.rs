@@ -227,3 +227,37 @@ fn the_review_page_opens_in_a_browser() {
     assert!(png.len() > 60_000, "screenshot of {} bytes: the page looks empty", png.len());
     eprintln!("screenshot kept at {}", shot.display());
 }
+
+/// `review --model RUN`: the network's column holds the legal kinds by probability (summing to one), the
+/// choice's rank among them, and `haifu` handed the command to the network binary.
+#[test]
+fn a_network_fills_the_first_column() {
+    common::needs_network_binary();
+    let s = Scratch::new("review-network");
+    let (_, ds, tables) = made(&s);
+    let (run, out) = (s.0.join("nn"), s.0.join("review"));
+    let (ds, tables, run, out) = (ds.to_str().unwrap(), tables.to_str().unwrap(), run.to_str().unwrap(), out.to_str().unwrap());
+    let train = ["train", "--dataset", ds, "--out", run, "--epochs", "1", "--layers", "2", "--batch", "256"];
+    json(&haifu(&[&train[..], &["--device", "cpu", "--json"]].concat()));
+    let args = ["review", "--dataset", ds, "--tables", tables, "--player", "Ito", "--max-games", "2", "--out", out];
+    let r = json(&haifu(&[&args[..], &["--model", run, "--json"]].concat()));
+    assert_eq!(r["network"], run);
+    let mut seen = 0;
+    for d in r["games"].as_array().unwrap().iter().flat_map(|g| g["decisions"].as_array().unwrap()) {
+        let net = &d["references"]["network"];
+        assert_eq!(net["given"], true);
+        let cands = net["candidates"].as_array().unwrap();
+        let total: f64 = cands.iter().map(|c| c["share"].as_f64().unwrap()).sum();
+        assert!((total - 1.0).abs() < 1e-3, "{total}: {net}");
+        let shares: Vec<f64> = cands.iter().map(|c| c["share"].as_f64().unwrap()).collect();
+        assert!(shares.windows(2).all(|w| w[0] >= w[1]), "by probability: {shares:?}");
+        // the choice is always legal, so always ranked; the mass above it is what the ranks above hold
+        let rank = net["rank"].as_u64().expect("the choice is a legal kind") as usize;
+        let above: f64 = shares[..rank - 1].iter().sum();
+        assert!((d["network_mass_above"].as_f64().unwrap() - above).abs() < 1e-3);
+        seen += 1;
+    }
+    assert!(seen > 20, "{seen} decisions");
+    let page = std::fs::read_to_string(std::path::Path::new(out).join("index.html")).unwrap();
+    assert!(page.contains(&format!("network {run}")) && !page.contains("network: not given"));
+}

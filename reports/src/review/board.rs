@@ -137,77 +137,80 @@ pub struct Mark {
 }
 
 const SUIT_COLOURS: [&str; 3] = ["#b3261e", "#1f5fa8", "#1e7a3c"];
+const HONOR_COLOURS: [&str; 7] = ["#222", "#222", "#222", "#222", "#1f5fa8", "#1e7a3c", "#c21807"];
 /// Words under an honor's letter in the larger pictures (the letters are mjai's: P F C the dragons).
 const HONOR_WORDS: [&str; 7] = ["east", "south", "west", "north", "haku", "hatsu", "chun"];
+/// Tiles at least this high are drawn with the honors' words.
+const LARGE: f64 = 40.0;
 
-/// One tile's face at (x, y), `w` by `h`, upright.
-fn face(out: &mut String, x: f64, y: f64, w: f64, h: f64, tile: Tile, red: bool, m: Mark) {
-    let kind = tile.kind();
-    let red_five = red && tile.is_red_id();
-    let fill = match () {
-        _ if m.chosen => "#ffd08a",
-        _ if m.tsumogiri => "#e4e7ea",
-        _ if red_five => "#ffe1dc",
-        _ => "#fffdf7",
-    };
-    let (stroke, width) = match () {
-        _ if m.chosen => ("#d07000", 2.5),
-        _ if m.top => ("#2e8b57", 2.5),
-        _ => ("#8a939b", 1.0),
-    };
-    let dash = if m.called_away { " stroke-dasharray=\"3 2\" opacity=\"0.4\"" } else { "" };
+/// The symbol id of a face: `s` small or `l` large, the kind's index, `r` for a red five.
+fn face_id(tile: Tile, red: bool, large: bool) -> String {
+    let red = if red && tile.is_red_id() { "r" } else { "" };
+    format!("{}{}{red}", if large { 'l' } else { 's' }, tile.kind().index())
+}
+
+/// One face as an SVG symbol in a 30 by 40 box. Every tile of a page is a `<use>` of one of these (a page
+/// holds thousands of tiles); the marks come from CSS variables set on the `<use>` (`.tile-*` classes).
+fn face_symbol(out: &mut String, kind: haifu_rules::Kind, red_five: bool, large: bool) {
+    let id = face_id(if red_five { kind.ids()[0] } else { kind.ids()[1] }, red_five, large);
+    let base = if red_five { "#ffe1dc" } else { "#fffdf7" };
     let _ = write!(
         out,
-        "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\" rx=\"{:.1}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"{dash}/>",
-        w * 0.14
+        "<symbol id=\"{id}\" viewBox=\"0 0 30 40\"><rect x=\"0.75\" y=\"0.75\" width=\"28.5\" height=\"38.5\" rx=\"4\" \
+         style=\"fill:var(--face,{base});stroke:var(--edge,#8a939b);stroke-width:var(--edge-w,1.2);stroke-dasharray:var(--dash,none)\"/>"
     );
-    let cx = x + w / 2.0;
-    let big = h * 0.52;
-    let opacity = if m.called_away { " opacity=\"0.4\"" } else { "" };
     let (text, colour) = match kind.suit() {
         Some(s) => (kind.digit().to_string(), if red_five { "#d4000f" } else { SUIT_COLOURS[s as usize] }),
-        None => {
-            let i = usize::from(kind.index() - 27);
-            let colour = ["#222", "#222", "#222", "#222", "#1f5fa8", "#1e7a3c", "#c21807"][i];
-            (kind.name().to_string(), colour)
-        }
+        None => (kind.name().to_string(), HONOR_COLOURS[usize::from(kind.index() - 27)]),
     };
     if kind == Kind::HAKU {
         // the white dragon is a blank face with a frame
-        let _ = write!(
-            out,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"{:.1}\"{opacity}/>",
-            x + w * 0.22,
-            y + h * 0.2,
-            w * 0.56,
-            h * 0.46,
-            (w * 0.07).max(1.0)
-        );
+        out.push_str("<rect x=\"6.6\" y=\"8\" width=\"16.8\" height=\"18.4\" fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2.1\"/>");
     } else {
         let _ = write!(
             out,
-            "<text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"{big:.1}\" font-weight=\"700\" text-anchor=\"middle\" fill=\"{colour}\"{opacity}>{}</text>",
-            y + h * 0.56,
-            escape(&text)
+            "<text x=\"15\" y=\"22.4\" font-size=\"20.8\" font-weight=\"700\" text-anchor=\"middle\" fill=\"{colour}\">{text}</text>"
         );
     }
-    // the suit (or the honor's name) under it, where there is room to read it
     let small = match kind.suit() {
-        Some(s) => Some(s.letter().to_string()),
-        None if h >= 40.0 => Some(HONOR_WORDS[usize::from(kind.index() - 27)].to_string()),
+        Some(s) => Some((s.letter().to_string(), 10.4)),
+        None if large => Some((HONOR_WORDS[usize::from(kind.index() - 27)].to_string(), 8.0)),
         None => None,
     };
-    if let Some(s) = small {
-        let size = if kind.is_honor() { h * 0.2 } else { h * 0.26 };
+    if let Some((word, size)) = small {
         let _ = write!(
             out,
-            "<text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"{size:.1}\" text-anchor=\"middle\" fill=\"{colour}\"{opacity}>{s}</text>",
-            y + h * 0.88
+            "<text x=\"15\" y=\"35.2\" font-size=\"{size}\" text-anchor=\"middle\" fill=\"{colour}\">{word}</text>"
         );
     }
+    out.push_str("</symbol>");
 }
 
+/// Every face, small and large, red fives too: one hidden SVG at the top of a page.
+pub fn face_symbols() -> String {
+    let mut out = String::from(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\" \
+         font-family=\"DejaVu Sans, Arial, sans-serif\"><defs>",
+    );
+    for large in [false, true] {
+        for k in 0..34u8 {
+            let kind = Kind::from_index(k);
+            face_symbol(&mut out, kind, false, large);
+            if kind.suit().is_some() && kind.digit() == 5 {
+                face_symbol(&mut out, kind, true, large);
+            }
+        }
+    }
+    out.push_str("</defs></svg>");
+    out
+}
+
+/// The CSS of the marks, set as variables the faces read.
+pub const MARK_CSS: &str = ".tile-tsumogiri{--face:#e4e7ea}.tile-called{--dash:3 2;opacity:.4}\
+.tile-chosen{--face:#ffd08a;--edge:#d07000;--edge-w:2.6}.tile-top{--edge:#2e8b57;--edge-w:2.6}";
+
 /// A row of tiles as one SVG, `h` high (a tile is 3/4 as wide); sideways tiles take their height as width.
+/// The faces are [`face_symbols`]'s, which the page holds once.
 pub fn tiles_svg(tiles: &[(Tile, Mark)], h: f64, red: bool, class: &str) -> String {
     let w = (h * 0.75).round();
     let gap = (h * 0.06).max(1.0);
@@ -217,23 +220,35 @@ pub fn tiles_svg(tiles: &[(Tile, Mark)], h: f64, red: bool, class: &str) -> Stri
         if m.gap {
             x += w * 0.45;
         }
-        let _ = write!(body, "<g class=\"tile\" data-tile=\"{}\">", t.kind().name());
+        let mut marks = String::new();
+        for (on, name) in [(m.tsumogiri, "tsumogiri"), (m.called_away, "called"), (m.chosen, "chosen"), (m.top, "top")] {
+            if on {
+                marks.push_str(" tile-");
+                marks.push_str(name);
+            }
+        }
+        let id = face_id(t, red, h >= LARGE);
         if m.sideways {
             // drawn upright, then turned a quarter about the centre of its sideways slot
             let (cx, cy) = (x + h / 2.0, 1.0 + h - w / 2.0);
-            let _ = write!(body, "<g transform=\"rotate(-90 {cx:.1} {cy:.1})\">");
-            face(&mut body, cx - w / 2.0, cy - h / 2.0, w, h, t, red, m);
-            body.push_str("</g>");
+            let _ = write!(
+                body,
+                "<use href=\"#{id}\" class=\"tile{marks}\" x=\"{:.1}\" y=\"{:.1}\" width=\"{w}\" height=\"{h}\" transform=\"rotate(-90 {cx:.1} {cy:.1})\"/>",
+                cx - w / 2.0,
+                cy - h / 2.0
+            );
             x += h + gap;
         } else {
-            face(&mut body, x, 1.0, w, h, t, red, m);
+            let _ = write!(
+                body,
+                "<use href=\"#{id}\" class=\"tile{marks}\" x=\"{x:.1}\" y=\"1\" width=\"{w}\" height=\"{h}\"/>"
+            );
             x += w + gap;
         }
-        body.push_str("</g>");
     }
     let (width, height) = (x.max(2.0) + 1.0, h + 2.0);
     format!(
-        "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.1} {height:.1}\" font-family=\"DejaVu Sans, Arial, sans-serif\">{body}</svg>"
+        "<svg class=\"{class}\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.1} {height:.1}\">{body}</svg>"
     )
 }
 

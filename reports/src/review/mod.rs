@@ -104,7 +104,7 @@ impl Reference {
                     Reason::IsolatedHonor { .. } => Some("isolated honor, first by rule"),
                     Reason::Sequence { .. } => None,
                 };
-                let share = count.filter(|_| total > 0).map(|n| n as f64 / total as f64);
+                let share = count.filter(|_| total > 0).map(|n| round4(n as f64 / total as f64));
                 Candidate { tile: c.kind.name(), count, share, rule }
             })
             .collect();
@@ -121,7 +121,7 @@ impl Reference {
         kinds.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let candidates = kinds
             .iter()
-            .map(|&(k, p)| Candidate { tile: k.name(), count: None, share: Some(if sum > 0.0 { p / sum } else { 0.0 }), rule: None })
+            .map(|&(k, p)| Candidate { tile: k.name(), count: None, share: Some(round4(if sum > 0.0 { p / sum } else { 0.0 })), rule: None })
             .collect();
         let rank = kinds.iter().position(|k| k.0 == chosen).map(|i| i + 1);
         Reference { name: "network", label: label.to_string(), given: true, candidates, rank }
@@ -142,6 +142,11 @@ impl Reference {
         };
         (above, total)
     }
+}
+
+/// Four decimals are all a share shows (and keep the JSON small).
+fn round4(x: f64) -> f64 {
+    (x * 1e4).round() / 1e4
 }
 
 fn score(r: &Reason) -> Option<u64> {

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 
 use haifu_rules::Tile;
 
-use super::board::{board_html, tiles_svg, Mark};
+use super::board::{board_html, face_symbols, tiles_svg, Mark, MARK_CSS};
 use super::{Category, GameReview, Reference, Review, Reviewed};
 use crate::html::escape;
 
@@ -95,6 +95,9 @@ const SCRIPT: &str = "
     if(e.key==='Home'){show(0);} if(e.key==='End'){show(ds.length-1);}
   });
   fromHash();
+  // the address's decision is shown in place of the others: the page opens at its top, not scrolled to it
+  window.scrollTo(0,0);
+  window.addEventListener('load',function(){setTimeout(function(){window.scrollTo(0,0);},0);});
 })();
 ";
 
@@ -238,8 +241,9 @@ fn document(title: &str, body: &str, script: bool) -> String {
     let script = if script { format!("<script>{SCRIPT}</script>") } else { String::new() };
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{}</title><style>{CSS}</style></head><body>\n{body}<p class=\"note\">Written by haifu {} (haifu review).</p>{script}</body></html>\n",
+         <title>{}</title><style>{CSS}{MARK_CSS}</style></head><body>\n{}{body}<p class=\"note\">Written by haifu {} (haifu review).</p>{script}</body></html>\n",
         escape(title),
+        face_symbols(),
         env!("CARGO_PKG_VERSION")
     )
 }
@@ -278,17 +282,24 @@ pub fn game_page(review: &Review, g: &GameReview) -> String {
 }
 
 /// The clearest deviations over every game: `style` decisions, most sure first.
-fn deviations_html(review: &Review, limit: usize) -> String {
+/// The decisions of one category over every game, the surest first (then by the network's mass above the
+/// choice, when there is a network).
+fn deviations_html(review: &Review, category: Category, limit: usize) -> String {
     let mut all: Vec<(&GameReview, usize, &Reviewed)> = review
         .games
         .iter()
         .flat_map(|g| g.decisions.iter().enumerate().map(move |(i, r)| (g, i, r)))
-        .filter(|(_, _, r)| r.category == Category::Style)
+        .filter(|(_, _, r)| r.category == category)
         .collect();
-    all.sort_by(|a, b| b.2.sureness.total_cmp(&a.2.sureness));
-    let mut out = String::from(
-        "<table class=\"data\" data-name=\"deviations\"><thead><tr><th class=\"text\">game</th><th>round</th><th>turn</th>\
+    let net = |r: &Reviewed| if r.references[0].given { r.references[0].mass_above() } else { 0.0 };
+    all.sort_by(|a, b| b.2.sureness.total_cmp(&a.2.sureness).then(net(b.2).total_cmp(&net(a.2))));
+    if all.is_empty() {
+        return "<p class=\"note\">none</p>".into();
+    }
+    let mut out = format!(
+        "<table class=\"data\" data-name=\"{}\"><thead><tr><th class=\"text\">game</th><th>round</th><th>turn</th>\
          <th class=\"text\">hand</th><th>chose</th><th>ALL's first</th><th>sureness</th><th>ALL rank</th><th>own rank</th><th>network rank</th><th>network mass above</th></tr></thead><tbody>",
+        category.name()
     );
     for (g, i, r) in all.into_iter().take(limit) {
         let first = r.references[1].candidates.first().map_or("", |c| c.tile);
@@ -361,7 +372,12 @@ pub fn index_page(review: &Review) -> String {
     }
     body.push_str("</tbody></table>");
     body.push_str("<h2>Clearest deviations</h2><p class=\"note\">Choices of another suit tile than the all-players table's first, ranked by how surely its counts disagree: the lower bound of the 95% interval of the share of its counts on the candidates above the choice. Decisions under another's riichi, after calls and on honors are counted above in their own columns, not here.</p>");
-    body.push_str(&deviations_html(review, 50));
+    body.push_str(&deviations_html(review, Category::Style, 50));
+    body.push_str("<h2>What the tables cannot judge</h2><p class=\"note\">Departures from the all-players table's first candidate kept apart from style, each category the surest first (at most 20).</p>");
+    for c in [Category::UnderRiichi, Category::Call, Category::HonorPair, Category::HonorRule, Category::Unjudged] {
+        let _ = write!(body, "<h3>{} <small class=\"note\">{}</small></h3>", c.name(), escape(c.what()));
+        body.push_str(&deviations_html(review, c, 20));
+    }
     document(&title, &body, false)
 }
 

@@ -63,7 +63,11 @@ pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
         return Ok(());
     }
     let decisions: usize = r.games.iter().map(|g| g.decisions.len()).sum();
-    println!("reviewed {} games, {decisions} chosen discards; open {}", r.games.len(), a.out.join("index.html").display());
+    println!(
+        "reviewed {} games, {decisions} chosen discards; open {}",
+        r.games.len(),
+        a.out.join("index.html").display()
+    );
     for c in Category::ALL {
         let n: usize = r.games.iter().map(|g| g.decisions.iter().filter(|d| d.category == c).count()).sum();
         println!("  {:<13} {n}", c.name());

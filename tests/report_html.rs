@@ -5,24 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-use common::{haifu, json, Scratch};
-
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"].iter().find_map(|b| {
-        let out = Command::new("which").arg(b).output().ok()?;
-        out.status.success().then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-    })
-}
-
-fn headless(browser: &Path, args: &[&str]) -> std::process::Output {
-    let mut cmd = Command::new(browser);
-    cmd.args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]);
-    cmd.args(args);
-    cmd.output().expect("running chromium")
-}
+use common::{chromium, haifu, headless, json, Scratch};
 
 #[test]
 fn the_demo_report_renders_in_a_browser() {
@@ -80,11 +65,7 @@ fn the_demo_report_renders_in_a_browser() {
     assert!(dom.contains("<rect") && dom.contains("<polyline"), "bars and lines drawn");
     assert!(dom.contains("Honors"), "a player's name in the tables");
 
-    let keep = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"))
-        .join("test-artifacts");
-    std::fs::create_dir_all(&keep).unwrap();
+    let keep = common::artifacts();
     let shot = keep.join("report.png");
     let _ = std::fs::remove_file(&shot);
     let taken = headless(&browser, &[&format!("--screenshot={}", shot.display()), "--window-size=1200,2400", &url]);

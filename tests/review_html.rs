@@ -6,10 +6,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-use common::{error, haifu, json, Scratch};
+use common::{chromium, error, haifu, headless, json, Scratch};
 
 /// A small dataset and its tables: five style bots, 12 games.
 fn made(s: &Scratch) -> (PathBuf, PathBuf, PathBuf) {
@@ -33,13 +32,16 @@ fn chosen_discards(xml: &str, seat: usize) -> usize {
             (declared, in_riichi) = (false, false);
         } else if name == "REACH" && tag.contains(&format!("who=\"{seat}\"")) && tag.contains("step=\"1\"") {
             declared = true;
-        } else if name.len() > 1 && name.starts_with(['D', 'E', 'F', 'G']) && name[1..].chars().all(|c| c.is_ascii_digit()) {
-            if usize::from(name.as_bytes()[0] - b'D') == seat {
-                if !in_riichi {
-                    n += 1;
-                }
-                in_riichi |= declared;
+        } else if name.len() > 1
+            && name.starts_with(['D', 'E', 'F', 'G'])
+            && name[1..].chars().all(|c| c.is_ascii_digit())
+            && usize::from(name.as_bytes()[0] - b'D') == seat
+        {
+            // the riichi discard itself is chosen; the discards after it are forced
+            if !in_riichi {
+                n += 1;
             }
+            in_riichi |= declared;
         }
     }
     n
@@ -68,7 +70,8 @@ fn a_review_lists_every_chosen_discard_with_the_references() {
             let chosen = d["chosen"].as_str().unwrap();
             for name in ["network", "all", "own"] {
                 let x = &d["references"][name];
-                let tiles: Vec<&str> = x["candidates"].as_array().unwrap().iter().map(|c| c["tile"].as_str().unwrap()).collect();
+                let tiles: Vec<&str> =
+                    x["candidates"].as_array().unwrap().iter().map(|c| c["tile"].as_str().unwrap()).collect();
                 // the rank is the choice's place in the list, as the ranks object repeats it
                 let place = tiles.iter().position(|t| *t == chosen).map(|i| i as u64 + 1);
                 assert_eq!(x["rank"].as_u64(), place, "{name}: {d}");
@@ -119,7 +122,8 @@ fn a_review_lists_every_chosen_discard_with_the_references() {
     }
     assert!(checked_suggest, "some decision against the table");
     // the same JSON is written beside the pages
-    let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("review.json")).unwrap()).unwrap();
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("review.json")).unwrap()).unwrap();
     assert_eq!(file, r);
 
     // one game by its log id: every seat of it, or the player's
@@ -131,20 +135,6 @@ fn a_review_lists_every_chosen_discard_with_the_references() {
     assert!(bad.contains("2099x") && bad.contains("log id"), "{bad}");
     let nobody = error(&haifu(&[&args[..], &["--player", "Nobody", "--out", one.to_str().unwrap()]].concat()));
     assert!(nobody.contains("Nobody"), "{nobody}");
-}
-
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"].iter().find_map(|b| {
-        let out = Command::new("which").arg(b).output().ok()?;
-        out.status.success().then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-    })
-}
-
-fn headless(browser: &Path, args: &[&str]) -> std::process::Output {
-    let mut cmd = Command::new(browser);
-    cmd.args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]);
-    cmd.args(args);
-    cmd.output().expect("running chromium")
 }
 
 #[test]
@@ -211,11 +201,7 @@ fn the_review_page_opens_in_a_browser() {
     let dom = String::from_utf8_lossy(&dom.stdout);
     assert!(dom.contains(&format!("<section class=\"decision current\" id=\"d{k}\"")), "decision {k} shown");
 
-    let keep = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"))
-        .join("test-artifacts");
-    std::fs::create_dir_all(&keep).unwrap();
+    let keep = common::artifacts();
     let shot = keep.join("review.png");
     let _ = std::fs::remove_file(&shot);
     // a decision well into the game, opened by its hash
@@ -236,7 +222,8 @@ fn a_network_fills_the_first_column() {
     let s = Scratch::new("review-network");
     let (_, ds, tables) = made(&s);
     let (run, out) = (s.0.join("nn"), s.0.join("review"));
-    let (ds, tables, run, out) = (ds.to_str().unwrap(), tables.to_str().unwrap(), run.to_str().unwrap(), out.to_str().unwrap());
+    let (ds, tables, run, out) =
+        (ds.to_str().unwrap(), tables.to_str().unwrap(), run.to_str().unwrap(), out.to_str().unwrap());
     let train = ["train", "--dataset", ds, "--out", run, "--epochs", "1", "--layers", "2", "--batch", "256"];
     json(&haifu(&[&train[..], &["--device", "cpu", "--json"]].concat()));
     let args = ["review", "--dataset", ds, "--tables", tables, "--player", "Ito", "--max-games", "2", "--out", out];

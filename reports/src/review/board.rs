@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use anyhow::{anyhow, Result};
 use hashbrown::HashMap;
 
+use haifu_mining::report::grouped;
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::state::{RiverTile, TableState};
 use haifu_record::walk::{walk, Visitor};
@@ -221,7 +222,8 @@ pub fn tiles_svg(tiles: &[(Tile, Mark)], h: f64, red: bool, class: &str) -> Stri
             x += w * 0.45;
         }
         let mut marks = String::new();
-        for (on, name) in [(m.tsumogiri, "tsumogiri"), (m.called_away, "called"), (m.chosen, "chosen"), (m.top, "top")] {
+        for (on, name) in [(m.tsumogiri, "tsumogiri"), (m.called_away, "called"), (m.chosen, "chosen"), (m.top, "top")]
+        {
             if on {
                 marks.push_str(" tile-");
                 marks.push_str(name);
@@ -259,7 +261,8 @@ fn river_html(river: &[RiverTile], red: bool) -> String {
         let tiles: Vec<(Tile, Mark)> = line
             .iter()
             .map(|r| {
-                let m = Mark { sideways: r.riichi, called_away: r.called_away, tsumogiri: r.tsumogiri, ..Mark::default() };
+                let m =
+                    Mark { sideways: r.riichi, called_away: r.called_away, tsumogiri: r.tsumogiri, ..Mark::default() };
                 (r.tile, m)
             })
             .collect();
@@ -278,7 +281,12 @@ fn melds_html(melds: &[Meld], red: bool) -> String {
     for m in melds {
         let tiles: Vec<(Tile, Mark)> =
             m.tiles().iter().map(|&t| (t, Mark { sideways: m.called == Some(t), ..Mark::default() })).collect();
-        let _ = write!(out, "<span class=\"meld\" title=\"{}\">{}</span>", m.kind.name(), tiles_svg(&tiles, 30.0, red, "meld"));
+        let _ = write!(
+            out,
+            "<span class=\"meld\" title=\"{}\">{}</span>",
+            m.kind.name(),
+            tiles_svg(&tiles, 30.0, red, "meld")
+        );
     }
     out.push_str("</div>");
     out
@@ -312,7 +320,7 @@ pub fn board_html(b: &Board, red: bool, chosen: Tile, top: Option<Kind>) -> Stri
             s.seat,
             s.wind.name(),
             escape(&s.name),
-            thousands(s.score),
+            grouped(i64::from(s.score)),
             if s.riichi { " <span class=\"stick\" title=\"riichi\">riichi</span>" } else { "" },
             river_html(&s.river, red),
             melds_html(&s.melds, red)
@@ -335,34 +343,9 @@ pub fn board_html(b: &Board, red: bool, chosen: Tile, top: Option<Kind>) -> Stri
     out
 }
 
-/// 25000 as `25,000`.
-pub fn thousands(n: i32) -> String {
-    let digits = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 {
-        format!("-{out}")
-    } else {
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(thousands(25_000), "25,000");
-        assert_eq!(thousands(-1_300), "-1,300");
-        assert_eq!(thousands(100), "100");
-        assert_eq!(thousands(1_000_000), "1,000,000");
-    }
 
     #[test]
     fn a_sideways_tile_is_as_wide_as_a_tile_is_high() {

@@ -121,7 +121,12 @@ impl Reference {
         kinds.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         let candidates = kinds
             .iter()
-            .map(|&(k, p)| Candidate { tile: k.name(), count: None, share: Some(round4(if sum > 0.0 { p / sum } else { 0.0 })), rule: None })
+            .map(|&(k, p)| Candidate {
+                tile: k.name(),
+                count: None,
+                share: Some(round4(if sum > 0.0 { p / sum } else { 0.0 })),
+                rule: None,
+            })
             .collect();
         let rank = kinds.iter().position(|k| k.0 == chosen).map(|i| i + 1);
         Reference { name: "network", label: label.to_string(), given: true, candidates, rank }
@@ -196,7 +201,9 @@ impl Category {
     pub fn what(self) -> &'static str {
         match self {
             Category::Agree => "the all-players table's first candidate",
-            Category::Style => "another suit tile than the all-players table's first: ranked by how surely its counts disagree",
+            Category::Style => {
+                "another suit tile than the all-players table's first: ranked by how surely its counts disagree"
+            }
             Category::UnderRiichi => "another seat had declared riichi: defence, which the tables know nothing of",
             Category::Call => "after a chi or pon: the table ranks the hand before the call plus the called tile",
             Category::HonorPair => "broke an honor pair or triplet: never a candidate of the tables",
@@ -253,7 +260,8 @@ impl GameReview {
     /// Decisions whose choice is the reference's first, of those it answered.
     pub fn agreement(&self, reference: usize) -> (usize, usize) {
         let answered = self.decisions.iter().filter(|d| !d.references[reference].candidates.is_empty());
-        let (hits, n) = answered.fold((0, 0), |(h, n), d| (h + usize::from(d.references[reference].rank == Some(1)), n + 1));
+        let (hits, n) =
+            answered.fold((0, 0), |(h, n), d| (h + usize::from(d.references[reference].rank == Some(1)), n + 1));
         (hits, n)
     }
 }
@@ -293,7 +301,8 @@ fn chosen_seats(index: &GameIndex, dataset: &Path, o: &ReviewOptions) -> Result<
                 index.games().iter().filter(|&&g| years_ok(g)).map(|&g| (g, seats_of(g))).collect();
             let games: Vec<_> = games.into_iter().filter(|(_, s)| !s.is_empty()).collect();
             if games.is_empty() {
-                let years = if o.years.is_empty() { "any year".to_string() } else { format!("the years {:?}", o.years) };
+                let years =
+                    if o.years.is_empty() { "any year".to_string() } else { format!("the years {:?}", o.years) };
                 bail!("{}: no game of {p:?} in {years} (a player's name as the games table has it)", dataset.display());
             }
             games
@@ -344,8 +353,9 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<
                     let at = Seat { game_id: *g, record, seat, names: &names, red };
                     let own = t.get(&names[usize::from(seat)], Strategy::All);
                     let net = label.map(|l| (l, scored.get(&(*g, seat)).map_or(&[][..], Vec::as_slice)));
-                    review_seat(&at, all, own, net)
-                        .with_context(|| format!("{}: game {}", dataset.display(), record.log_id.as_deref().unwrap_or("")))
+                    review_seat(&at, all, own, net).with_context(|| {
+                        format!("{}: game {}", dataset.display(), record.log_id.as_deref().unwrap_or(""))
+                    })
                 })
                 .collect()
         })
@@ -401,13 +411,22 @@ struct Seat<'a> {
 
 /// One seat of one game: its chosen discards, each with its board and the references' rankings (`net`: the
 /// network's label and its answers at the seat's chosen discards, in order).
-fn review_seat(at: &Seat, all: &SeqTable, own: Option<&SeqTable>, net: Option<(&str, &[Answer])>) -> Result<GameReview> {
+fn review_seat(
+    at: &Seat,
+    all: &SeqTable,
+    own: Option<&SeqTable>,
+    net: Option<(&str, &[Answer])>,
+) -> Result<GameReview> {
     let (record, seat, names) = (at.record, at.seat, at.names);
     let g = extract(record).map_err(|e| anyhow!("the replay stops: {e}"))?;
     let mine: Vec<&Decision> = g.decisions.iter().filter(|d| d.seat == seat && !d.in_riichi).collect();
     if let Some((label, answers)) = net {
         if answers.len() != mine.len() {
-            bail!("the network {label} has {} positions of seat {seat} for its {} chosen discards", answers.len(), mine.len());
+            bail!(
+                "the network {label} has {} positions of seat {seat} for its {} chosen discards",
+                answers.len(),
+                mine.len()
+            );
         }
     }
     let at_events: Vec<u32> = mine.iter().map(|d| d.event_index).collect();
@@ -420,7 +439,9 @@ fn review_seat(at: &Seat, all: &SeqTable, own: Option<&SeqTable>, net: Option<(&
         let chosen = d.discard.kind();
         let all_ref = Reference::of_ranking("all", "all players (ALL)", &rank(&d.before, winds, all), chosen);
         let own_ref = match own {
-            Some(t) => Reference::of_ranking("own", &format!("own table ({player})"), &rank(&d.before, winds, t), chosen),
+            Some(t) => {
+                Reference::of_ranking("own", &format!("own table ({player})"), &rank(&d.before, winds, t), chosen)
+            }
             None => Reference::missing("own", format!("the tables have no table of {player}")),
         };
         let network = match net {
@@ -431,9 +452,22 @@ fn review_seat(at: &Seat, all: &SeqTable, own: Option<&SeqTable>, net: Option<(&
             None => Reference::missing("network", "network: not given (the tables alone)".into()),
         };
         let (category, sureness) = judge(d, &board, &all_ref);
-        decisions.push(Reviewed { decision: d.clone(), board, references: [network, all_ref, own_ref], category, sureness });
+        decisions.push(Reviewed {
+            decision: d.clone(),
+            board,
+            references: [network, all_ref, own_ref],
+            category,
+            sureness,
+        });
     }
-    Ok(GameReview { game_id: at.game_id, log_id: record.log_id.clone(), seat, names: names.to_vec(), red: at.red, decisions })
+    Ok(GameReview {
+        game_id: at.game_id,
+        log_id: record.log_id.clone(),
+        seat,
+        names: names.to_vec(),
+        red: at.red,
+        decisions,
+    })
 }
 
 /// The category of a decision and, when it goes against the all-players table, how surely.

@@ -136,7 +136,11 @@ fn timeline(g: &GameReview) -> String {
             x += gap;
         }
         if last_round != Some(r.decision.round) {
-            let _ = write!(body, "<text x=\"{x:.0}\" y=\"10\" font-size=\"10\" fill=\"#555\">{}</text>", r.board.round_name());
+            let _ = write!(
+                body,
+                "<text x=\"{x:.0}\" y=\"10\" font-size=\"10\" fill=\"#555\">{}</text>",
+                r.board.round_name()
+            );
         }
         last_round = Some(r.decision.round);
         let opacity = if r.category == Category::Style { 0.35 + 0.65 * r.sureness } else { 1.0 };
@@ -186,7 +190,9 @@ fn reference_html(r: &Reference, chosen: Tile, red: bool) -> String {
                 format!("{n} ({})<span class=\"bar\" style=\"width:{:.0}px\"></span>", percent(s), 120.0 * s)
             }
             (Some(n), None, None) => format!("{n}"),
-            (None, Some(p), None) => format!("{}<span class=\"bar\" style=\"width:{:.0}px\"></span>", percent(p), 120.0 * p),
+            (None, Some(p), None) => {
+                format!("{}<span class=\"bar\" style=\"width:{:.0}px\"></span>", percent(p), 120.0 * p)
+            }
             (None, None, None) => String::new(),
         };
         let _ = write!(out, "<li{class} data-tile=\"{}\">{pic} {} {what}</li>", c.tile, c.tile);
@@ -203,7 +209,8 @@ fn decision_html(g: &GameReview, i: usize, r: &Reviewed) -> String {
     let d = &r.decision;
     let chosen = d.discard;
     let top = r.references[1].candidates.first().and_then(|c| c.tile.parse().ok());
-    let sure = if r.category == Category::Style { format!("<span>sureness {:.2}</span>", r.sureness) } else { String::new() };
+    let sure =
+        if r.category == Category::Style { format!("<span>sureness {:.2}</span>", r.sureness) } else { String::new() };
     let riichi = if d.riichi { " · declares riichi" } else { "" };
     let replay = g
         .replay(Some(d.round))
@@ -232,8 +239,12 @@ fn decision_html(g: &GameReview, i: usize, r: &Reviewed) -> String {
     }
     out.push_str("</div></div>");
     let prev = if i > 0 { format!("<a href=\"#d{}\">&larr; previous</a>", i - 1) } else { String::new() };
-    let next = if i + 1 < g.decisions.len() { format!("<a href=\"#d{}\">next &rarr;</a>", i + 1) } else { String::new() };
-    let _ = write!(out, "<nav class=\"steps\">{prev}{next}<span class=\"note\">keys: &larr; &rarr; (or k j)</span></nav></section>\n");
+    let next =
+        if i + 1 < g.decisions.len() { format!("<a href=\"#d{}\">next &rarr;</a>", i + 1) } else { String::new() };
+    let _ = writeln!(
+        out,
+        "<nav class=\"steps\">{prev}{next}<span class=\"note\">keys: &larr; &rarr; (or k j)</span></nav></section>"
+    );
     out
 }
 
@@ -252,7 +263,9 @@ fn document(title: &str, body: &str, script: bool) -> String {
 pub fn game_page(review: &Review, g: &GameReview) -> String {
     let title = format!("{}: review of {}", g.player(), g.log_id.as_deref().unwrap_or("a game"));
     let mut body = format!("<h1>{}</h1>", escape(&title));
-    let replay = g.replay(None).map_or(String::new(), |u| format!(" <a href=\"{}\">Replay on tenhou.net</a> (Tenhou's viewer has only games played there).", escape(&u)));
+    let replay = g.replay(None).map_or(String::new(), |u| {
+        format!(" <a href=\"{}\">Replay on tenhou.net</a> (Tenhou's viewer has only games played there).", escape(&u))
+    });
     let seats: Vec<String> = g.names.iter().enumerate().map(|(s, n)| format!("{s}: {}", escape(n))).collect();
     let (all_hits, all_n) = g.agreement(1);
     let (own_hits, own_n) = g.agreement(2);
@@ -352,7 +365,13 @@ pub fn index_page(review: &Review) -> String {
     }
     body.push_str("<th class=\"text\">replay</th></tr></thead><tbody>");
     for g in &review.games {
-        let share = |(h, n): (usize, usize)| if n == 0 { "-".to_string() } else { format!("{} ({h}/{n})", percent(h as f64 / n as f64)) };
+        let share = |(h, n): (usize, usize)| {
+            if n == 0 {
+                "-".to_string()
+            } else {
+                format!("{} ({h}/{n})", percent(h as f64 / n as f64))
+            }
+        };
         let _ = write!(
             body,
             "<tr><td class=\"text\"><a href=\"games/{}\">{}</a></td><td class=\"text\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",

@@ -60,6 +60,10 @@ fn a_review_lists_every_chosen_discard_with_the_references() {
     let mut checked_suggest = false;
     for g in games {
         assert_eq!(g["player"], "Tanaka");
+        // the tables were mined from every year: the page warns that they hold the game's own discards
+        assert_eq!(g["in_tables"], true);
+        let page = std::fs::read_to_string(out.join(g["page"].as_str().unwrap())).unwrap();
+        assert!(page.contains("this game's year included"));
         let seat = g["seat"].as_u64().unwrap() as usize;
         let log = g["log_id"].as_str().unwrap();
         let xml = std::fs::read_to_string(logs.join(format!("{log}.xml"))).unwrap();

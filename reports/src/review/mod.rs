@@ -230,6 +230,7 @@ pub struct Reviewed {
 pub struct GameReview {
     pub game_id: i64,
     pub log_id: Option<String>,
+    pub year: Option<i32>,
     pub seat: u8,
     pub names: Vec<String>,
     pub red: bool,
@@ -248,6 +249,13 @@ impl GameReview {
             None => format!("{:016x}", self.game_id),
         };
         format!("{id}-seat{}.html", self.seat)
+    }
+
+    /// The tables were mined from this game's year (their own counts hold its discards): none when the
+    /// tables do not say which years they hold.
+    pub fn in_tables(&self, review: &Review) -> Option<bool> {
+        let years = review.generation_years.as_ref()?;
+        Some(years.is_empty() || self.year.is_some_and(|y| years.contains(&y)))
     }
 
     /// Tenhou's replay of the game from this seat (its viewer shows only games played on Tenhou).
@@ -271,6 +279,8 @@ impl GameReview {
 pub struct Review {
     pub dataset: PathBuf,
     pub tables: PathBuf,
+    /// The years the tables were mined from (empty: every year), as their `meta.json` says.
+    pub generation_years: Option<Vec<i32>>,
     /// The network run, when one was given.
     pub network: Option<String>,
     pub games: Vec<GameReview>,
@@ -350,7 +360,7 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<
             seats
                 .iter()
                 .map(|&seat| {
-                    let at = Seat { game_id: *g, record, seat, names: &names, red };
+                    let at = Seat { game_id: *g, year: index.year(*g), record, seat, names: &names, red };
                     let own = t.get(&names[usize::from(seat)], Strategy::All);
                     let net = label.map(|l| (l, scored.get(&(*g, seat)).map_or(&[][..], Vec::as_slice)));
                     review_seat(&at, all, own, net).with_context(|| {
@@ -360,11 +370,13 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<
                 .collect()
         })
         .collect::<Result<_>>()?;
+    let games: Vec<GameReview> = games.into_iter().flatten().collect();
     Ok(Review {
         dataset: dataset.to_path_buf(),
         tables: tables.to_path_buf(),
+        generation_years: t.meta.as_ref().map(|m| crate::thesis::generation(Some(m)).years),
         network: network.map(|n| n.label.clone()),
-        games: games.into_iter().flatten().collect(),
+        games,
     })
 }
 
@@ -403,6 +415,7 @@ fn network_answers<'r>(
 /// The game and seat under review.
 struct Seat<'a> {
     game_id: i64,
+    year: Option<i32>,
     record: &'a GameRecord,
     seat: u8,
     names: &'a [String],
@@ -463,6 +476,7 @@ fn review_seat(
     Ok(GameReview {
         game_id: at.game_id,
         log_id: record.log_id.clone(),
+        year: at.year,
         seat,
         names: names.to_vec(),
         red: at.red,
@@ -505,17 +519,18 @@ impl Review {
     /// The review as JSON: per game and decision, the board's facts, the choice, the category and every
     /// reference's candidates and the rank it gives the choice.
     pub fn to_json(&self) -> Value {
-        let games: Vec<Value> = self.games.iter().map(game_json).collect();
+        let games: Vec<Value> = self.games.iter().map(|g| game_json(self, g)).collect();
         json!({
             "dataset": self.dataset.display().to_string(),
             "tables": self.tables.display().to_string(),
+            "generation_years": self.generation_years,
             "network": self.network,
             "games": games,
         })
     }
 }
 
-fn game_json(g: &GameReview) -> Value {
+fn game_json(review: &Review, g: &GameReview) -> Value {
     let decisions: Vec<Value> = g
         .decisions
         .iter()
@@ -558,6 +573,9 @@ fn game_json(g: &GameReview) -> Value {
         "players": g.names,
         "page": format!("games/{}", g.file()),
         "replay": g.replay(None),
+        "year": g.year,
+        // the tables hold this game's own discards (mined from its year)
+        "in_tables": g.in_tables(review),
         "decisions": decisions,
     })
 }

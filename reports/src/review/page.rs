@@ -18,6 +18,7 @@ body{font-family:system-ui,-apple-system,'Segoe UI','Noto Sans',sans-serif;margi
 h1{font-size:1.4rem;margin:.3rem 0;border-bottom:2px solid #0072b2;padding-bottom:.2rem}
 h2{font-size:1.15rem;color:#0b4f7c;margin:1.4rem 0 .4rem}
 a{color:#0b5cad}
+p.warn{color:#8a4b00}
 p.note,.legend{font-size:.85rem;color:#555;margin:.2rem 0}
 .legend span{margin-right:1rem;white-space:nowrap}
 .sw{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;vertical-align:-1px;margin-right:.25rem}
@@ -284,6 +285,20 @@ pub fn game_page(review: &Review, g: &GameReview) -> String {
             None => "network: not given (the tables alone)".into(),
         }
     );
+    if g.in_tables(review) == Some(true) {
+        let years = review.generation_years.as_deref().unwrap_or_default();
+        let _ = write!(
+            body,
+            "<p class=\"note warn\">The tables were mined from the games of {} (this game's year included): its own \
+             discards are among their counts, which makes agreement look higher than on unseen games. Mine the tables \
+             from other years (<code>haifu mine --years</code>) to judge games they never saw.</p>",
+            if years.is_empty() {
+                "every year".to_string()
+            } else {
+                format!("the years {}", haifu_mining::dataset::years_text(years))
+            }
+        );
+    }
     body.push_str(&timeline(g));
     body.push_str(&legend());
     body.push_str("<div class=\"decisions\">");

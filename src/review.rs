@@ -63,9 +63,12 @@ pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
         return Ok(());
     }
     let decisions: usize = r.games.iter().map(|g| g.decisions.len()).sum();
+    let mut games: Vec<i64> = r.games.iter().map(|g| g.game_id).collect();
+    games.dedup();
     println!(
-        "reviewed {} games, {decisions} chosen discards; open {}",
+        "reviewed {} seats of {} games, {decisions} chosen discards; open {}",
         r.games.len(),
+        games.len(),
         a.out.join("index.html").display()
     );
     for c in Category::ALL {

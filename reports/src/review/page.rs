@@ -270,10 +270,14 @@ pub fn game_page(review: &Review, g: &GameReview) -> String {
     let seats: Vec<String> = g.names.iter().enumerate().map(|(s, n)| format!("{s}: {}", escape(n))).collect();
     let (all_hits, all_n) = g.agreement(1);
     let (own_hits, own_n) = g.agreement(2);
+    let own = match g.decisions.first() {
+        Some(d) if !d.references[2].given => escape(&d.references[2].label),
+        _ => format!("of the own table {own_hits} of {own_n}"),
+    };
     let _ = write!(
         body,
         "<p>Tenhou log id <b>{}</b>, seat {} ({}).{replay}</p><p>{} chosen discards (the forced ones after the player's own riichi left out). \
-         First candidate of the all-players table {all_hits} of {all_n}, of the own table {own_hits} of {own_n}. \
+         First candidate of the all-players table {all_hits} of {all_n}, {own}. \
          Tables: {}; {}. <a href=\"../index.html\">All reviewed games</a>.</p>",
         escape(g.log_id.as_deref().unwrap_or("(none)")),
         g.seat,

@@ -252,3 +252,41 @@ fn a_network_fills_the_first_column() {
     let page = std::fs::read_to_string(std::path::Path::new(out).join("index.html")).unwrap();
     assert!(page.contains(&format!("network {run}")) && !page.contains("network: not given"));
 }
+
+/// Corpus players: two four-player and one three-player Tenhou game of the real corpus (read in place),
+/// every seat of each by its log id, one decision per chosen discard as the file's own tags count them, and
+/// the all-players table's candidates ranked for each. Skipped, saying so, where the corpus is absent.
+#[test]
+fn corpus_games_are_reviewed_seat_by_seat() {
+    let Some(corpus) = common::corpus() else { return };
+    let games = haifu_testkit::corpus::full_games(&corpus, "mjlog");
+    let pick = |players: u8, n: usize| games.iter().filter(move |e| e.players == Some(players)).take(n);
+    let chosen: Vec<_> = pick(4, 2).chain(pick(3, 1)).collect();
+    assert_eq!(chosen.len(), 3, "the corpus has four- and three-player mjlog games");
+    let s = Scratch::new("review-corpus");
+    let (ds, tables, out) = (s.0.join("ds"), s.0.join("tables"), s.0.join("review"));
+    let mut ingest = vec!["ingest".to_string(), "--out".into(), ds.display().to_string()];
+    ingest.extend(chosen.iter().map(|e| corpus.join(&e.path).display().to_string()));
+    let ingest: Vec<&str> = ingest.iter().map(String::as_str).collect();
+    assert!(haifu(&ingest).status.success());
+    assert!(haifu(&["mine", "--dataset", ds.to_str().unwrap(), "--out", tables.to_str().unwrap()]).status.success());
+    for e in chosen {
+        let name = e.path.rsplit('/').next().unwrap();
+        let log = name.split('.').next().unwrap();
+        let args = ["review", "--dataset", ds.to_str().unwrap(), "--tables", tables.to_str().unwrap(), "--game", log];
+        let r = json(&haifu(&[&args[..], &["--out", out.to_str().unwrap(), "--json"]].concat()));
+        let seats = r["games"].as_array().unwrap();
+        assert_eq!(seats.len(), usize::from(e.players.unwrap()), "{log}: every seat");
+        let xml = String::from_utf8(e.text(&corpus)).unwrap();
+        for g in seats {
+            let seat = g["seat"].as_u64().unwrap() as usize;
+            let decisions = g["decisions"].as_array().unwrap();
+            assert_eq!(decisions.len(), chosen_discards(&xml, seat), "{log} seat {seat}");
+            // every seat plays in these tables: both tables answer nearly every decision
+            let answered =
+                decisions.iter().filter(|d| !d["references"]["all"]["candidates"].as_array().unwrap().is_empty());
+            assert!(answered.count() * 10 >= decisions.len() * 9, "{log} seat {seat}");
+            assert!(decisions.iter().all(|d| d["references"]["own"]["given"] == true));
+        }
+    }
+}

@@ -145,15 +145,30 @@ fn timeline(g: &GameReview) -> String {
         }
         last_round = Some(r.decision.round);
         let opacity = if r.category == Category::Style { 0.35 + 0.65 * r.sureness } else { 1.0 };
+        // under the category, a thin row per other reference: green where its first candidate is the choice
+        let mut rows = String::new();
+        for (k, x_ref) in [&r.references[2], &r.references[0]].into_iter().enumerate() {
+            if x_ref.given {
+                let fill = if x_ref.rank == Some(1) { colour(Category::Agree) } else { "#d0d7de" };
+                let _ = write!(
+                    rows,
+                    "<rect x=\"{x:.0}\" y=\"{:.0}\" width=\"{:.0}\" height=\"5\" fill=\"{fill}\"/>",
+                    13.0 + h + 2.0 + 7.0 * k as f64,
+                    w - 2.0
+                );
+            }
+        }
         let _ = write!(
             body,
-            "<a href=\"#d{i}\" data-category=\"{}\"><title>{} turn {}: {} ({})</title>\
-             <rect x=\"{x:.0}\" y=\"13\" width=\"{:.0}\" height=\"{h:.0}\" rx=\"2\" fill=\"{}\" fill-opacity=\"{opacity:.2}\" stroke=\"#fff\"/></a>",
+            "<a href=\"#d{i}\" data-category=\"{}\"><title>{} turn {}: {} ({}; own table's rank {}, network's {})</title>\
+             <rect x=\"{x:.0}\" y=\"13\" width=\"{:.0}\" height=\"{h:.0}\" rx=\"2\" fill=\"{}\" fill-opacity=\"{opacity:.2}\" stroke=\"#fff\"/>{rows}</a>",
             r.category.name(),
             r.board.round_name(),
             r.decision.turn,
             r.decision.discard.kind().name(),
             r.category.name(),
+            r.references[2].rank.map_or("-".into(), |k| k.to_string()),
+            r.references[0].rank.map_or("-".into(), |k| k.to_string()),
             w - 2.0,
             colour(r.category)
         );
@@ -161,8 +176,11 @@ fn timeline(g: &GameReview) -> String {
     }
     let width = x + 4.0;
     format!(
-        "<div class=\"timeline\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">{body}</svg></div>",
-        h + 16.0
+        "<div class=\"timeline\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">{body}</svg></div>\
+         <p class=\"legend\">Timeline: one mark per decision, its category against the all-players table (a style \
+         deviation the stronger the surer); below it a thin row for the own table and one for the network (when \
+         given): green where its first candidate is the choice.</p>",
+        h + 32.0
     )
 }
 

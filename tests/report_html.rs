@@ -16,6 +16,11 @@ fn the_demo_report_renders_in_a_browser() {
     let out = s.0.join("demo");
     let demo = json(&haifu(&["demo", "--out", out.to_str().unwrap(), "--games", "48", "--json"]));
     let html = PathBuf::from(demo["html"].as_str().expect("the demo names its HTML report"));
+    // and its review of one bot's games, with the demo's network in the first column
+    let review = PathBuf::from(demo["review"].as_str().expect("the demo names its review"));
+    let reviewed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(review.with_file_name("review.json")).unwrap()).unwrap();
+    assert!(!reviewed["games"].as_array().unwrap().is_empty() && reviewed["network"].is_string(), "{reviewed}");
     let text = std::fs::read_to_string(&html).unwrap();
     // self-contained: no script, nothing fetched (an SVG's xmlns names a namespace, it fetches nothing)
     for banned in ["<script", "src=\"http", "href=\"http", "<link", "url(http", "@import"] {

@@ -145,7 +145,7 @@ pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
     };
     // one bot's test-year games decision by decision, beside its own table, everyone's and the network
     let reviewed = if test > 0 {
-        Some(review_demo(&dataset, &tables, &nn, beside.is_some().then_some(network).flatten(), &a.out)?)
+        review_demo(&dataset, &tables, &nn, beside.is_some().then_some(network).flatten(), &a.out)?
     } else {
         None
     };
@@ -190,19 +190,31 @@ pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
         report.join("index.html").display()
     );
     if let Some(r) = reviewed {
-        println!("{REVIEWED}'s {TEST_YEAR} games decision by decision (haifu review): {}", r.display());
+        println!("a bot's {TEST_YEAR} games decision by decision (haifu review): {}", r.display());
     }
     Ok(())
 }
 
-/// The bot whose games the demo reviews.
-const REVIEWED: &str = "Tanyao";
-
-/// `haifu review` of [`REVIEWED`]'s first three games of the test year into `out/review`, with the demo's
-/// network where it was trained; returns the index page.
-fn review_demo(dataset: &Path, tables: &Path, nn: &Path, network: Option<&dyn Network>, out: &Path) -> Result<PathBuf> {
+/// `haifu review` of one bot's first three games of the test year into `out/review` (Tanyao's, or with a few
+/// games the first bot of [`PLAYERS`] that played then), with the demo's network where it was trained; returns
+/// the index page (none when no game is of the test year).
+fn review_demo(
+    dataset: &Path,
+    tables: &Path,
+    nn: &Path,
+    network: Option<&dyn Network>,
+    out: &Path,
+) -> Result<Option<PathBuf>> {
     use haifu_reports::review::{page, review, Network as Scorer, ReviewOptions};
-    let o = ReviewOptions { player: Some(REVIEWED.into()), game: None, years: vec![TEST_YEAR], max_games: 3 };
+    let index = haifu_ingest::stored::GameIndex::read(dataset)?;
+    let tested: Vec<i64> = index.games().iter().copied().filter(|&g| index.year(g) == Some(TEST_YEAR)).collect();
+    let plays = |name: &str| tested.iter().any(|&g| (0..4).any(|s| index.name(g, s) == name));
+    let names: Vec<&str> = PLAYERS.iter().filter_map(|p| p.split('=').next()).collect();
+    let Some(player) = names.iter().find(|n| **n == "Tanyao" && plays(n)).or_else(|| names.iter().find(|n| plays(n)))
+    else {
+        return Ok(None);
+    };
+    let o = ReviewOptions { player: Some(player.to_string()), game: None, years: vec![TEST_YEAR], max_games: 3 };
     let score = |p: &haifu_encoding::Positions| match network {
         Some(n) => n.probabilities(nn, p),
         None => anyhow::bail!("no network"),
@@ -211,7 +223,7 @@ fn review_demo(dataset: &Path, tables: &Path, nn: &Path, network: Option<&dyn Ne
     let r = review(dataset, tables, &o, scorer.as_ref())?;
     let dir = out.join("review");
     page::write(&r, &dir)?;
-    Ok(dir.join("index.html"))
+    Ok(Some(dir.join("index.html")))
 }
 
 pub const GENERATION_YEAR: i32 = 2022;

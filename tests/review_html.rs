@@ -138,7 +138,10 @@ fn a_review_lists_every_chosen_discard_with_the_references() {
     let bad = error(&haifu(&[&args[..], &["--game", "2099x", "--out", one.to_str().unwrap()]].concat()));
     assert!(bad.contains("2099x") && bad.contains("log id"), "{bad}");
     let nobody = error(&haifu(&[&args[..], &["--player", "Nobody", "--out", one.to_str().unwrap()]].concat()));
-    assert!(nobody.contains("Nobody"), "{nobody}");
+    assert!(nobody.contains("Nobody") && nobody.contains("any year"), "{nobody}");
+    let elsewhere =
+        error(&haifu(&[&args[..], &["--game", log, "--player", "Nobody", "--out", one.to_str().unwrap()]].concat()));
+    assert!(elsewhere.contains("no seat of \"Nobody\"") && elsewhere.contains("Tanaka"), "{elsewhere}");
 }
 
 #[test]

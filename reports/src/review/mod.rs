@@ -300,7 +300,8 @@ fn chosen_seats(index: &GameIndex, dataset: &Path, o: &ReviewOptions) -> Result<
             let seats = seats_of(g);
             if seats.is_empty() {
                 let names: Vec<&str> = (0..index.players(g).unwrap_or(4)).map(|s| index.name(g, s)).collect();
-                bail!("{}: game {log}: no seat of {:?} (its players: {names:?})", dataset.display(), o.player);
+                let p = o.player.as_deref().unwrap_or_default();
+                bail!("{}: game {log}: no seat of {p:?} (its players: {names:?})", dataset.display());
             }
             vec![(g, seats)]
         }
@@ -311,8 +312,11 @@ fn chosen_seats(index: &GameIndex, dataset: &Path, o: &ReviewOptions) -> Result<
                 index.games().iter().filter(|&&g| years_ok(g)).map(|&g| (g, seats_of(g))).collect();
             let games: Vec<_> = games.into_iter().filter(|(_, s)| !s.is_empty()).collect();
             if games.is_empty() {
-                let years =
-                    if o.years.is_empty() { "any year".to_string() } else { format!("the years {:?}", o.years) };
+                let years = if o.years.is_empty() {
+                    "any year".to_string()
+                } else {
+                    format!("the years {}", haifu_mining::dataset::years_text(&o.years))
+                };
                 bail!("{}: no game of {p:?} in {years} (a player's name as the games table has it)", dataset.display());
             }
             games

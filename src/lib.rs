@@ -87,8 +87,8 @@ pub enum Command {
         what: report::ReportCommand,
     },
     /// A player's games, or one game, decision by decision: the board, the choice beside the ranked candidates
-    /// of the all-players table and the player's own, a timeline of agreement, deviations ranked by how surely
-    /// the tables disagree. One HTML page per game, an index, JSON.
+    /// of a network (--model, in haifu-neural), the all-players table and the player's own, a timeline of
+    /// agreement, deviations ranked by how surely the table disagrees. One HTML page per game, an index, JSON.
     Review(review::ReviewArgs),
     /// Neural baselines: evaluate a trained run beside the imitator (runs in the network binary, haifu-neural).
     Neural {

@@ -19,7 +19,8 @@ pub struct ReviewArgs {
     /// The player whose games are reviewed (with --game: the player's seat of that game).
     #[arg(long, required_unless_present = "game")]
     pub player: Option<String>,
-    /// One game, by its Tenhou log id (the games table's `log_id`); without --player, every seat of it.
+    /// One game, by its Tenhou log id (the games table's `log_id`; a game without one by its game id in hex,
+    /// as its page is named); without --player, every seat of it.
     #[arg(long)]
     pub game: Option<String>,
     /// Years of the player's games, comma-separated (default: every year).

@@ -293,3 +293,24 @@ fn corpus_games_are_reviewed_seat_by_seat() {
         }
     }
 }
+
+/// A game without a Tenhou log id (an mjai log) is named and chosen by its game id in hex, and has no replay
+/// link.
+#[test]
+fn an_mjai_game_goes_by_its_game_id() {
+    let s = Scratch::new("review-mjai");
+    let (logs, ds, tables) = (s.0.join("logs"), s.0.join("ds"), s.0.join("tables"));
+    let sim = ["sim", "--games", "1", "--format", "mjai", "--seed", "9", "--out", logs.to_str().unwrap()];
+    assert!(haifu(&sim).status.success());
+    assert!(haifu(&["ingest", logs.to_str().unwrap(), "--out", ds.to_str().unwrap()]).status.success());
+    assert!(haifu(&["mine", "--dataset", ds.to_str().unwrap(), "--out", tables.to_str().unwrap()]).status.success());
+    let args = ["review", "--dataset", ds.to_str().unwrap(), "--tables", tables.to_str().unwrap()];
+    let out = s.0.join("review");
+    let r = json(&haifu(&[&args[..], &["--player", "Greedy1", "--out", out.to_str().unwrap(), "--json"]].concat()));
+    let g = &r["games"][0];
+    assert!(g["log_id"].is_null() && g["replay"].is_null(), "{g}");
+    let hex = format!("{:016x}", g["game_id"].as_i64().unwrap());
+    assert_eq!(g["page"], format!("games/{hex}-seat{}.html", g["seat"]));
+    let every = json(&haifu(&[&args[..], &["--game", &hex, "--out", out.to_str().unwrap(), "--json"]].concat()));
+    assert_eq!(every["games"].as_array().unwrap().len(), 4);
+}

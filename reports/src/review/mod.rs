@@ -294,7 +294,9 @@ fn chosen_seats(index: &GameIndex, dataset: &Path, o: &ReviewOptions) -> Result<
     };
     let mut chosen: Vec<(i64, Vec<u8>)> = match &o.game {
         Some(log) => {
-            let g = index.by_log_id(log).ok_or_else(|| {
+            // a game without a log id (an mjai log) goes by its game id in hex, as its page is named
+            let by_id = || index.games().iter().copied().find(|g| format!("{g:016x}") == log.to_ascii_lowercase());
+            let g = index.by_log_id(log).or_else(by_id).ok_or_else(|| {
                 anyhow!("{}: no game with the log id {log:?} (the games table's `log_id`)", dataset.display())
             })?;
             let seats = seats_of(g);

@@ -135,7 +135,8 @@ impl Reference {
     /// The probability mass on the candidates above the player's choice.
     pub fn mass_above(&self) -> f64 {
         let above = self.rank.map_or(self.candidates.len(), |r| r - 1);
-        self.candidates[..above].iter().filter_map(|c| c.share).sum()
+        // folded from +0.0: an empty float sum is -0.0, which prints as "-0.00"
+        self.candidates[..above].iter().filter_map(|c| c.share).fold(0.0, |a, b| a + b)
     }
 
     /// The counts on the candidates above the player's choice, and of all (a choice not listed: all above).
@@ -607,6 +608,17 @@ mod tests {
             .map(|&count| Candidate { tile: "1m", count, share: None, rule: count.is_none().then_some("rule") })
             .collect();
         Reference { name: "all", label: String::new(), given: true, candidates, rank }
+    }
+
+    #[test]
+    fn nothing_above_the_first_is_a_plain_zero() {
+        let mut r = reference(&[Some(3), Some(1)], Some(1));
+        for c in &mut r.candidates {
+            c.share = Some(0.5);
+        }
+        assert_eq!(format!("{:.2}", r.mass_above()), "0.00");
+        r.rank = Some(2);
+        assert_eq!(r.mass_above(), 0.5);
     }
 
     #[test]

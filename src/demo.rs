@@ -8,7 +8,8 @@
 //! A small MLP (SPEC 5.1) is trained on CPU on the same 2022 decisions and ranks the same 2023 ones beside the
 //! all-players table (`haifu imitate eval --backoff`'s rows): that step runs in the network binary
 //! ([`crate::Network::demo`]); `haifu` runs the whole demo there when it finds it, and everything else
-//! without it.
+//! without it. Last, `haifu review` writes the Tanyao bot's first three 2023 games decision by decision
+//! (`review/`), beside its own table, everyone's and the network where there is one.
 //! (The shanten-greedy bot has no style of its own, its ties go by chance, and the flush bot's choice depends
 //! on which suit is longest, which a suit's sequence table cannot see: neither is imitated best by its own
 //! table, so neither is one of the eight.)
@@ -76,7 +77,7 @@ pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
     let report = a.out.join("report");
     let nn = a.out.join("nn");
     // a fresh demo each time: the dataset would otherwise skip the logs it already holds
-    for d in [&logs, &dataset, &tables, &report, &nn] {
+    for d in [&logs, &dataset, &tables, &report, &nn, &a.out.join("review")] {
         if d.exists() {
             std::fs::remove_dir_all(d).with_context(|| format!("clearing {}", d.display()))?;
         }
@@ -142,8 +143,15 @@ pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
     } else {
         None
     };
+    // one bot's test-year games decision by decision, beside its own table, everyone's and the network
+    let reviewed = if test > 0 {
+        review_demo(&dataset, &tables, &nn, beside.is_some().then_some(network).flatten(), &a.out)?
+    } else {
+        None
+    };
     if a.json {
         let j = serde_json::json!({
+            "review": reviewed.as_ref().map(|p| p.display().to_string()),
             "logs": logs.display().to_string(), "ingest": summary, "top_sequences": top,
             "tables": tables.display().to_string(), "report": rates.as_ref().map(|_| report.display().to_string()),
             "html": rates.as_ref().map(|_| report.join("index.html").display().to_string()),
@@ -181,7 +189,41 @@ pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
         report.display(),
         report.join("index.html").display()
     );
+    if let Some(r) = reviewed {
+        println!("a bot's {TEST_YEAR} games decision by decision (haifu review): {}", r.display());
+    }
     Ok(())
+}
+
+/// `haifu review` of one bot's first three games of the test year into `out/review` (Tanyao's, or with a few
+/// games the first bot of [`PLAYERS`] that played then), with the demo's network where it was trained; returns
+/// the index page (none when no game is of the test year).
+fn review_demo(
+    dataset: &Path,
+    tables: &Path,
+    nn: &Path,
+    network: Option<&dyn Network>,
+    out: &Path,
+) -> Result<Option<PathBuf>> {
+    use haifu_reports::review::{page, review, Network as Scorer, ReviewOptions};
+    let index = haifu_ingest::stored::GameIndex::read(dataset)?;
+    let tested: Vec<i64> = index.games().iter().copied().filter(|&g| index.year(g) == Some(TEST_YEAR)).collect();
+    let plays = |name: &str| tested.iter().any(|&g| (0..4).any(|s| index.name(g, s) == name));
+    let names: Vec<&str> = PLAYERS.iter().filter_map(|p| p.split('=').next()).collect();
+    let Some(player) = names.iter().find(|n| **n == "Tanyao" && plays(n)).or_else(|| names.iter().find(|n| plays(n)))
+    else {
+        return Ok(None);
+    };
+    let o = ReviewOptions { player: Some(player.to_string()), game: None, years: vec![TEST_YEAR], max_games: 3 };
+    let score = |p: &haifu_encoding::Positions| match network {
+        Some(n) => n.probabilities(nn, p),
+        None => anyhow::bail!("no network"),
+    };
+    let scorer = network.map(|_| Scorer { label: nn.display().to_string(), score: &score });
+    let r = review(dataset, tables, &o, scorer.as_ref())?;
+    let dir = out.join("review");
+    page::write(&r, &dir)?;
+    Ok(Some(dir.join("index.html")))
 }
 
 pub const GENERATION_YEAR: i32 = 2022;

@@ -1,8 +1,8 @@
 //! The `haifu` command line as a library: every command's arguments ([`Cli`]) and the commands themselves
 //! ([`run`]), each a thin layer over a workspace crate. Two binaries are built on it. `haifu` (src/main.rs)
 //! links no libtorch: it runs every command that runs no network and hands those that do (`train`,
-//! `neural ...`, `imitate eval --backoff`, `style identify --models`, `mjai-bot --model`, the demo's network
-//! step; [`Command::network`]) to `haifu-neural` (neural-cli/), which runs them with its [`Network`], the
+//! `neural ...`, `imitate eval --backoff`, `style identify --models`, `mjai-bot --model`, `review --model`, the
+//! demo's network step; [`Command::network`]) to `haifu-neural` (neural-cli/), which runs them with its [`Network`], the
 //! network parts of these commands, built with libtorch through tch.
 
 use std::collections::HashMap;
@@ -29,6 +29,7 @@ pub mod mjai_server;
 pub mod neural;
 pub mod progress;
 pub mod report;
+pub mod review;
 pub mod rules_args;
 pub mod sim;
 pub mod stats;
@@ -42,7 +43,7 @@ pub mod verify;
     version,
     about = "Tenhou game records to Parquet, and the study of how players play",
     after_help = "The commands that run a network (train, neural, imitate eval --backoff, style identify --models, \
-                  mjai-bot --model, the demo's network step) run in the network binary haifu-neural, built with \
+                  mjai-bot --model, review --model, the demo's network step) run in the network binary haifu-neural, built with \
                   libtorch, which haifu finds beside itself or on PATH."
 )]
 pub struct Cli {
@@ -85,6 +86,10 @@ pub enum Command {
         #[command(subcommand)]
         what: report::ReportCommand,
     },
+    /// A player's games, or one game, decision by decision: the board, the choice beside the ranked candidates
+    /// of a network (--model, in haifu-neural), the all-players table and the player's own, a timeline of
+    /// agreement, deviations ranked by how surely the table disagrees. One HTML page per game, an index, JSON.
+    Review(review::ReviewArgs),
     /// Neural baselines: evaluate a trained run beside the imitator (runs in the network binary, haifu-neural).
     Neural {
         #[command(subcommand)]
@@ -170,6 +175,8 @@ pub trait Network {
     ) -> Result<HashMap<String, f64>>;
     /// `mjai-bot --model RUN`: the network proposing the discards the tables cannot rank.
     fn mjai_backoff(&self, model: &Path) -> Result<Box<dyn haifu_play::policy::Backoff + Send>>;
+    /// `review --model RUN`: the network's probabilities over the 34 kinds at each position.
+    fn probabilities(&self, model: &Path, positions: &haifu_encoding::Positions) -> Result<Vec<[f32; 34]>>;
     /// The demo's network step: a small network trained on the generation year's decisions, beside the
     /// all-players table on the test year's.
     fn demo(&self, step: &demo::NetworkStep) -> Result<NetworkRows>;
@@ -195,6 +202,7 @@ impl Command {
                 Some("haifu style identify --models")
             }
             Command::MjaiBot(a) if a.model.is_some() => Some("haifu mjai-bot --model"),
+            Command::Review(a) if a.model.is_some() => Some("haifu review --model"),
             _ => None,
         }
     }
@@ -213,6 +221,7 @@ pub fn run(command: &Command, network: Option<&dyn Network>) -> Result<()> {
         Command::Stats { what } => stats::run(what),
         Command::Imitate { what } => imitate::run(what, network),
         Command::Report { what } => report::run(what),
+        Command::Review(a) => review::run(a, network),
         Command::Train(a) => needs(network, "haifu train")?.train(a),
         Command::Style { what } => style::run(what, network),
         Command::Neural { what } => needs(network, "haifu neural")?.neural(what),

@@ -57,6 +57,7 @@ const NETWORK: &[&[&str]] = &[
     &["imitate", "eval", "--dataset", "d", "--years", "2023", "--tables", "t", "--backoff", "m"],
     &["style", "identify", "--db", "db", "--log", "l", "--seat", "0", "--models", "m"],
     &["mjai-bot", "--db", "db", "--player", "p", "--model", "m"],
+    &["review", "--dataset", "d", "--tables", "t", "--player", "p", "--out", "o", "--model", "m"],
     &["demo", "--games", "2", "--out", "o"],
 ];
 const NOT_NETWORK: &[&[&str]] = &[
@@ -64,6 +65,7 @@ const NOT_NETWORK: &[&[&str]] = &[
     &["style", "identify", "--db", "/nonexistent/db", "--log", "l", "--seat", "0"],
     &["mjai-bot", "--db", "/nonexistent/db", "--player", "p"],
     &["check", "/nonexistent/d"],
+    &["review", "--dataset", "/nonexistent/d", "--tables", "t", "--player", "p", "--out", "o"],
 ];
 
 #[test]

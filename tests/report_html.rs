@@ -5,24 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-use common::{haifu, json, Scratch};
-
-fn chromium() -> Option<PathBuf> {
-    ["chromium", "chromium-browser", "google-chrome"].iter().find_map(|b| {
-        let out = Command::new("which").arg(b).output().ok()?;
-        out.status.success().then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
-    })
-}
-
-fn headless(browser: &Path, args: &[&str]) -> std::process::Output {
-    let mut cmd = Command::new(browser);
-    cmd.args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]);
-    cmd.args(args);
-    cmd.output().expect("running chromium")
-}
+use common::{chromium, haifu, headless, json, Scratch};
 
 #[test]
 fn the_demo_report_renders_in_a_browser() {
@@ -31,6 +16,11 @@ fn the_demo_report_renders_in_a_browser() {
     let out = s.0.join("demo");
     let demo = json(&haifu(&["demo", "--out", out.to_str().unwrap(), "--games", "48", "--json"]));
     let html = PathBuf::from(demo["html"].as_str().expect("the demo names its HTML report"));
+    // and its review of one bot's games, with the demo's network in the first column
+    let review = PathBuf::from(demo["review"].as_str().expect("the demo names its review"));
+    let reviewed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(review.with_file_name("review.json")).unwrap()).unwrap();
+    assert!(!reviewed["games"].as_array().unwrap().is_empty() && reviewed["network"].is_string(), "{reviewed}");
     let text = std::fs::read_to_string(&html).unwrap();
     // self-contained: no script, nothing fetched (an SVG's xmlns names a namespace, it fetches nothing)
     for banned in ["<script", "src=\"http", "href=\"http", "<link", "url(http", "@import"] {
@@ -96,11 +86,7 @@ fn the_demo_report_renders_in_a_browser() {
     assert!(dom.contains("<rect") && dom.contains("<polyline"), "bars and lines drawn");
     assert!(dom.contains("Honors"), "a player's name in the tables");
 
-    let keep = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"))
-        .join("test-artifacts");
-    std::fs::create_dir_all(&keep).unwrap();
+    let keep = common::artifacts();
     let shot = keep.join("report.png");
     let _ = std::fs::remove_file(&shot);
     let taken = headless(&browser, &[&format!("--screenshot={}", shot.display()), "--window-size=1200,2400", &url]);

@@ -66,6 +66,12 @@ fn stored_event(name: &str, attrs: Option<&str>) -> Result<Event> {
 
 /// Games of a dataset with their events, in the order of the events table.
 pub fn read_games(dataset: &Path) -> Result<Vec<(i64, GameRecord)>> {
+    read_games_where(dataset, |_| true)
+}
+
+/// The games `keep` accepts (by id), with their events: the other games' rows are passed over unparsed, so
+/// reading a few games of a large dataset costs one scan of the events table.
+pub fn read_games_where(dataset: &Path, keep: impl Fn(i64) -> bool) -> Result<Vec<(i64, GameRecord)>> {
     let mut meta: HashMap<i64, (Format, Option<String>, u32)> = HashMap::new();
     for b in read_table(dataset, "games")? {
         let ids = col(&b, "game_id")?.as_primitive::<Int64Type>();
@@ -92,6 +98,9 @@ pub fn read_games(dataset: &Path) -> Result<Vec<(i64, GameRecord)>> {
         let attrs = col(&b, "attrs")?.as_string::<i32>();
         for i in 0..b.num_rows() {
             let id = ids.value(i);
+            if !keep(id) {
+                continue;
+            }
             if games.last().is_none_or(|(g, _)| *g != id) {
                 let (format, log_id, index_in_file) =
                     meta.get(&id).cloned().ok_or_else(|| anyhow!("events of game {id} which games does not list"))?;
@@ -131,6 +140,7 @@ pub struct GameIndex {
     names: HashMap<i64, Vec<String>>,
     players: HashMap<i64, u8>,
     game_types: HashMap<i64, GameType>,
+    log_ids: HashMap<i64, String>,
 }
 
 impl GameIndex {
@@ -142,6 +152,7 @@ impl GameIndex {
             let list = b.column_by_name("names").and_then(|c| c.as_list_opt::<i32>());
             let players = b.column_by_name("players").and_then(|c| c.as_primitive_opt::<UInt8Type>());
             let go_type = b.column_by_name("go_type").and_then(|c| c.as_primitive_opt::<UInt32Type>());
+            let log_id = b.column_by_name("log_id").and_then(|c| c.as_string_opt::<i32>());
             let (Some(id), Some(date), Some(list), Some(players), Some(go_type)) = (id, date, list, players, go_type)
             else {
                 bail!("{}: games table without game_id, date, names, players or go_type", dataset.display())
@@ -151,6 +162,9 @@ impl GameIndex {
                 g.players.insert(id.value(i), players.value(i));
                 if go_type.is_valid(i) {
                     g.game_types.insert(id.value(i), GameType(go_type.value(i)));
+                }
+                if let Some(l) = log_id.filter(|l| l.is_valid(i)) {
+                    g.log_ids.insert(id.value(i), l.value(i).to_string());
                 }
                 if date.is_valid(i) {
                     g.years.insert(id.value(i), crate::batches::year_of_days(date.value(i)));
@@ -181,6 +195,16 @@ impl GameIndex {
     /// Seats at the game's table (4 or 3).
     pub fn players(&self, game: i64) -> Option<u8> {
         self.players.get(&game).copied()
+    }
+
+    /// The game's Tenhou log id (none when its file name gives none).
+    pub fn log_id(&self, game: i64) -> Option<&str> {
+        self.log_ids.get(&game).map(String::as_str)
+    }
+
+    /// The game of a Tenhou log id.
+    pub fn by_log_id(&self, log_id: &str) -> Option<i64> {
+        self.ids.iter().copied().find(|g| self.log_id(*g) == Some(log_id))
     }
 
     /// The game's `GO type` (none when its log does not say).

@@ -89,6 +89,14 @@ impl haifu::Network for Torch {
         Ok(Box::new(MjaiNetwork { run: load_run(model, DeviceChoice::Auto)? }))
     }
 
+    fn probabilities(&self, model: &Path, positions: &Positions) -> Result<Vec<[f32; 34]>> {
+        let loaded = load_run(model, DeviceChoice::Auto)?;
+        if let Some(&other) = positions.players.iter().find(|&&n| n != loaded.info.players) {
+            bail!("{}: a network of {}-player games; the game is of {other}", model.display(), loaded.info.players);
+        }
+        Ok(probabilities(&loaded, positions, 4096))
+    }
+
     fn demo(&self, step: &NetworkStep) -> Result<NetworkRows> {
         small_network(step)
     }

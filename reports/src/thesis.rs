@@ -49,7 +49,7 @@ pub struct ThesisReport {
 }
 
 /// The generation options recorded in `meta.json` by `haifu mine`.
-fn generation(meta: Option<&Value>) -> MineOptions {
+pub(crate) fn generation(meta: Option<&Value>) -> MineOptions {
     let o = meta.and_then(|m| m.get("options"));
     let get = |k: &str| o.and_then(|o| o.get(k));
     let years = get("years")

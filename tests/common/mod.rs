@@ -41,3 +41,29 @@ pub fn needs_network_binary() {
         beside.display()
     );
 }
+
+/// Headless Chromium, where the system has one (`scripts/test` installs Debian's when it can).
+pub fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-browser", "google-chrome"].iter().find_map(|b| {
+        let out = std::process::Command::new("which").arg(b).output().ok()?;
+        out.status.success().then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+    })
+}
+
+/// Runs the browser headless with `args` (`--dump-dom URL`, `--screenshot=FILE ... URL`).
+pub fn headless(browser: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(browser);
+    cmd.args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"]);
+    cmd.args(args);
+    cmd.output().expect("running chromium")
+}
+
+/// Where the tests keep what a person looks at afterwards (screenshots): `$CARGO_TARGET_DIR/test-artifacts`.
+pub fn artifacts() -> PathBuf {
+    let keep = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"))
+        .join("test-artifacts");
+    std::fs::create_dir_all(&keep).unwrap();
+    keep
+}

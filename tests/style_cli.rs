@@ -235,21 +235,9 @@ fn a_log_of_another_table_size_is_refused() {
 /// `haifu report player`: the moves by kind and per game add up to the moves found, every listed move chose
 /// another kind than the majority and a tile its hand held, and the page holds the tables and the tiles.
 fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path) {
-    let r = haifu(&[
-        "report",
-        "player",
-        "Honors",
-        "--dataset",
-        ds,
-        "--db",
-        db,
-        "--out",
-        out.to_str().unwrap(),
-        "--years",
-        "2022",
-        "--min-count",
-        "5",
-    ]);
+    let args = ["report", "player", "Honors", "--dataset", ds, "--db", db, "--out", out.to_str().unwrap()];
+    let report = |more: &[&str]| haifu(&[&args[..], &["--years", "2022", "--min-count", "5"], more].concat());
+    let r = report(&[]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let read = |name: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(out.join(format!("{name}.json"))).unwrap()).unwrap()
@@ -295,22 +283,7 @@ fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path
     assert!(html.contains("data-name=\"move_pictures\"") && html.contains(" chosen\""));
     assert!(html.contains("class=\"findings\"") && html.contains("href=\"#moves_apart\""), "findings and contents");
     // --json: the same tables on stdout
-    let j = haifu(&[
-        "report",
-        "player",
-        "Honors",
-        "--dataset",
-        ds,
-        "--db",
-        db,
-        "--out",
-        out.to_str().unwrap(),
-        "--years",
-        "2022",
-        "--min-count",
-        "5",
-        "--json",
-    ]);
+    let j = report(&["--json"]);
     assert!(j.status.success(), "{}", String::from_utf8_lossy(&j.stderr));
     let j: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
     let names: Vec<&str> = j["tables"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();

@@ -194,7 +194,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<
         Plot::Lines { .. } => false,
     };
     let mut builder = ChartBuilder::on(&area);
-    builder.caption(&c.title, (FAMILY, CAPTION)).margin(12).x_label_area_size(if upright { 120 } else { 48 });
+    builder.caption(&c.title, (FAMILY, CAPTION)).margin(12).x_label_area_size(if upright { 150 } else { 48 });
     builder.y_label_area_size(70);
     match &c.plot {
         Plot::Lines { series, log_x, log_y } => {
@@ -252,7 +252,14 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<
             let label = |x: &f64| {
                 let i = x.round();
                 if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < groups.len() {
-                    groups[i as usize].clone()
+                    let name = &groups[i as usize];
+                    // plotters centres a label on its tick, so an upright one would reach up into the bars:
+                    // spaces before it (about half a letter wide) bring its first letter down to the tick
+                    if upright {
+                        format!("{}{name}", " ".repeat(2 * name.chars().count() + 1))
+                    } else {
+                        name.clone()
+                    }
                 } else {
                     String::new()
                 }

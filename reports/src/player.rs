@@ -52,6 +52,8 @@ pub struct PlayerOptions {
 #[derive(Clone, Debug)]
 pub struct Move {
     pub game: i64,
+    /// The game as a reader knows it: its Tenhou log id, or the dataset's game id in hex.
+    pub game_name: String,
     /// The round's name, E4-1.
     pub round: String,
     pub turn: u8,
@@ -142,16 +144,16 @@ fn kinds_table(found: &[Move], decisions: u64, games: usize, o: &PlayerOptions) 
 
 /// Individual moves per game.
 fn per_game_table(found: &[Move]) -> Table {
-    let mut per_game: Vec<(i64, usize)> = Vec::new();
+    let mut per_game: Vec<(i64, &str, usize)> = Vec::new();
     for m in found {
         match per_game.iter_mut().find(|g| g.0 == m.game) {
-            Some(g) => g.1 += 1,
-            None => per_game.push((m.game, 1)),
+            Some(g) => g.2 += 1,
+            None => per_game.push((m.game, &m.game_name, 1)),
         }
     }
     let mut games_table = Table::new("moves_per_game", "Individual moves per game", &["game", "moves"]);
-    for (g, n) in &per_game {
-        games_table.push(vec![Cell::text(format!("{g:016x}")), Cell::int(*n as u64)]);
+    for (_, name, n) in &per_game {
+        games_table.push(vec![Cell::text(*name), Cell::int(*n as u64)]);
     }
     games_table
 }
@@ -168,7 +170,7 @@ fn moves_table(found: &[Move], name: &str, title: &str) -> Table {
     );
     for m in found {
         list.push(vec![
-            Cell::text(format!("{:016x}", m.game)),
+            Cell::text(&m.game_name),
             Cell::text(&m.round),
             Cell::int(m.turn),
             Cell::text(m.kind),
@@ -300,6 +302,7 @@ fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> V
             let r = &g.rounds[usize::from(d.round)];
             out.push(Move {
                 game: g.game_id,
+                game_name: g.log_id.clone().unwrap_or_else(|| format!("{:016x}", g.game_id)),
                 round: haifu_rules::table::round_name(r.kyoku, r.honba),
                 turn: d.turn,
                 kind,

@@ -23,6 +23,8 @@ use haifu_rules::{Counts, Suit, Tile};
 #[derive(Clone, Debug, PartialEq)]
 pub struct Played {
     pub game_id: i64,
+    /// The Tenhou log id (`2019010100gm-00a9-0000-...`), where the file named one.
+    pub log_id: Option<String>,
     pub n_players: u8,
     /// The players' names by seat ("" where the log gives none).
     pub names: Vec<String>,
@@ -109,7 +111,16 @@ pub fn read(dataset: &Path, r: &Reading, keep: impl Fn(&GameIndex, i64) -> bool)
         .map(|&g| {
             let n_players = r.players;
             let names = (0..n_players).map(|s| index.name(g, s).to_string()).collect();
-            Played { game_id: g, n_players, names, game_type: index.game_type(g), rounds: vec![], decisions: vec![] }
+            let log_id = index.log_id(g).map(str::to_string);
+            Played {
+                game_id: g,
+                log_id,
+                n_players,
+                names,
+                game_type: index.game_type(g),
+                rounds: vec![],
+                decisions: vec![],
+            }
         })
         .collect();
     if games.is_empty() {
@@ -349,6 +360,8 @@ impl Played {
             .collect();
         Played {
             game_id,
+            // a replay carries no file name; the caller that has one sets it
+            log_id: None,
             n_players: g.info.n_players,
             names: g.info.players[..n].iter().map(|p| p.name.clone()).collect(),
             game_type: g.info.game_type,

@@ -254,9 +254,10 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<
                 if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < groups.len() {
                     let name = &groups[i as usize];
                     // plotters centres a label on its tick, so an upright one would reach up into the bars:
-                    // spaces before it (about half a letter wide) bring its first letter down to the tick
+                    // no-break spaces before it (SVG collapses plain ones; about half a letter wide each) bring its
+                    // first letter down to the tick
                     if upright {
-                        format!("{}{name}", " ".repeat(2 * name.chars().count() + 1))
+                        format!("{}{name}", "\u{a0}".repeat(2 * name.chars().count() + 1))
                     } else {
                         name.clone()
                     }

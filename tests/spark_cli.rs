@@ -79,7 +79,7 @@ fn the_spark_engine_gives_the_rust_engines_tables() {
     assert_eq!(k["options"]["engine"], "spark");
     assert_eq!(r["options"]["rounds"], k["options"]["rounds"]);
     assert!(r["rows"].as_u64().unwrap() > 0);
-    for table in ["sequences.parquet", "players.parquet"] {
+    for table in ["sequences.parquet", "players.parquet", "shapes.parquet"] {
         let (a, b) = (read(&rust.join(table)), read(&spark.join(table)));
         assert_eq!(a.schema(), b.schema(), "{table}");
         assert!(a.equals_missing(&b), "{table}: the rows differ");
@@ -97,11 +97,11 @@ fn the_spark_engine_gives_the_rust_engines_tables() {
     assert_eq!(r["rows"], u["rows"]);
     assert_eq!(u["dataset"], dataset_uri.as_str());
     assert!(String::from_utf8_lossy(&out.stderr).contains("is a URI for the cluster's storage"));
-    for table in ["sequences.parquet", "players.parquet"] {
+    for table in ["sequences.parquet", "players.parquet", "shapes.parquet"] {
         let (a, b) = (read(&rust.join(table)), read(&uri.join(table)));
         assert_eq!(a.schema(), b.schema(), "{table}");
         assert!(a.equals_missing(&b), "{table}: the rows differ (URIs)");
     }
     let left: Vec<_> = std::fs::read_dir(&uri).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(left.len(), 3, "only the three files are left in the output: {left:?}");
+    assert_eq!(left.len(), 4, "only the four files are left in the output: {left:?}");
 }

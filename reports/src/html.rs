@@ -129,7 +129,7 @@ impl Page {
         if n <= 3 {
             return String::new();
         }
-        format!("<nav class=\"toc\"><h2 id=\"contents\">Contents</h2><ol>\n{items}</ol></nav>\n")
+        format!("<nav class=\"toc\"><h2 id=\"contents\">Contents</h2><ul>\n{items}</ul></nav>\n")
     }
 
     pub fn push(&mut self, b: Block) -> &mut Page {

@@ -20,9 +20,15 @@ fn ingest_into(inputs: &[std::path::PathBuf], out: &Path) {
         .unwrap();
 }
 
-/// Every game of the dataset replayed from its events table, in its order.
+/// Every game of the dataset replayed from its events table, in its order, with its record's log id (a replay
+/// alone has none): the tables must give the same.
 fn replayed(ds: &Path) -> Vec<Played> {
-    read_games(ds).unwrap().iter().map(|(id, r)| Played::of_replay(*id, &extract(r).unwrap())).collect()
+    let games = read_games(ds).unwrap();
+    let played = |(id, r): &(i64, haifu_record::GameRecord)| Played {
+        log_id: r.log_id.clone(),
+        ..Played::of_replay(*id, &extract(r).unwrap())
+    };
+    games.iter().map(played).collect()
 }
 
 /// The tables and the replay agree on every game of both table sizes, with or without the tiles and for one

@@ -178,21 +178,22 @@ fn whole_tick(x: &f64) -> String {
     }
 }
 
+/// The area left for the plot once the legend (with more than one series) has its column beside it.
+fn plot_area<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Plot) -> Result<DrawingArea<DB, Shift>> {
+    let (names, lines) = series_names(plot);
+    if names.len() <= 1 {
+        return Ok(root.clone());
+    }
+    let (area, legend) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
+    side_legend(&legend, &names, lines)?;
+    Ok(area)
+}
+
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Result<()> {
     root.fill(&WHITE).map_err(plot_err)?;
-    let (names, lines) = series_names(&c.plot);
-    let area = if names.len() > 1 {
-        let (plot, legend) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
-        side_legend(&legend, &names, lines)?;
-        plot
-    } else {
-        root.clone()
-    };
+    let area = plot_area(root, &c.plot)?;
     // many or long group names (yaku) stand upright under their bars instead of running into each other
-    let upright = match &c.plot {
-        Plot::Bars { groups, .. } => groups.len() > 8 && groups.iter().any(|g| g.chars().count() > 4),
-        Plot::Lines { .. } => false,
-    };
+    let upright = matches!(&c.plot, Plot::Bars { groups, .. } if groups.len() > 8 && groups.iter().any(|g| g.chars().count() > 4));
     let mut builder = ChartBuilder::on(&area);
     builder.caption(&c.title, (FAMILY, CAPTION)).margin(12).x_label_area_size(if upright { 150 } else { 48 });
     builder.y_label_area_size(70);

@@ -365,12 +365,13 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     let near = nearest_table(db, &tables, &own, o);
 
     let mut page = Page::new(format!("{}: style and individual moves", o.player));
+    let years = if o.years.is_empty() { "every year".to_string() } else { format!("years {}", years_text(&o.years)) };
     let mut findings = vec![format!(
         "{} games of {} ({}): {style_moves} individual moves of style in {decisions} chosen discards ({:.1} per 100), \
          beside the moves the tables cannot judge.",
         mine.len(),
         o.player,
-        if o.years.is_empty() { "every year".to_string() } else { format!("years {}", years_text(&o.years)) },
+        years,
         100.0 * style_moves as f64 / decisions.max(1) as f64
     )];
     if let Some(row) = characteristic.rows.first() {
@@ -386,7 +387,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     page.push(Block::Paragraph(format!(
         "Games read from {} ({}); profile and tables from the style database {}.",
         dataset.display(),
-        if o.years.is_empty() { "every year".to_string() } else { format!("years {}", years_text(&o.years)) },
+        years,
         db.dir.display()
     )));
     page.push(Block::Heading("Rates".into()));

@@ -6,7 +6,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use common::{chromium, error, haifu, headless, json, Scratch};
 
@@ -207,6 +207,7 @@ fn the_review_page_opens_in_a_browser() {
     let dom = headless(&browser, &["--dump-dom", &format!("{url}#d{k}")]);
     let dom = String::from_utf8_lossy(&dom.stdout);
     assert!(dom.contains(&format!("<section class=\"decision current\" id=\"d{k}\"")), "decision {k} shown");
+    keys_and_clicks_step_through_the_decisions(&browser, &text, n, &s.0.join("pressed.html"));
 
     let keep = common::artifacts();
     let shot = keep.join("review.png");
@@ -219,6 +220,30 @@ fn the_review_page_opens_in_a_browser() {
     assert_eq!(&png[1..4], b"PNG");
     assert!(png.len() > 60_000, "screenshot of {} bytes: the page looks empty", png.len());
     eprintln!("screenshot kept at {}", shot.display());
+}
+
+/// The page's own script answers key presses and clicks on the timeline: a copy of the page with a script at
+/// its end that presses keys (as events, which is what a browser hands the page's listener) and clicks the
+/// timeline's third mark, writing the decision shown after each into the body's attributes.
+fn keys_and_clicks_step_through_the_decisions(browser: &Path, page: &str, n: usize, copy: &Path) {
+    assert!(n >= 4, "a game of {n} decisions is too short to step through");
+    let presser = "<script>(function(){var seen=[];\
+        function shown(){return document.querySelector('.decision.current').id;}\
+        ['ArrowRight','ArrowRight','j','ArrowLeft','k','End','ArrowRight','Home','ArrowLeft'].forEach(function(k){\
+          document.dispatchEvent(new KeyboardEvent('keydown',{key:k,bubbles:true}));seen.push(shown());});\
+        document.body.setAttribute('data-keys',seen.join(' '));\
+        document.querySelectorAll('.timeline a')[2].dispatchEvent(new MouseEvent('click',{bubbles:true,cancelable:true,view:window}));\
+        setTimeout(function(){document.body.setAttribute('data-click',shown());},100);})();</script>";
+    let at = page.rfind("</body>").expect("the page's end");
+    std::fs::write(copy, format!("{}{presser}{}", &page[..at], &page[at..])).unwrap();
+    let url = format!("file://{}", copy.canonicalize().unwrap().display());
+    let dom = headless(browser, &["--virtual-time-budget=3000", "--dump-dom", &url]);
+    assert!(dom.status.success(), "{}", String::from_utf8_lossy(&dom.stderr));
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let last = n - 1;
+    let keys = format!("data-keys=\"d1 d2 d3 d2 d1 d{last} d{last} d0 d0\"");
+    assert!(dom.contains(&keys), "keys: expected {keys} in {}", &dom[..dom.find("<body").map_or(0, |b| b + 200)]);
+    assert!(dom.contains("data-click=\"d2\""), "a click on the third mark shows the third decision");
 }
 
 /// `review --model RUN`: the network's column holds the legal kinds by probability (summing to one), the

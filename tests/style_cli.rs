@@ -145,6 +145,10 @@ fn style_database_profiles_compares_and_identifies() {
     ]));
     let page = std::fs::read_to_string(s.0.join("identification.html")).unwrap();
     assert!(page.contains("data-name=\"identification\"") && page.contains("<svg"));
+    // the page opens with its findings, whose first sentence quotes the one-game top-1 of the JSON
+    let first = &acc["rows"][0];
+    let top1 = format!("named first in {:.1}% of {} trials", 100.0 * first["top1"].as_f64().unwrap(), first["trials"]);
+    assert!(page.find("id=\"findings\"").is_some_and(|f| page[f..].contains(&top1)), "{top1} not in the findings");
     for row in acc["rows"].as_array().unwrap() {
         assert_eq!(row["players"], 8, "{row}");
         assert!(row["top1"].as_f64().unwrap() > 3.0 * row["chance_top1"].as_f64().unwrap(), "{row}");
@@ -349,7 +353,22 @@ fn bots_report_sets_bots_beside_humans(db: &str, out: &Path) {
         .map(|r| r["scope"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(scopes, ["ALL", "Honors (bot)", "Tanyao (bot)"]);
-    assert!(std::fs::read_to_string(out.join("index.html")).unwrap().contains("data-name=\"bot_rates\""));
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap().replace("&#39;", "'");
+    assert!(page.contains("data-name=\"bot_rates\""));
+    // the findings name the bot nearer the humans by the distance table
+    let distance = read("distance");
+    let d = |r: &serde_json::Value| r["Jensen-Shannon distance"].as_f64().unwrap();
+    let rows = distance["rows"].as_array().unwrap();
+    let near = rows.iter().min_by(|a, b| d(a).total_cmp(&d(b))).unwrap();
+    let sentence = format!(
+        "{} plays the sequences nearest to the humans' (Jensen-Shannon distance {:.3})",
+        near["bot"].as_str().unwrap(),
+        d(near)
+    );
+    assert!(
+        page.find("id=\"findings\"").is_some_and(|f| page[f..].contains(&sentence)),
+        "{sentence} not in the findings"
+    );
 }
 
 /// `style identify --models`: a player's own network adds its log-likelihood to that player's score only.

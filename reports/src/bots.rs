@@ -16,6 +16,7 @@ use haifu_style::{Profile, StyleDb, RATES};
 
 use crate::charts::{Chart, Plot};
 use crate::html::{Block, Page};
+use crate::pages::{number, text};
 
 fn distribution(db: &StyleDb, scope: &str) -> Result<Distribution> {
     Ok(Distribution::of(db.tables(Some(&[scope]))?.get(scope)))
@@ -59,6 +60,10 @@ pub fn bots_report(
     let tops = top_tables(humans, bots_db, bots)?;
 
     let mut page = Page::new("Humans against bots");
+    let findings = bots_findings(&tables);
+    if !findings.is_empty() {
+        page.push(Block::Findings(findings));
+    }
     page.push(Block::Paragraph(format!(
         "Humans: {} ({} players profiled, {} games). Bots: {} of {}.",
         humans.dir.display(),
@@ -104,6 +109,69 @@ pub fn bots_report(
 
     let problems = crate::html::write_report(out, "Humans against bots", &tables, &page)?;
     Ok((tables, problems))
+}
+
+/// What the report found, in sentences computed from its tables (rates, decisiveness, distance): the nearest and
+/// the farthest bot, the largest difference of a rate, and how decisive each side is.
+pub fn bots_findings(tables: &[Table]) -> Vec<String> {
+    let find = |name: &str| tables.iter().find(|t| t.name == name);
+    let col = |t: &Table, name: &str| t.columns.iter().position(|c| c == name);
+    let mut out = Vec::new();
+    if let Some(t) = find("distance") {
+        let mut bots: Vec<(String, f64)> = t
+            .rows
+            .iter()
+            .filter_map(|r| Some((text(r.first()?), number(r.get(col(t, "Jensen-Shannon distance")?)?)?)))
+            .collect();
+        bots.sort_by(|a, b| a.1.total_cmp(&b.1));
+        match bots.as_slice() {
+            [] => {}
+            [(b, d)] => {
+                out.push(format!("{b}'s sequences are at a Jensen-Shannon distance of {d:.3} from the humans'."))
+            }
+            [(near, dn), .., (far, df)] => out.push(format!(
+                "Of {} bots, {near} plays the sequences nearest to the humans' (Jensen-Shannon distance {dn:.3}), \
+                 {far} the farthest ({df:.3}).",
+                bots.len()
+            )),
+        }
+    }
+    if let Some(t) = find("rates") {
+        // the largest gap between a bot's share and the humans' (shares only: the other rates have other units)
+        let largest = t
+            .rows
+            .iter()
+            .filter(|r| r.first().is_some_and(|c| text(c).ends_with("_rate")))
+            .flat_map(|r| {
+                let human = r.get(1).and_then(number);
+                r.iter().enumerate().skip(2).filter_map(move |(i, c)| Some((r, i, human?, number(c)?)))
+            })
+            .max_by(|a, b| (a.3 - a.2).abs().total_cmp(&(b.3 - b.2).abs()));
+        if let Some((r, i, human, bot)) = largest {
+            out.push(format!(
+                "The largest difference of a rate: {}'s {} is {bot:.1}% against the humans' {human:.1}% ({:+.1} points).",
+                t.columns[i],
+                text(&r[0]).trim_end_matches("_rate").replace('_', " "),
+                bot - human
+            ));
+        }
+    }
+    if let Some(t) = find("decisiveness") {
+        let entropy: Vec<(String, f64)> =
+            t.rows.iter().filter_map(|r| Some((text(r.first()?), number(r.get(col(t, "entropy bits")?)?)?))).collect();
+        if let Some((human, rest)) = entropy.split_first() {
+            let lo = rest.iter().min_by(|a, b| a.1.total_cmp(&b.1));
+            let hi = rest.iter().max_by(|a, b| a.1.total_cmp(&b.1));
+            if let (Some(lo), Some(hi)) = (lo, hi) {
+                out.push(format!(
+                    "Given the suit's shape, the humans' discard carries {:.2} bits of entropy; the bots' from {:.2} \
+                     ({}) to {:.2} ({}): lower is more decisive.",
+                    human.1, lo.1, lo.0, hi.1, hi.0
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// The rates of the humans (ALL) and of each bot.

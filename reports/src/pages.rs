@@ -6,7 +6,7 @@ use crate::charts::{Chart, Plot, Series};
 use crate::html::{Block, Page};
 
 /// A cell as a number: counts as they are, percentages in percent.
-fn number(c: &Cell) -> Option<f64> {
+pub(crate) fn number(c: &Cell) -> Option<f64> {
     match c {
         Cell::Int(n) => Some(*n as f64),
         Cell::Percent(f) => Some(100.0 * f),
@@ -15,7 +15,7 @@ fn number(c: &Cell) -> Option<f64> {
     }
 }
 
-fn text(c: &Cell) -> String {
+pub(crate) fn text(c: &Cell) -> String {
     c.shown()
 }
 
@@ -410,6 +410,10 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
         ("chance top-5".to_string(), r.rows.iter().map(|x| Some(100.0 * x.chance_top5)).collect()),
     ];
     let mut page = Page::new("Who played this seat? Identification on unseen games");
+    let findings = accuracy_findings(r);
+    if !findings.is_empty() {
+        page.push(Block::Findings(findings));
+    }
     page.push(Block::Paragraph(
         "Each player's games the database never saw, in blocks; each block ranked against every profiled player by \
          the log-likelihood of its sequences and shares (docs/STYLE.md)."
@@ -424,4 +428,52 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
         plot: Plot::Bars { groups, series, log_y: false },
     }));
     page
+}
+
+/// What identification found, in sentences computed from its figures: the smallest and the largest block, which
+/// evidence carries it, and a warning when the test games were profiled.
+pub fn accuracy_findings(r: &haifu_style::accuracy::AccuracyReport) -> Vec<String> {
+    let mut out = Vec::new();
+    let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+    let (Some(first), Some(last)) = (r.rows.first(), r.rows.last()) else {
+        return out;
+    };
+    out.push(format!(
+        "From {} game(s) per trial the right player is named first in {} of {} trials and is among the first five in \
+         {} (chance: {} and {}, {} players).",
+        first.games,
+        pct(first.top1),
+        first.trials,
+        pct(first.top5),
+        pct(first.chance_top1),
+        pct(first.chance_top5),
+        first.players
+    ));
+    if last.games != first.games {
+        out.push(format!(
+            "Pooling {} games per trial raises top-1 to {} and top-5 to {} ({} trials); the right player's mean place \
+             goes from {:.1} to {:.1}.",
+            last.games,
+            pct(last.top1),
+            pct(last.top5),
+            last.trials,
+            first.mean_rank,
+            last.mean_rank
+        ));
+    }
+    let (seq, rates) = (first.sequences_only[0], first.rates_only[0]);
+    out.push(format!(
+        "At {} game(s), the sequences alone give a top-1 of {}, the rates alone {}: {} carry more of the signature.",
+        first.games,
+        pct(seq),
+        pct(rates),
+        if seq >= rates { "the sequences" } else { "the rates" }
+    ));
+    if !r.overlap.is_empty() {
+        out.push(format!(
+            "The test years {:?} are among the database's: its profiles saw these games, and the figures flatter.",
+            r.overlap
+        ));
+    }
+    out
 }

@@ -88,9 +88,11 @@ pub struct EvalArgs {
     /// The table's weight in the blend (0: the network alone, 1: the table's order, the network elsewhere).
     #[arg(long, default_value_t = 0.5, requires = "backoff")]
     pub blend: f32,
-    /// The network's device: auto, cpu or cuda.
-    #[arg(long, default_value = "auto", requires = "backoff")]
-    pub device: DeviceChoice,
+    /// The device (auto, cpu or cuda) of the network with --backoff, and of the tables: given, the tables are
+    /// scored as tensors, a player's decisions against every table of a variant at once (the same counts as
+    /// the lookup in Rust, the default). Runs in the network binary, haifu-neural.
+    #[arg(long)]
+    pub device: Option<DeviceChoice>,
     #[arg(long)]
     pub json: bool,
 }
@@ -260,7 +262,13 @@ fn eval_cmd(a: &EvalArgs, network: Option<&dyn Network>) -> Result<()> {
     let load_tables_s = t1.elapsed().as_secs_f64();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build()?;
     let threads = pool.current_num_threads();
-    let report = pool.install(|| eval::run(&data, &tables, &variants, &opts))?;
+    let report = match a.device {
+        None => pool.install(|| eval::run(&data, &tables, &variants, &opts))?,
+        Some(device) => {
+            let ranker = crate::needs(network, "haifu imitate eval --device")?.table_ranker(&tables, device)?;
+            pool.install(|| eval::run_with(&data, &tables, &variants, &opts, &*ranker))?
+        }
+    };
     let backoff = match &a.backoff {
         None => None,
         Some(_) => {
@@ -302,7 +310,8 @@ fn eval_cmd(a: &EvalArgs, network: Option<&dyn Network>) -> Result<()> {
             "backoff": backoff.as_ref().map(|b| &b.json),
             "skipped": report.skipped.iter().map(|(p, why)| json!({"player": p, "reason": why})).collect::<Vec<_>>(),
             "timing": {"load_data_s": load_data_s, "load_tables_s": load_tables_s, "eval_s": report.eval_seconds,
-                       "evaluated": report.evaluated, "evaluated_per_s": per_s, "threads": threads},
+                       "evaluated": report.evaluated, "evaluated_per_s": per_s, "threads": threads,
+                       "device": a.device.map(|d| format!("{d:?}").to_lowercase())},
         });
         println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
+use haifu_encoding::options::DeviceChoice;
 
 // the ingest allocates and frees many small buffers per row; mimalloc keeps them cheap (for both binaries)
 #[global_allocator]
@@ -180,6 +181,20 @@ pub trait Network {
     /// The demo's network step: a small network trained on the generation year's decisions, beside the
     /// all-players table on the test year's.
     fn demo(&self, step: &demo::NetworkStep) -> Result<NetworkRows>;
+    /// `imitate eval --device`: the tables as tensors on `device`, ranking a player's decisions against every
+    /// table of a variant at once (the counts of the lookup in Rust).
+    fn table_ranker(
+        &self,
+        tables: &haifu_imitate::Tables,
+        device: DeviceChoice,
+    ) -> Result<Box<dyn haifu_imitate::TableRanker>>;
+    /// `style identify --device`, `style accuracy --device`: the sequences' log-likelihoods of every trial
+    /// under every profiled player's table, as tensor lookups on `device`.
+    fn sequence_likelihoods<'a>(
+        &self,
+        scorer: &'a haifu_style::Scorer<'a>,
+        device: DeviceChoice,
+    ) -> Result<Box<dyn haifu_style::SequenceLikelihoods + 'a>>;
 }
 
 /// What a network step adds to a command's output: its JSON and its text.
@@ -198,8 +213,17 @@ impl Command {
             Command::Imitate { what: imitate::ImitateCommand::Eval(a) } if a.backoff.is_some() => {
                 Some("haifu imitate eval --backoff")
             }
+            Command::Imitate { what: imitate::ImitateCommand::Eval(a) } if a.device.is_some() => {
+                Some("haifu imitate eval --device")
+            }
             Command::Style { what: style::StyleCommand::Identify(a) } if a.models.is_some() => {
                 Some("haifu style identify --models")
+            }
+            Command::Style { what: style::StyleCommand::Identify(a) } if a.device.is_some() => {
+                Some("haifu style identify --device")
+            }
+            Command::Style { what: style::StyleCommand::Accuracy(a) } if a.device.is_some() => {
+                Some("haifu style accuracy --device")
             }
             Command::MjaiBot(a) if a.model.is_some() => Some("haifu mjai-bot --model"),
             Command::Review(a) if a.model.is_some() => Some("haifu review --model"),

@@ -5,11 +5,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use serde_json::{json, Value};
 
+use haifu_encoding::options::DeviceChoice;
 use haifu_ingest::extract::extract;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::db::{rates_json, Rules};
 use haifu_style::played::Played;
-use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, StyleDb, RATES};
+use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, SequenceLikelihoods, StyleDb, RATES};
 
 use crate::args::DatasetOut;
 use crate::Network;
@@ -116,6 +117,10 @@ pub struct IdentifyArgs {
     /// network binary, haifu-neural.
     #[arg(long)]
     pub models: Option<PathBuf>,
+    /// Score the sequences against every player's table as tensors on this device (auto, cpu or cuda): the
+    /// same ranking as the lookup in Rust (the default). Runs in the network binary, haifu-neural.
+    #[arg(long)]
+    pub device: Option<DeviceChoice>,
 }
 
 #[derive(clap::Args)]
@@ -135,6 +140,10 @@ pub struct AccuracyArgs {
     /// Also write the figures as a self-contained HTML page with a chart.
     #[arg(long)]
     pub html: Option<PathBuf>,
+    /// Score every trial against every player's table as tensors on this device (auto, cpu or cuda): the
+    /// same figures as the lookup in Rust (the default). Runs in the network binary, haifu-neural.
+    #[arg(long)]
+    pub device: Option<DeviceChoice>,
 }
 
 pub fn run(c: &StyleCommand, network: Option<&dyn Network>) -> Result<()> {
@@ -145,7 +154,7 @@ pub fn run(c: &StyleCommand, network: Option<&dyn Network>) -> Result<()> {
         StyleCommand::Compare(a) => compare(a),
         StyleCommand::Nearest(a) => nearest(a),
         StyleCommand::Identify(a) => identify(a, network),
-        StyleCommand::Accuracy(a) => accuracy(a),
+        StyleCommand::Accuracy(a) => accuracy(a, network),
     }
 }
 
@@ -382,7 +391,16 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     if used == 0 {
         bail!("no game in {:?}", a.log);
     }
-    let mut ranking = Scorer::new(&db)?.rank(&seen);
+    let scorer = Scorer::new(&db)?;
+    let mut ranking = match a.device {
+        None => scorer.rank(&seen),
+        Some(device) => {
+            let tensors =
+                crate::needs(network, "haifu style identify --device")?.sequence_likelihoods(&scorer, device)?;
+            let sequences = tensors.of_trials(&[&seen.sequences])?;
+            scorer.rank_given(&seen, &sequences[0])
+        }
+    };
     if let Some(dir) = &a.models {
         let scores = crate::needs(network, "haifu style identify --models")?.identify(dir, &db, &positions)?;
         ranking = haifu_style::identify::with_networks(ranking, &scores);
@@ -422,9 +440,17 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     Ok(())
 }
 
-fn accuracy(a: &AccuracyArgs) -> Result<()> {
+fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
-    let r = haifu_style::accuracy::measure(&db, &a.dataset, &a.years, &a.games)?;
+    let scorer = Scorer::new(&db)?;
+    let tensors = match a.device {
+        None => None,
+        Some(device) => {
+            Some(crate::needs(network, "haifu style accuracy --device")?.sequence_likelihoods(&scorer, device)?)
+        }
+    };
+    let likelihoods: &dyn SequenceLikelihoods = tensors.as_deref().map_or(&scorer, |t| t);
+    let r = haifu_style::accuracy::measure(&scorer, likelihoods, &a.dataset, &a.years, &a.games)?;
     if let Some(path) = &a.html {
         let page = haifu_reports::pages::accuracy_page(
             &r,

@@ -154,6 +154,11 @@ fn style_database_profiles_compares_and_identifies() {
         assert!(row["top1"].as_f64().unwrap() > 3.0 * row["chance_top1"].as_f64().unwrap(), "{row}");
     }
     assert!(acc["overlap"].as_array().unwrap().is_empty());
+    // the same figures with every trial scored against every table as tensors
+    let mut args = vec!["style", "accuracy", "--db", db_s, "--dataset", ds_s, "--years", "2023", "--games", "1,5"];
+    args.extend(["--json", "--device", "cpu"]);
+    let tensors = json(&haifu(&args));
+    assert_eq!(acc["rows"], tensors["rows"], "identification as tensors differs from the lookup's");
 
     // identify one seat of one log: a ranking of every profiled player, best first
     let log = std::fs::read_dir(out.join("logs"))
@@ -167,6 +172,16 @@ fn style_database_profiles_compares_and_identifies() {
     assert_eq!(ranked.len(), 8);
     let scores: Vec<f64> = ranked.iter().map(|r| r["score"].as_f64().unwrap()).collect();
     assert!(scores.windows(2).all(|w| w[0] >= w[1]));
+    // as tensors: the same players in the same order, the same scores but for the last bits of a logarithm
+    let args = ["style", "identify", "--db", db_s, "--log", log.to_str().unwrap(), "--seat", "0", "--json"];
+    let tensors = json(&haifu(&[&args[..], &["--device", "cpu"]].concat()));
+    for (a, b) in ranked.iter().zip(tensors.as_array().unwrap()) {
+        assert_eq!(a["player"], b["player"]);
+        for k in ["score", "sequences", "rates"] {
+            let (x, y) = (a[k].as_f64().unwrap(), b[k].as_f64().unwrap());
+            assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0), "{k}: {x} against {y}");
+        }
+    }
 
     player_report_lists_moves_against_the_majority(ds_s, db_s, &s.0.join("honors"));
     identify_with_a_personal_network(ds_s, db_s, &out.join("logs"), &s.0.join("nets"));

@@ -264,20 +264,20 @@ impl<'a> TableSet<'a> {
     }
 }
 
-/// The table sets of a variant for a player: one, or one per other player for `others`.
-pub fn table_sets<'a>(
+/// The scopes a table set reads: one scope's tables, or ALL's less a player's (`all-but-own`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetScope<'a> {
+    Scope(&'a str),
+    AllBut(&'a str),
+}
+
+/// The table sets of a variant for a player, each as its label and the scope it reads: one, or one per other
+/// player for `others`. A scope the variant needs and the tables lack is an error.
+pub fn variant_scopes<'a>(
     tables: &'a Tables,
-    player: &str,
+    player: &'a str,
     variant: TableVariant,
-    strategies: &[Strategy],
-) -> Result<Vec<TableSet<'a>>> {
-    let scope_set = |scope: &str, label: &str| -> Result<TableSet<'a>> {
-        let mut set = TableSet::new(label);
-        for &s in strategies {
-            set = set.with(s, Cow::Borrowed(tables.get_or_empty(scope, s)?));
-        }
-        Ok(set)
-    };
+) -> Result<Vec<(String, SetScope<'a>)>> {
     let need = |scope: &str| -> Result<()> {
         if !tables.has_scope(scope) {
             bail!(
@@ -291,23 +291,66 @@ pub fn table_sets<'a>(
     Ok(match variant {
         TableVariant::Own => {
             need(player)?;
-            vec![scope_set(player, "own")?]
+            vec![("own".into(), SetScope::Scope(player))]
         }
         TableVariant::All => {
             need(ALL_SCOPE)?;
-            vec![scope_set(ALL_SCOPE, "all")?]
+            vec![("all".into(), SetScope::Scope(ALL_SCOPE))]
         }
         TableVariant::AllButOwn => {
             need(ALL_SCOPE)?;
             need(player)?;
-            let mut set = TableSet::new("all-but-own");
-            for &s in strategies {
-                set = set.with(s, Cow::Owned(tables.all_but_own(player, s)?));
-            }
-            vec![set]
+            vec![("all-but-own".into(), SetScope::AllBut(player))]
         }
-        TableVariant::Others => tables.others(player).map(|o| scope_set(o, o)).collect::<Result<Vec<_>>>()?,
+        TableVariant::Others => tables.others(player).map(|o| (o.to_string(), SetScope::Scope(o))).collect(),
     })
+}
+
+/// The table sets of a variant for a player: one, or one per other player for `others`.
+pub fn table_sets<'a>(
+    tables: &'a Tables,
+    player: &str,
+    variant: TableVariant,
+    strategies: &[Strategy],
+) -> Result<Vec<TableSet<'a>>> {
+    variant_scopes(tables, player, variant)?
+        .into_iter()
+        .map(|(label, scope)| {
+            let mut set = TableSet::new(label);
+            for &s in strategies {
+                let table = match scope {
+                    SetScope::Scope(scope) => Cow::Borrowed(tables.get_or_empty(scope, s)?),
+                    SetScope::AllBut(player) => Cow::Owned(tables.all_but_own(player, s)?),
+                };
+                set = set.with(s, table);
+            }
+            Ok(set)
+        })
+        .collect()
+}
+
+/// The strategy whose table ranks each of one player's decisions (in play order), `None` while the round's
+/// estimate is undetermined: the same for every table, so a batch of tables shares it.
+pub fn strategies_in_play(decisions: &[TestDecision], mode: StrategyMode) -> Vec<Option<Strategy>> {
+    let fixed = match mode {
+        StrategyMode::None => Some(Strategy::All),
+        StrategyMode::Fixed(s) => Some(s),
+        StrategyMode::Estimated => None,
+    };
+    let mut round_key = None;
+    let mut est = RoundEstimator::default();
+    decisions
+        .iter()
+        .map(|d| {
+            let key = (d.game_id, d.round, d.seat);
+            if round_key != Some(key) {
+                round_key = Some(key);
+                est = RoundEstimator::default();
+            }
+            // the estimator runs on every decision in order, riichi ones too: it fixes the round's strategy
+            fixed.or_else(|| est.next(d.estimate))
+        })
+        .collect()
 }
 
 /// Ranks one player's decisions (in play order) against a table set; each outcome goes to `sink`.
@@ -318,27 +361,8 @@ pub fn evaluate(
     mut sink: impl FnMut(&DecisionResult),
 ) -> Counts {
     let mut counts = Counts::default();
-    let mut round_key = None;
-    let mut est = RoundEstimator::default();
-    let fixed = match opts.strategy {
-        StrategyMode::None => Some(set.get(Strategy::All)),
-        StrategyMode::Fixed(s) => Some(set.get(s)),
-        StrategyMode::Estimated => None,
-    };
-    for d in decisions {
-        let key = (d.game_id, d.round, d.seat);
-        if round_key != Some(key) {
-            round_key = Some(key);
-            est = RoundEstimator::default();
-        }
-        // the estimator runs on every decision in order, riichi ones too: it fixes the round's strategy
-        let (strategy, table) = match fixed {
-            Some(t) => (Some(opts.strategy_of()), Some(t)),
-            None => {
-                let s = est.next(d.estimate);
-                (s, s.map(|s| set.get(s)))
-            }
-        };
+    for (d, strategy) in decisions.iter().zip(strategies_in_play(decisions, opts.strategy)) {
+        let table = strategy.map(|s| set.get(s));
         let mut r = DecisionResult {
             game_id: d.game_id,
             round: d.round,
@@ -361,15 +385,6 @@ pub fn evaluate(
         sink(&r);
     }
     counts
-}
-
-impl EvalOptions {
-    fn strategy_of(&self) -> Strategy {
-        match self.strategy {
-            StrategyMode::Fixed(s) => s,
-            _ => Strategy::All,
-        }
-    }
 }
 
 /// Every decision's outcome of one player against each table set of a variant: `(label, results)`.
@@ -513,10 +528,57 @@ pub struct EvalReport {
     pub eval_seconds: f64,
 }
 
+/// What ranks a player's decisions against the tables of a variant: [`ByLookup`] here, decision by decision
+/// (the reference), or a batch of decisions against many tables at once on a device (`haifu-neural`'s tables
+/// as tensors, `--device`). Both give the same counts.
+pub trait TableRanker: Sync {
+    /// The counts of `decisions` (one player's, in play order) against each table set of `variant`, labelled
+    /// as [`table_sets`] labels them, in its order.
+    fn variant_counts(
+        &self,
+        tables: &Tables,
+        player: &str,
+        decisions: &[TestDecision],
+        variant: TableVariant,
+        opts: &EvalOptions,
+    ) -> Result<Vec<(String, Counts)>>;
+    /// Whether players may be ranked on several threads at once (a device batches within one player).
+    fn parallel(&self) -> bool {
+        true
+    }
+}
+
+/// The reference ranker: every decision ranked against every table by [`evaluate`].
+pub struct ByLookup;
+
+impl TableRanker for ByLookup {
+    fn variant_counts(
+        &self,
+        tables: &Tables,
+        player: &str,
+        decisions: &[TestDecision],
+        variant: TableVariant,
+        opts: &EvalOptions,
+    ) -> Result<Vec<(String, Counts)>> {
+        let sets = table_sets(tables, player, variant, &opts.strategy.strategies())?;
+        Ok(sets.par_iter().map(|s| (s.label.clone(), evaluate(decisions, s, opts, |_| {}))).collect())
+    }
+}
+
 /// Evaluates every selected player for each variant. Players without an own table are skipped for the
 /// variants that need it when they were picked by `min_games`; a player named explicitly is an error.
 pub fn run(data: &TestData, tables: &Tables, variants: &[TableVariant], opts: &EvalOptions) -> Result<EvalReport> {
-    let strategies = opts.strategy.strategies();
+    run_with(data, tables, variants, opts, &ByLookup)
+}
+
+/// [`run`] with the decisions ranked by `ranker`.
+pub fn run_with(
+    data: &TestData,
+    tables: &Tables,
+    variants: &[TableVariant],
+    opts: &EvalOptions,
+    ranker: &dyn TableRanker,
+) -> Result<EvalReport> {
     let explicit = data.selection.players.is_some();
     let mut skipped = Vec::new();
     let mut todo = Vec::new();
@@ -534,34 +596,28 @@ pub fn run(data: &TestData, tables: &Tables, variants: &[TableVariant], opts: &E
         todo.push(p);
     }
     let started = Instant::now();
-    let players: Vec<(PlayerReport, u64)> = todo
-        .par_iter()
-        .map(|&p| -> Result<(PlayerReport, u64)> {
-            let name = &data.players[p];
-            let decisions = data.player_decisions(p);
-            let mut reports = Vec::new();
-            let mut evaluated = 0u64;
-            for &v in variants {
-                let sets = table_sets(tables, name, v, &strategies)?;
-                let per_table: Vec<(String, Counts)> =
-                    sets.par_iter().map(|s| (s.label.clone(), evaluate(decisions, s, opts, |_| {}))).collect();
-                evaluated += decisions.len() as u64 * per_table.len() as u64;
-                let mut sum = Counts::default();
-                per_table.iter().for_each(|(_, c)| sum.add(c));
-                let others = (v == TableVariant::Others).then(|| OthersReport::new(per_table));
-                reports.push(VariantReport { variant: v, counts: sum, others });
-            }
-            Ok((
-                PlayerReport {
-                    player: name.clone(),
-                    games: data.games[p],
-                    decisions: decisions.len(),
-                    variants: reports,
-                },
-                evaluated,
-            ))
-        })
-        .collect::<Result<_>>()?;
+    let player_report = |&p: &usize| -> Result<(PlayerReport, u64)> {
+        let name = &data.players[p];
+        let decisions = data.player_decisions(p);
+        let mut reports = Vec::new();
+        let mut evaluated = 0u64;
+        for &v in variants {
+            let per_table = ranker.variant_counts(tables, name, decisions, v, opts)?;
+            evaluated += decisions.len() as u64 * per_table.len() as u64;
+            let mut sum = Counts::default();
+            per_table.iter().for_each(|(_, c)| sum.add(c));
+            let others = (v == TableVariant::Others).then(|| OthersReport::new(per_table));
+            reports.push(VariantReport { variant: v, counts: sum, others });
+        }
+        let report =
+            PlayerReport { player: name.clone(), games: data.games[p], decisions: decisions.len(), variants: reports };
+        Ok((report, evaluated))
+    };
+    let players: Vec<(PlayerReport, u64)> = if ranker.parallel() {
+        todo.par_iter().map(player_report).collect::<Result<_>>()?
+    } else {
+        todo.iter().map(player_report).collect::<Result<_>>()?
+    };
     let eval_seconds = started.elapsed().as_secs_f64();
     let evaluated = players.iter().map(|(_, n)| n).sum();
     let players: Vec<PlayerReport> = players.into_iter().map(|(r, _)| r).collect();

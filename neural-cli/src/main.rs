@@ -1,6 +1,6 @@
 //! `haifu-neural`: the network binary. It parses the same command line as `haifu` (the `haifu` library) and
 //! runs every command, with [`Torch`] for the network parts; `haifu` hands it the commands that run a network
-//! (`haifu::Command::network`) and the demo. It links libtorch (build.rs keeps libtorch_cuda).
+//! (`haifu::Command::network`: the networks, and the tables as tensors with `--device`) and the demo. It links libtorch (build.rs keeps libtorch_cuda).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -20,6 +20,7 @@ use haifu_play::follow::Follower;
 use haifu_play::policy::Backoff;
 
 mod neural;
+mod tables;
 mod train;
 
 fn main() {
@@ -42,7 +43,7 @@ impl haifu::Network for Torch {
 
     fn backoff(&self, a: &EvalArgs, beside: Beside) -> Result<NetworkRows> {
         let model = a.backoff.as_deref().expect("--backoff gives the model");
-        let run = load_run(model, a.device)?;
+        let run = load_run(model, a.device.unwrap_or(DeviceChoice::Auto))?;
         let (results, other_size) =
             side_by_side(&run, beside.data, beside.tables, beside.variants, beside.opts, a.blend, 5000)?;
         if results.is_empty() {
@@ -99,6 +100,18 @@ impl haifu::Network for Torch {
 
     fn demo(&self, step: &NetworkStep) -> Result<NetworkRows> {
         small_network(step)
+    }
+
+    fn table_ranker(&self, tables: &Tables, device: DeviceChoice) -> Result<Box<dyn haifu_imitate::TableRanker>> {
+        Ok(Box::new(haifu_neural::lookup::TensorRanker::new(tables, haifu_neural::train::device(device)?)?))
+    }
+
+    fn sequence_likelihoods<'a>(
+        &self,
+        scorer: &'a haifu_style::Scorer<'a>,
+        device: DeviceChoice,
+    ) -> Result<Box<dyn haifu_style::SequenceLikelihoods + 'a>> {
+        Ok(Box::new(tables::TensorLikelihoods::new(scorer, haifu_neural::train::device(device)?)))
     }
 }
 

@@ -6,6 +6,7 @@
 mod adam;
 pub mod eval;
 pub mod hybrid;
+pub mod lookup;
 pub mod model;
 pub mod train;
 pub mod transformer;

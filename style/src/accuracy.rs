@@ -15,7 +15,7 @@ use serde::Serialize;
 use haifu_mining::mine::in_sample;
 
 use crate::db::StyleDb;
-use crate::identify::{Observed, Scorer};
+use crate::identify::{Observed, Scorer, SequenceLikelihoods};
 use crate::observe;
 use crate::played::{self, Reading};
 
@@ -71,7 +71,16 @@ fn seats_of(db: &StyleDb, dataset: &Path, years: &[i32]) -> Result<(HashMap<Stri
     Ok((out, games.len()))
 }
 
-pub fn measure(db: &StyleDb, dataset: &Path, years: &[i32], block_sizes: &[usize]) -> Result<AccuracyReport> {
+/// Identification on the test games of `years`, each trial's sequences scored by `likelihoods` (the
+/// `scorer` itself, or a device's batch), ranked by `scorer`.
+pub fn measure(
+    scorer: &Scorer<'_>,
+    likelihoods: &dyn SequenceLikelihoods,
+    dataset: &Path,
+    years: &[i32],
+    block_sizes: &[usize],
+) -> Result<AccuracyReport> {
+    let db = scorer.db();
     if block_sizes.contains(&0) {
         bail!("--games: a trial pools at least one game");
     }
@@ -79,7 +88,6 @@ pub fn measure(db: &StyleDb, dataset: &Path, years: &[i32], block_sizes: &[usize
     if seats.is_empty() {
         bail!("{}: none of the database's {} players plays in years {years:?}", dataset.display(), db.profiles.len());
     }
-    let scorer = Scorer::new(db)?;
     let n_players = db.profiles.len() as f64;
     let started = Instant::now();
     let mut scored_games = 0usize;
@@ -97,11 +105,15 @@ pub fn measure(db: &StyleDb, dataset: &Path, years: &[i32], block_sizes: &[usize
                 })
             })
             .collect();
-        // the right player's place by the whole score, by the sequences, by the rates
+        // every trial's sequences against every table in one call, then the right player's place by the whole
+        // score, by the sequences, by the rates
+        let sequences =
+            likelihoods.of_trials(&trials.iter().map(|(_, o)| o.sequences.as_slice()).collect::<Vec<_>>())?;
         let places: Vec<[usize; 3]> = trials
             .par_iter()
-            .map(|(p, o)| {
-                let scores = scorer.rank(o);
+            .zip(&sequences)
+            .map(|((p, o), seqs)| {
+                let scores = scorer.rank_given(o, seqs);
                 let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; 3] };
                 let place = |f: fn(&crate::Score) -> f64| 1 + scores.iter().filter(|s| f(s) > f(me)).count();
                 [place(|s| s.score), place(|s| s.sequences), place(|s| s.rates)]

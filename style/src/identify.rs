@@ -65,6 +65,15 @@ pub fn with_networks(mut scores: Vec<Score>, neural: &std::collections::HashMap<
     scores
 }
 
+/// Where the sequences' log-likelihoods under every player's table come from: the [`Scorer`] itself, pair by
+/// pair (the reference), or a batch of every trial against every table at once on a device (`haifu-neural`'s
+/// tables as tensors, `--device`).
+pub trait SequenceLikelihoods: Sync {
+    /// For each trial (a seat's sequences, or a block's pooled), the log-likelihood under each profiled
+    /// player's table, in the database's order of profiles.
+    fn of_trials(&self, trials: &[&[(u32, u32)]]) -> Result<Vec<Vec<f64>>>;
+}
+
 /// The database's tables ready for scoring.
 pub struct Scorer<'a> {
     db: &'a StyleDb,
@@ -83,6 +92,13 @@ fn folded_counts(t: &SeqTable, b: u32, a: u32) -> (f64, f64) {
     }
 }
 
+/// The log-likelihood term of one pair under a player's table: its folded count `c` among `n`, smoothed
+/// towards ALL's probability `p_all`.
+#[inline]
+pub fn pair_term(c: f64, n: f64, p_all: f64) -> f64 {
+    ((c + ALPHA * p_all) / (n + ALPHA)).ln()
+}
+
 impl<'a> Scorer<'a> {
     pub fn new(db: &'a StyleDb) -> Result<Scorer<'a>> {
         let tables = db.tables(None)?;
@@ -90,8 +106,17 @@ impl<'a> Scorer<'a> {
         Ok(Scorer { db, all: get(ALL_SCOPE), players: db.profiles.iter().map(|p| get(&p.player)).collect() })
     }
 
+    pub fn db(&self) -> &'a StyleDb {
+        self.db
+    }
+
+    /// Each profiled player's table, in the database's order.
+    pub fn tables(&self) -> &[SeqTable] {
+        &self.players
+    }
+
     /// ALL's probability of each observed pair, computed once for every player.
-    fn all_probabilities(&self, seqs: &[(u32, u32)]) -> Vec<f64> {
+    pub fn all_probabilities(&self, seqs: &[(u32, u32)]) -> Vec<f64> {
         seqs.iter()
             .map(|&(b, a)| {
                 let k = Shape::from_key(b).digits().collect::<std::collections::BTreeSet<_>>().len().max(1) as f64;
@@ -101,30 +126,49 @@ impl<'a> Scorer<'a> {
             .collect()
     }
 
-    /// Every player's score, best first.
-    pub fn rank(&self, seen: &Observed) -> Vec<Score> {
-        let p_all = self.all_probabilities(&seen.sequences);
-        let mut scores: Vec<Score> = self
-            .db
-            .profiles
+    /// The sequences' log-likelihood under each player's table, in the database's order.
+    pub fn sequence_likelihoods(&self, seqs: &[(u32, u32)]) -> Vec<f64> {
+        let p_all = self.all_probabilities(seqs);
+        self.players
             .par_iter()
-            .zip(&self.players)
-            .map(|(profile, table)| {
-                let sequences: f64 = seen
-                    .sequences
-                    .iter()
+            .map(|table| {
+                seqs.iter()
                     .zip(&p_all)
                     .map(|(&(b, a), &pa)| {
                         let (c, n) = folded_counts(table, b, a);
-                        ((c + ALPHA * pa) / (n + ALPHA)).ln()
+                        pair_term(c, n, pa)
                     })
-                    .sum();
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// Every player's score, best first.
+    pub fn rank(&self, seen: &Observed) -> Vec<Score> {
+        self.rank_given(seen, &self.sequence_likelihoods(&seen.sequences))
+    }
+
+    /// Every player's score given the sequences' log-likelihoods under each player's table (in the database's
+    /// order), best first.
+    pub fn rank_given(&self, seen: &Observed, sequences: &[f64]) -> Vec<Score> {
+        let mut scores: Vec<Score> = self
+            .db
+            .profiles
+            .iter()
+            .zip(sequences)
+            .map(|(profile, &sequences)| {
                 let rates = rates_log_likelihood(&profile.tally, &self.db.all, &seen.tally);
                 Score { player: profile.player.clone(), score: sequences + rates, sequences, rates, neural: None }
             })
             .collect();
         scores.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| x.player.cmp(&y.player)));
         scores
+    }
+}
+
+impl SequenceLikelihoods for Scorer<'_> {
+    fn of_trials(&self, trials: &[&[(u32, u32)]]) -> Result<Vec<Vec<f64>>> {
+        Ok(trials.par_iter().map(|t| self.sequence_likelihoods(t)).collect())
     }
 }
 

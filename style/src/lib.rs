@@ -11,7 +11,7 @@ pub mod played;
 pub mod tally;
 
 pub use db::{build, BuildOptions, Profile, StyleDb};
-pub use identify::{Observed, Score, Scorer};
+pub use identify::{Observed, Score, Scorer, SequenceLikelihoods};
 pub use tally::{Tally, RATES};
 
 use played::Played;

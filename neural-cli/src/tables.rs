@@ -1,0 +1,96 @@
+//! `style identify --device` and `style accuracy --device`: the log-likelihood of every trial's sequences
+//! under every profiled player's table in one pass of tensor lookups (the players' tables as
+//! [`TableTensors`], slot = the player's place in the database), the same sums the [`Scorer`] makes pair by
+//! pair.
+
+use anyhow::Result;
+use tch::{Device, Kind, Tensor};
+
+use haifu_mining::Shape;
+use haifu_neural::lookup::{Lookup, TableTensors, CELLS_PER_BATCH};
+use haifu_style::identify::ALPHA;
+use haifu_style::{Scorer, SequenceLikelihoods};
+
+pub struct TensorLikelihoods<'a> {
+    scorer: &'a Scorer<'a>,
+    /// Behind a lock: libtorch's tensors are not shared between threads.
+    tables: std::sync::Mutex<TableTensors>,
+    players: i64,
+}
+
+impl<'a> TensorLikelihoods<'a> {
+    pub fn new(scorer: &'a Scorer<'a>, device: Device) -> TensorLikelihoods<'a> {
+        let slots = scorer.tables().iter().enumerate().map(|(i, t)| (i as i64, t));
+        let tables = std::sync::Mutex::new(TableTensors::new(slots, device));
+        TensorLikelihoods { scorer, tables, players: scorer.tables().len() as i64 }
+    }
+}
+
+/// One observed pair as the lookups need it: the pair, the mirror pair it folds with (the pair itself with the
+/// mirrored after for a self-mirror before, counted only when that after differs), the mirror's before for
+/// the total (none for a self-mirror before).
+struct Folded {
+    before: Vec<i64>,
+    after: Vec<i64>,
+    before2: Vec<i64>,
+    after2: Vec<i64>,
+    weight2: Vec<f64>,
+    mirror_total: Vec<f64>,
+}
+
+fn folded(pairs: &[(u32, u32)]) -> Folded {
+    let mut f = Folded {
+        before: vec![],
+        after: vec![],
+        before2: vec![],
+        after2: vec![],
+        weight2: vec![],
+        mirror_total: vec![],
+    };
+    for &(b, a) in pairs {
+        let (mb, ma) = (Shape::from_key(b).mirror().key(), Shape::from_key(a).mirror().key());
+        f.before.push(i64::from(b));
+        f.after.push(i64::from(a));
+        f.before2.push(i64::from(if mb == b { b } else { mb }));
+        f.after2.push(i64::from(ma));
+        f.weight2.push(if mb == b && ma == a { 0.0 } else { 1.0 });
+        f.mirror_total.push(if mb == b { 0.0 } else { 1.0 });
+    }
+    f
+}
+
+impl SequenceLikelihoods for TensorLikelihoods<'_> {
+    fn of_trials(&self, trials: &[&[(u32, u32)]]) -> Result<Vec<Vec<f64>>> {
+        let t = self.tables.lock().map_err(|_| anyhow::anyhow!("the tables' tensors: a scoring thread failed"))?;
+        let device = t.device;
+        let pairs: Vec<(u32, u32)> = trials.iter().flat_map(|t| t.iter().copied()).collect();
+        let trial_of: Vec<i64> =
+            trials.iter().enumerate().flat_map(|(i, t)| std::iter::repeat_n(i as i64, t.len())).collect();
+        let p_all = self.scorer.all_probabilities(&pairs);
+        let mut sums = Tensor::zeros([self.players, trials.len() as i64], (Kind::Double, device));
+        // every player's table is a row of the dense lookups
+        let row_of = Tensor::arange(self.players, (Kind::Int64, device));
+        let row = row_of.view([-1, 1]);
+        let per_batch = (CELLS_PER_BATCH as usize / (2 * self.players.max(1) as usize)).max(1);
+        for start in (0..pairs.len()).step_by(per_batch) {
+            let end = (start + per_batch).min(pairs.len());
+            let f = folded(&pairs[start..end]);
+            let ints = |v: Vec<i64>| Tensor::from_slice(&v).to_device(device);
+            let reals = |v: &[f64]| Tensor::from_slice(v).to_device(device).view([1, -1]);
+            let before = Tensor::stack(&[ints(f.before), ints(f.before2)], 0);
+            let after = Tensor::stack(&[ints(f.after), ints(f.after2)], 0);
+            let counts = t.pair_counts(&before, &after, &row_of, self.players);
+            let totals = t.before_totals(&before, &row_of, self.players);
+            // [players, pairs]: folded count and total, as the scorer's `folded_counts` (integers, exact in f64)
+            let at = |l: &Lookup, i: i64| l.at(&row, &l.column.get(i).view([1, -1])).to_kind(Kind::Double);
+            let c = at(&counts, 0) + at(&counts, 1) * reals(&f.weight2);
+            let n = at(&totals, 0) + at(&totals, 1) * reals(&f.mirror_total);
+            let term = ((c + reals(&p_all[start..end]) * ALPHA) / (n + ALPHA)).log();
+            let into = Tensor::from_slice(&trial_of[start..end]).to_device(device);
+            let _ = sums.index_add_(1, &into, &term);
+        }
+        let sums = sums.transpose(0, 1).contiguous().to_device(Device::Cpu);
+        let flat = Vec::<f64>::try_from(sums.flatten(0, -1))?;
+        Ok(flat.chunks(self.players.max(1) as usize).map(<[f64]>::to_vec).collect())
+    }
+}

@@ -532,36 +532,31 @@ pub struct EvalReport {
 /// (the reference), or a batch of decisions against many tables at once on a device (`haifu-neural`'s tables
 /// as tensors, `--device`). Both give the same counts.
 pub trait TableRanker: Sync {
-    /// The counts of `decisions` (one player's, in play order) against each table set of `variant`, labelled
-    /// as [`table_sets`] labels them, in its order.
-    fn variant_counts(
-        &self,
-        tables: &Tables,
-        player: &str,
-        decisions: &[TestDecision],
-        variant: TableVariant,
-        opts: &EvalOptions,
-    ) -> Result<Vec<(String, Counts)>>;
+    /// The counts of the job's decisions against each table set of its variant, labelled as [`table_sets`]
+    /// labels them, in its order.
+    fn variant_counts(&self, job: &VariantJob<'_>) -> Result<Vec<(String, Counts)>>;
     /// Whether players may be ranked on several threads at once (a device batches within one player).
     fn parallel(&self) -> bool {
         true
     }
 }
 
+/// One player's decisions (in play order) to rank against the tables of a variant.
+pub struct VariantJob<'a> {
+    pub tables: &'a Tables,
+    pub player: &'a str,
+    pub decisions: &'a [TestDecision],
+    pub variant: TableVariant,
+    pub opts: &'a EvalOptions,
+}
+
 /// The reference ranker: every decision ranked against every table by [`evaluate`].
 pub struct ByLookup;
 
 impl TableRanker for ByLookup {
-    fn variant_counts(
-        &self,
-        tables: &Tables,
-        player: &str,
-        decisions: &[TestDecision],
-        variant: TableVariant,
-        opts: &EvalOptions,
-    ) -> Result<Vec<(String, Counts)>> {
-        let sets = table_sets(tables, player, variant, &opts.strategy.strategies())?;
-        Ok(sets.par_iter().map(|s| (s.label.clone(), evaluate(decisions, s, opts, |_| {}))).collect())
+    fn variant_counts(&self, job: &VariantJob<'_>) -> Result<Vec<(String, Counts)>> {
+        let sets = table_sets(job.tables, job.player, job.variant, &job.opts.strategy.strategies())?;
+        Ok(sets.par_iter().map(|s| (s.label.clone(), evaluate(job.decisions, s, job.opts, |_| {}))).collect())
     }
 }
 
@@ -602,7 +597,8 @@ pub fn run_with(
         let mut reports = Vec::new();
         let mut evaluated = 0u64;
         for &v in variants {
-            let per_table = ranker.variant_counts(tables, name, decisions, v, opts)?;
+            let job = VariantJob { tables, player: name, decisions, variant: v, opts };
+            let per_table = ranker.variant_counts(&job)?;
             evaluated += decisions.len() as u64 * per_table.len() as u64;
             let mut sum = Counts::default();
             per_table.iter().for_each(|(_, c)| sum.add(c));

@@ -21,7 +21,7 @@ pub use data::{Selection, TestData, TestDecision};
 pub use estimator::{estimate, Confusion, MeldSummary, RoundEstimator};
 pub use eval::{
     evaluate, strategies_in_play, variant_scopes, ByLookup, Counts, DecisionResult, EvalOptions, SetScope,
-    StrategyMode, TableRanker, TableSet, TableVariant,
+    StrategyMode, TableRanker, TableSet, TableVariant, VariantJob,
 };
 pub use rank::{rank, rank_of, Candidate, Prepared, Ranking, Reason, Winds};
 pub use table::{LoadOptions, SeqTable, Tables, ALL_SCOPE};

@@ -12,7 +12,7 @@ use anyhow::{bail, Result};
 use hashbrown::HashMap;
 use tch::{Device, Kind, Tensor};
 
-use haifu_imitate::eval::{strategies_in_play, variant_scopes, Counts, EvalOptions, SetScope, TableVariant};
+use haifu_imitate::eval::{strategies_in_play, variant_scopes, Counts, SetScope, VariantJob};
 use haifu_imitate::rank::POW5;
 use haifu_imitate::{SeqTable, TableRanker, Tables, TestDecision};
 use haifu_mining::Strategy;
@@ -363,14 +363,8 @@ fn suits_to_candidates(x: &Tensor) -> Tensor {
 }
 
 impl TableRanker for TensorRanker {
-    fn variant_counts(
-        &self,
-        tables: &Tables,
-        player: &str,
-        decisions: &[TestDecision],
-        variant: TableVariant,
-        opts: &EvalOptions,
-    ) -> Result<Vec<(String, Counts)>> {
+    fn variant_counts(&self, job: &VariantJob<'_>) -> Result<Vec<(String, Counts)>> {
+        let VariantJob { tables, player, decisions, variant, opts } = *job;
         let sets = variant_scopes(tables, player, variant)?;
         // what no table changes: riichi discards, undetermined strategies; the rest is ranked against every set
         let mode = opts.strategy.strategies();

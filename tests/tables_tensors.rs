@@ -1,7 +1,8 @@
 //! The tables as tensors (`--device`, issue 33) give the lookup's figures exactly: `imitate eval --device cpu`
 //! prints the JSON `imitate eval` prints (every count of every variant, both strategy modes) on games the
-//! project plays itself and on the real corpus (skipped, with a line, where it is absent). Identification
-//! (`style identify` / `style accuracy --device`) is compared in `style_cli.rs`.
+//! project plays itself and on the real corpus (skipped, with a line, where it is absent), and `style accuracy
+//! --device cpu` places every trial's player where `style accuracy` does on the corpus (`style identify` and
+//! the demo's games: `style_cli.rs`).
 
 mod common;
 
@@ -62,4 +63,17 @@ fn tensors_rank_as_the_lookup_on_the_corpus() {
     // the test players of 2022 with the most games: `others` ranks each against every player's table
     let players = eval_alike(&ds, &tables, "2022", &["--min-games", "30"]);
     eprintln!("{players} corpus players of 2022 ranked alike against every variant's tables");
+
+    // identification: every trial's place, by the whole score, the sequences and the rates, alike
+    let db = s.0.join("db");
+    let build = ["style", "build", "--dataset", ds.to_str().unwrap(), "--years", generation, "--min-games", "20"];
+    assert!(haifu(&[&build[..], &["--out", db.to_str().unwrap()]].concat()).status.success());
+    let accuracy = ["style", "accuracy", "--db", db.to_str().unwrap(), "--dataset", ds.to_str().unwrap()];
+    let accuracy = [&accuracy[..], &["--years", "2022", "--games", "1,5", "--json"]].concat();
+    let by_lookup = json(&haifu(&accuracy));
+    let as_tensors = json(&haifu(&[&accuracy[..], &["--device", "cpu"]].concat()));
+    let trials = by_lookup["rows"][0]["places"].as_array().unwrap().len();
+    assert!(trials > 0, "no trial: {by_lookup}");
+    assert!(by_lookup["rows"] == as_tensors["rows"], "identification as tensors differs from the lookup's");
+    eprintln!("{trials} one-game trials of 2022 identified alike against every profiled player");
 }

@@ -37,6 +37,17 @@ pub struct Accuracy {
     /// Top-1 and top-5 when the players are ranked by the sequences' likelihood alone, and by the rates' alone.
     pub sequences_only: [f64; 2],
     pub rates_only: [f64; 2],
+    /// Every trial, the players in name order and each player's blocks in play order.
+    pub places: Vec<TrialPlace>,
+}
+
+/// One trial: the right player's place by the whole score, by the sequences alone and by the rates alone.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct TrialPlace {
+    pub player: String,
+    pub place: usize,
+    pub sequences: usize,
+    pub rates: usize,
 }
 
 /// The measurement, with the time identification took.
@@ -93,8 +104,10 @@ pub fn measure(
     let mut scored_games = 0usize;
     let mut rows = Vec::new();
     for &k in block_sizes {
-        let trials: Vec<(&str, Observed)> = seats
-            .iter()
+        let mut by_name: Vec<(&String, &Vec<Observed>)> = seats.iter().collect();
+        by_name.sort_by_key(|(p, _)| *p);
+        let trials: Vec<(&str, Observed)> = by_name
+            .into_iter()
             .flat_map(|(p, obs)| {
                 obs.chunks_exact(k).map(move |block| {
                     let mut pooled = Observed::default();
@@ -136,6 +149,16 @@ pub fn measure(
             mean_rank: ranks.iter().map(|&r| r as f64).sum::<f64>() / n,
             sequences_only: [share(1, 1), share(1, 5)],
             rates_only: [share(2, 1), share(2, 5)],
+            places: trials
+                .iter()
+                .zip(&places)
+                .map(|((p, _), &[place, sequences, rates])| TrialPlace {
+                    player: p.to_string(),
+                    place,
+                    sequences,
+                    rates,
+                })
+                .collect(),
         });
     }
     let overlap = match db.meta.sample {

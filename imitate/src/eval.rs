@@ -242,25 +242,16 @@ pub struct TableSet<'a> {
     by_strategy: [Option<Cow<'a, SeqTable>>; 4],
 }
 
-fn strategy_index(s: Strategy) -> usize {
-    match s {
-        Strategy::All => 0,
-        Strategy::Tanyao => 1,
-        Strategy::Chanta => 2,
-        Strategy::Yakuhai => 3,
-    }
-}
-
 impl<'a> TableSet<'a> {
     pub fn new(label: impl Into<String>) -> TableSet<'a> {
         TableSet { label: label.into(), by_strategy: Default::default() }
     }
     pub fn with(mut self, s: Strategy, table: Cow<'a, SeqTable>) -> TableSet<'a> {
-        self.by_strategy[strategy_index(s)] = Some(table);
+        self.by_strategy[s.index()] = Some(table);
         self
     }
     pub fn get(&self, s: Strategy) -> &SeqTable {
-        self.by_strategy[strategy_index(s)].as_deref().unwrap_or_else(|| empty_table())
+        self.by_strategy[s.index()].as_deref().unwrap_or_else(|| empty_table())
     }
 }
 

@@ -350,7 +350,7 @@ pub fn write_sequences(dir: &Path, rows: &[SequenceRow<'_>]) -> Result<()> {
         let source = SOURCES.iter().position(|s| *s == r.source).ok_or_else(|| anyhow!("source {:?}", r.source))?;
         mined.counts.push(haifu_mining::SeqCount {
             scope: mined.scopes.iter().position(|s| s == r.scope).unwrap_or(0) as u32,
-            strategy: Strategy::EVERY.iter().position(|s| *s == r.strategy).unwrap_or(0) as u8,
+            strategy: r.strategy.index() as u8,
             source: source as u8,
             before: shape(r.before)?.key(),
             after: shape(r.after)?.key(),

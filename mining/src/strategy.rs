@@ -22,6 +22,11 @@ impl Strategy {
     pub const YAKU: [Strategy; 3] = [Strategy::Tanyao, Strategy::Chanta, Strategy::Yakuhai];
     pub const EVERY: [Strategy; 4] = [Strategy::All, Strategy::Tanyao, Strategy::Chanta, Strategy::Yakuhai];
 
+    /// The strategy's place in [`Strategy::EVERY`] (the tables' slot of a scope's four strategies).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Strategy::All => "all",
@@ -78,6 +83,13 @@ impl FromStr for Strategy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_is_the_place_in_every() {
+        for (i, s) in Strategy::EVERY.into_iter().enumerate() {
+            assert_eq!(s.index(), i);
+        }
+    }
 
     #[test]
     fn yaku_map_to_strategies() {

@@ -87,6 +87,15 @@ fn r(scope: &str, s: Strategy, source: &'static str, b: &str, a: &str, n: u64) -
     (scope.to_string(), s, source, b.to_string(), a.to_string(), n)
 }
 
+/// The small dataset mined with the defaults and its tables written (the scratch folder, the run, the tables).
+fn written_tables(name: &str) -> (Scratch, haifu_mining::Mined, PathBuf) {
+    let s = Scratch::new(name);
+    let m = mine(&dataset(&s), &MineOptions::default()).unwrap();
+    let out = s.0.join("tables");
+    write_tables(&out, &m, &serde_json::json!({"test": true})).unwrap();
+    (s, m, out)
+}
+
 fn dataset(s: &Scratch) -> PathBuf {
     haifu_ingest::pipeline::ingest_logs(&s.0, &[("2024010112gm-00a9-0000-0000aaaa.xml", game().xml())])
         .expect("the logs ingest")
@@ -207,11 +216,7 @@ fn players_by_games_and_unknown_names() {
 
 #[test]
 fn written_tables_read_back() {
-    let s = Scratch::new("mine-write");
-    let ds = dataset(&s);
-    let m = mine(&ds, &MineOptions::default()).unwrap();
-    let out = s.0.join("tables");
-    write_tables(&out, &m, &serde_json::json!({"test": true})).unwrap();
+    let (_s, m, out) = written_tables("mine-write");
     // every key of the counts has its digits in shapes.parquet, and the lookup holds no other key
     let (mut total, mut used) = (0, std::collections::BTreeSet::new());
     for_each_batch(&out.join("sequences.parquet"), &["before_key", "after_key", "count"], |b| {
@@ -248,11 +253,7 @@ fn written_tables_read_back() {
 
 #[test]
 fn tables_of_an_older_layout_are_refused_with_mine_again() {
-    let s = Scratch::new("mine-old-layout");
-    let ds = dataset(&s);
-    let m = mine(&ds, &MineOptions::default()).unwrap();
-    let out = s.0.join("tables");
-    write_tables(&out, &m, &serde_json::json!({"test": true})).unwrap();
+    let (_s, _, out) = written_tables("mine-old-layout");
     let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("meta.json")).unwrap()).unwrap();
     assert_eq!(meta["tables_version"], 2);
     assert!(read_counts(&out, None).is_ok());

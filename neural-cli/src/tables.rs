@@ -6,9 +6,8 @@
 use anyhow::Result;
 use tch::{Device, Kind, Tensor};
 
-use haifu_mining::Shape;
 use haifu_neural::lookup::{Lookup, TableTensors, CELLS_PER_BATCH};
-use haifu_style::identify::ALPHA;
+use haifu_style::identify::{Fold, ALPHA};
 use haifu_style::{Scorer, SequenceLikelihoods};
 
 pub struct TensorLikelihoods<'a> {
@@ -26,9 +25,8 @@ impl<'a> TensorLikelihoods<'a> {
     }
 }
 
-/// One observed pair as the lookups need it: the pair, the mirror pair it folds with (the pair itself with the
-/// mirrored after for a self-mirror before, counted only when that after differs), the mirror's before for
-/// the total (none for a self-mirror before).
+/// The observed pairs as the lookups need them ([`Fold`]): each pair, the second pair it folds with (the pair
+/// itself, weighted 0, where there is none) and the before whose total adds (weighted 0 where none).
 struct Folded {
     before: Vec<i64>,
     after: Vec<i64>,
@@ -39,22 +37,25 @@ struct Folded {
 }
 
 fn folded(pairs: &[(u32, u32)]) -> Folded {
+    let n = pairs.len();
     let mut f = Folded {
-        before: vec![],
-        after: vec![],
-        before2: vec![],
-        after2: vec![],
-        weight2: vec![],
-        mirror_total: vec![],
+        before: Vec::with_capacity(n),
+        after: Vec::with_capacity(n),
+        before2: Vec::with_capacity(n),
+        after2: Vec::with_capacity(n),
+        weight2: Vec::with_capacity(n),
+        mirror_total: Vec::with_capacity(n),
     };
     for &(b, a) in pairs {
-        let (mb, ma) = (Shape::from_key(b).mirror().key(), Shape::from_key(a).mirror().key());
+        let fold = Fold::of(b, a);
+        let (b2, a2) = fold.second.unwrap_or((b, a));
         f.before.push(i64::from(b));
         f.after.push(i64::from(a));
-        f.before2.push(i64::from(if mb == b { b } else { mb }));
-        f.after2.push(i64::from(ma));
-        f.weight2.push(if mb == b && ma == a { 0.0 } else { 1.0 });
-        f.mirror_total.push(if mb == b { 0.0 } else { 1.0 });
+        f.before2.push(i64::from(b2));
+        f.after2.push(i64::from(a2));
+        f.weight2.push(if fold.second.is_some() { 1.0 } else { 0.0 });
+        // the totals' second lookup reads `before2`: the mirror's before where there is one, else weighted 0
+        f.mirror_total.push(if fold.mirror_before.is_some() { 1.0 } else { 0.0 });
     }
     f
 }

@@ -130,10 +130,6 @@ impl TableTensors {
     }
 }
 
-fn strategy_index(s: Strategy) -> i64 {
-    Strategy::EVERY.iter().position(|&x| x == s).unwrap_or(0) as i64
-}
-
 /// The decisions a batch ranks (those with a strategy, riichi ones left out unless included), as tensors of
 /// their suits' keys and candidates; computed once per player, used against every table.
 struct Batch {
@@ -142,8 +138,6 @@ struct Batch {
     /// Each suit's before key and its mirror's, [R, 3].
     before: Tensor,
     mirror: Tensor,
-    /// The suit holds a tile, [R, 3].
-    nonempty: Tensor,
     /// Candidate j = suit * 9 + digit - 1: held, the after key and the mirror's after key, [R, 27].
     held: Tensor,
     after: Tensor,
@@ -160,7 +154,7 @@ struct Batch {
 impl Batch {
     fn new(decisions: &[&TestDecision], strategies: &[i64], device: Device) -> Batch {
         let n = decisions.len();
-        let (mut before, mut mirror, mut nonempty) = (Vec::with_capacity(3 * n), Vec::with_capacity(3 * n), vec![]);
+        let (mut before, mut mirror) = (Vec::with_capacity(3 * n), Vec::with_capacity(3 * n));
         let (mut held, mut after, mut mirror_after) = (vec![], vec![], vec![]);
         let (mut kind, mut honor, mut honor_place, mut isolated) = (vec![], vec![], vec![], vec![]);
         for d in decisions {
@@ -168,7 +162,6 @@ impl Batch {
             for s in &p.suits {
                 before.push(i64::from(s.key));
                 mirror.push(i64::from(s.mirror));
-                nonempty.push(s.digits != 0);
                 for i in 0..9 {
                     let h = s.digits & (1 << i) != 0;
                     held.push(h);
@@ -191,7 +184,6 @@ impl Batch {
             strategy: on(strategies.to_vec(), &[r]),
             before: on(before, &[r, 3]),
             mirror: on(mirror, &[r, 3]),
-            nonempty: mask(nonempty, &[r, 3]),
             held: mask(held, &[r, 27]),
             after: on(after, &[r, 27]),
             mirror_after: on(mirror_after, &[r, 27]),
@@ -230,7 +222,7 @@ impl TensorRanker {
         for (scope, &i) in &scopes {
             for s in Strategy::EVERY {
                 if let Some(t) = tables.get(scope, s) {
-                    slots.push((i * 4 + strategy_index(s), t));
+                    slots.push((i * 4 + s.index() as i64, t));
                 }
             }
         }
@@ -285,7 +277,7 @@ impl TensorRanker {
         for (block, &scope) in read.iter().enumerate() {
             for (j, &s) in strategies.iter().enumerate() {
                 if scope >= 0 {
-                    row_of[(scope * 4 + strategy_index(s)) as usize] = block as i64 * n_st + j as i64;
+                    row_of[(scope * 4 + s.index() as i64) as usize] = block as i64 * n_st + j as i64;
                 }
             }
         }
@@ -324,7 +316,8 @@ impl TensorRanker {
             }
         };
         // [T, R, 3]: the table knows the suit's exact before (a mirror alone does not count)
-        let known = value(&befores, &befores.column.unsqueeze(0), false).gt(0) * batch.nonempty.unsqueeze(0);
+        let nonempty = batch.held.view([-1, 3, 9]).any_dim(2, false).unsqueeze(0);
+        let known = value(&befores, &befores.column.unsqueeze(0), false).gt(0) * nonempty;
         // [T, R, 27]: each candidate's score, its count plus its mirror's
         let score = value(&pairs, &pairs.column.get(0).unsqueeze(0), true)
             + value(&pairs, &pairs.column.get(1).unsqueeze(0), true);

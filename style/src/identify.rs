@@ -81,15 +81,32 @@ pub struct Scorer<'a> {
     players: Vec<SeqTable>,
 }
 
+/// How a pair (before, after) folds with its mirror: the second pair whose count adds to the pair's (none when
+/// it is the pair itself), and the before whose total adds to the before's (none for a self-mirror before).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fold {
+    pub second: Option<(u32, u32)>,
+    pub mirror_before: Option<u32>,
+}
+
+impl Fold {
+    pub fn of(b: u32, a: u32) -> Fold {
+        let (mb, ma) = (Shape::from_key(b).mirror().key(), Shape::from_key(a).mirror().key());
+        if mb == b {
+            // a self-mirror before: the mirrored after counts once more, unless it is the after itself
+            Fold { second: (ma != a).then_some((b, ma)), mirror_before: None }
+        } else {
+            Fold { second: Some((mb, ma)), mirror_before: Some(mb) }
+        }
+    }
+}
+
 /// Count of a pair folded with its mirror, and the count of its before (folded the same way).
 fn folded_counts(t: &SeqTable, b: u32, a: u32) -> (f64, f64) {
-    let (mb, ma) = (Shape::from_key(b).mirror().key(), Shape::from_key(a).mirror().key());
+    let fold = Fold::of(b, a);
     let total = |k: u32| t.afters(k).iter().map(|&(_, n)| f64::from(n)).sum::<f64>();
-    if mb == b {
-        (f64::from(t.count(b, a)) + if ma != a { f64::from(t.count(b, ma)) } else { 0.0 }, total(b))
-    } else {
-        (f64::from(t.count(b, a)) + f64::from(t.count(mb, ma)), total(b) + total(mb))
-    }
+    let count = f64::from(t.count(b, a)) + fold.second.map_or(0.0, |(b2, a2)| f64::from(t.count(b2, a2)));
+    (count, total(b) + fold.mirror_before.map_or(0.0, total))
 }
 
 /// The log-likelihood term of one pair under a player's table: its folded count `c` among `n`, smoothed

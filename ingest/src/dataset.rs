@@ -22,7 +22,7 @@ use anyhow::{Context, Result};
 use arrow::datatypes::{DataType, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 use serde::{Deserialize, Serialize};
 
@@ -246,11 +246,19 @@ impl<B: TableBatch> TableWriter<B> {
 /// Dictionary encoding for the text columns only. Text repeats (player names, kinds, melds) and a dictionary
 /// stores each once; numbers and the hand's 34 bytes gain little over zstd alone, and interning every value in
 /// the dictionary was a tenth of a whole ingest's time (`perf record`, docs/PERFORMANCE.md).
+///
+/// The text columns carry no minimum and maximum: computing them compares every value, which was 8% of the
+/// instructions of a whole `haifu mine` (callgrind, docs/PERFORMANCE.md), and no reader could skip a row group
+/// by them: a row group of decisions holds dozens of players, every kind of event, and a table's scopes in a
+/// few row groups.
 pub fn dictionaries_for_text(schema: &SchemaRef, props: WriterProperties) -> WriterProperties {
     let mut b = props.into_builder();
     for f in schema.fields() {
         let leaf: Vec<String> = match f.data_type() {
-            DataType::Utf8 => continue,
+            DataType::Utf8 => {
+                b = b.set_column_statistics_enabled(ColumnPath::new(vec![f.name().clone()]), EnabledStatistics::None);
+                continue;
+            }
             DataType::List(item) if item.data_type() == &DataType::Utf8 => continue,
             DataType::List(item) => vec![f.name().clone(), "list".into(), item.name().clone()],
             // a struct column's leaves keep the default

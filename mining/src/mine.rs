@@ -201,7 +201,8 @@ impl Mined {
         for run in self.counts.chunk_by(|a, b| (a.scope, a.strategy) == (b.scope, b.strategy)) {
             pairs.clear();
             pairs.extend(run.iter().map(|c| (u64::from(c.before) << 32) | u64::from(c.after)));
-            pairs.sort_unstable();
+            // the run is one sorted sub-run per source: the stable sort finds and merges them in one pass each
+            pairs.sort();
             pairs.dedup();
             let st = &mut self.stats[run[0].scope as usize][usize::from(run[0].strategy)];
             st.sequences = run.iter().map(|c| c.count).sum();
@@ -436,6 +437,11 @@ impl<K: CountKey> Partial<K> {
 
     #[inline]
     fn add(&mut self, key: K) {
+        if self.pending.capacity() == 0 {
+            // the whole buffer at once: growing by doubling copied every key about twice; pages not yet
+            // written cost nothing
+            self.pending.reserve_exact(PENDING_KEYS);
+        }
         self.pending.push(key);
         if self.pending.len() >= PENDING_KEYS {
             self.flush();

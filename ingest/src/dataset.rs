@@ -243,7 +243,7 @@ impl<B: TableBatch> TableWriter<B> {
     }
 }
 
-/// Dictionary encoding for the text columns only. Text repeats (player names, kinds, melds) and a dictionary
+/// The per-column writer properties every haifu table uses: dictionary encoding for the text columns only. Text repeats (player names, kinds, melds) and a dictionary
 /// stores each once; numbers and the hand's 34 bytes gain little over zstd alone, and interning every value in
 /// the dictionary was a tenth of a whole ingest's time (`perf record`, docs/PERFORMANCE.md).
 ///
@@ -251,7 +251,7 @@ impl<B: TableBatch> TableWriter<B> {
 /// instructions of a whole `haifu mine` (callgrind, docs/PERFORMANCE.md), and no reader could skip a row group
 /// by them: a row group of decisions holds dozens of players, every kind of event, and a table's scopes in a
 /// few row groups.
-pub fn dictionaries_for_text(schema: &SchemaRef, props: WriterProperties) -> WriterProperties {
+pub fn text_column_properties(schema: &SchemaRef, props: WriterProperties) -> WriterProperties {
     let mut b = props.into_builder();
     for f in schema.fields() {
         let leaf: Vec<String> = match f.data_type() {
@@ -304,7 +304,7 @@ impl DatasetWriter {
         TableWriter {
             dir: self.out.join(B::NAME),
             run: self.run.clone(),
-            props: dictionaries_for_text(&B::schema(), self.props.clone()),
+            props: text_column_properties(&B::schema(), self.props.clone()),
             parts: HashMap::new(),
         }
     }

@@ -32,7 +32,7 @@ pub const TABLES_VERSION: u64 = 2;
 /// 8.5 MB on the corpus, docs/PERFORMANCE.md), and the tables are remade from the dataset in a second.
 pub fn write_parquet(path: &Path, schema: SchemaRef, mut next: impl FnMut() -> Option<RecordBatch>) -> Result<()> {
     let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
-    let props = haifu_ingest::dataset::dictionaries_for_text(&schema, props);
+    let props = haifu_ingest::dataset::text_column_properties(&schema, props);
     atomic_write(path, |f| {
         let mut w = ArrowWriter::try_new(f, schema, Some(props))?;
         while let Some(b) = next() {

@@ -243,9 +243,10 @@ impl<B: TableBatch> TableWriter<B> {
     }
 }
 
-/// The per-column writer properties every haifu table uses: dictionary encoding for the text columns only. Text repeats (player names, kinds, melds) and a dictionary
-/// stores each once; numbers and the hand's 34 bytes gain little over zstd alone, and interning every value in
-/// the dictionary was a tenth of a whole ingest's time (`perf record`, docs/PERFORMANCE.md).
+/// The per-column writer properties every haifu table uses: dictionary encoding for the text columns only. Text
+/// repeats (player names, kinds, melds) and a dictionary stores each once; numbers and the hand's 34 bytes gain
+/// little over zstd alone, and interning every value in the dictionary was a tenth of a whole ingest's time
+/// (`perf record`, docs/PERFORMANCE.md).
 ///
 /// The text columns carry no minimum and maximum: computing them compares every value, which was 8% of the
 /// instructions of a whole `haifu mine` (callgrind, docs/PERFORMANCE.md), and no reader could skip a row group

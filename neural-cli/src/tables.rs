@@ -106,8 +106,8 @@ impl SequenceLikelihoods for TensorLikelihoods<'_> {
             // between runs (an H100, 953 profiles: 26 of 1,901 places).
             let (last, trial) = trial_ends(&trial_of[start..end]);
             let running = term.cumsum(1, Kind::Double).index_select(1, &ints(last));
-            let earlier = running.narrow(1, 0, running.size()[1] - 1);
-            let each = &running - Tensor::cat(&[Tensor::zeros([self.players, 1], (Kind::Double, device)), earlier], 1);
+            let zero = Tensor::zeros([self.players, 1], (Kind::Double, device));
+            let each = running.diff(1, 1, Some(zero), None::<Tensor>);
             // one term per trial in this call: no two atomics meet
             let _ = sums.index_add_(1, &ints(trial), &each);
         }

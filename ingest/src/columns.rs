@@ -204,6 +204,97 @@ impl<T: Display> Put<Utf8> for Shown<T> {
     }
 }
 
+/// A text column whose rows name one of a few values by index: Arrow `Dictionary(UInt32, Utf8)` in memory,
+/// Parquet `STRING` on disk, read back as `Utf8` ([`as_read`]). A row costs a `u32` where a [`Utf8`] row
+/// copies its text, which counts when a column repeats a few dozen names over millions of rows. Tables with
+/// such columns are written without the Arrow schema hint, so that every reader sees plain text
+/// (`haifu_mining::tables::write_parquet`).
+pub struct Coded;
+
+/// The values a [`Coded`] column's codes index, built once and shared by every batch.
+#[derive(Clone)]
+pub struct Names(ArrayRef);
+
+impl Names {
+    pub fn new<'a>(names: impl IntoIterator<Item = &'a str>) -> Names {
+        Names(Arc::new(arrow::array::StringArray::from_iter_values(names)))
+    }
+}
+
+/// The builder of a [`Coded`] column: the codes, and the names they index.
+#[derive(Default)]
+pub struct CodedBuilder {
+    codes: Vec<u32>,
+    names: Option<ArrayRef>,
+}
+
+impl CodedBuilder {
+    fn array(&self, codes: Vec<u32>) -> ArrayRef {
+        let names = self.names.clone().unwrap_or_else(|| Names::new([]).0);
+        let keys = arrow::array::UInt32Array::from(codes);
+        // the codes come from the names' own indices (`Code`); a bad one is a bug, not bad input
+        Arc::new(arrow::array::DictionaryArray::try_new(keys, names).expect("a code outside its names"))
+    }
+}
+
+impl ArrayBuilder for CodedBuilder {
+    fn len(&self) -> usize {
+        self.codes.len()
+    }
+    fn finish(&mut self) -> ArrayRef {
+        let codes = std::mem::take(&mut self.codes);
+        self.array(codes)
+    }
+    fn finish_cloned(&self) -> ArrayRef {
+        self.array(self.codes.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn into_box_any(self: Box<Self>) -> Box<dyn Any> {
+        self
+    }
+}
+
+impl Column for Coded {
+    type Builder = CodedBuilder;
+    const NULLABLE: bool = false;
+    fn data_type() -> DataType {
+        DataType::Dictionary(Box::new(DataType::UInt32), Box::new(DataType::Utf8))
+    }
+}
+
+/// Row value of a [`Coded`] column: the index of a name in `names`.
+pub struct Code<'a>(pub u32, pub &'a Names);
+
+impl Put<Coded> for Code<'_> {
+    #[inline]
+    fn put(self, b: &mut CodedBuilder) {
+        if !b.names.as_ref().is_some_and(|n| Arc::ptr_eq(n, &self.1 .0)) {
+            // a batch's codes index one set of names: a new set starts with the batch
+            assert!(b.codes.is_empty(), "one batch of a coded column indexes one set of names");
+            b.names = Some(self.1 .0.clone());
+        }
+        b.codes.push(self.0);
+    }
+}
+
+/// The schema a reader of a written table sees: each [`Coded`] column as the `Utf8` it is stored as.
+pub fn as_read(schema: &Schema) -> SchemaRef {
+    let fields: Vec<Field> = schema
+        .fields()
+        .iter()
+        .map(|f| match f.data_type() {
+            DataType::Dictionary(_, values) => f.as_ref().clone().with_data_type(values.as_ref().clone()),
+            _ => f.as_ref().clone(),
+        })
+        .collect();
+    Arc::new(Schema::new(fields))
+}
+
 /// A column of `N` bytes per row (Arrow `FixedSizeBinary(N)`, Parquet `FIXED_LEN_BYTE_ARRAY`): one value per
 /// row where a list would write `N` values with their levels.
 pub struct Bytes<const N: usize>;

@@ -256,7 +256,7 @@ pub fn text_column_properties(schema: &SchemaRef, props: WriterProperties) -> Wr
     let mut b = props.into_builder();
     for f in schema.fields() {
         let leaf: Vec<String> = match f.data_type() {
-            DataType::Utf8 => {
+            DataType::Utf8 | DataType::Dictionary(..) => {
                 b = b.set_column_statistics_enabled(ColumnPath::new(vec![f.name().clone()]), EnabledStatistics::None);
                 continue;
             }

@@ -19,12 +19,15 @@ struct DocColumn {
     meaning: String,
 }
 
-/// A type as docs/SCHEMA.md writes it: Arrow's name, `List<..>`, `Struct`, `?` when nullable.
+/// A type as docs/SCHEMA.md writes it, as a reader of the file sees it: Arrow's name, `List<..>`, `Struct`, `?`
+/// when nullable.
 fn doc_type(f: &Field) -> String {
     fn name(t: &DataType) -> String {
         match t {
             DataType::List(item) => format!("List<{}>", name(item.data_type())),
             DataType::Struct(_) => "Struct".to_string(),
+            // a coded text column (`haifu_ingest::columns::Coded`) is written and read as its values' type
+            DataType::Dictionary(_, values) => name(values),
             t => format!("{t:?}"),
         }
     }

@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::dataset::{
-    cast_to, choose_players, dictionary, for_each_batch, for_each_batch_as, games_per_player, part_files,
+    cast_to, choose_players, dictionary, for_each_batch, for_each_batch_as, games_per_player, part_files, player_names,
 };
 use crate::strategy::Strategy;
 
@@ -216,10 +216,23 @@ pub(crate) struct Plan {
     pub decisions: Vec<PathBuf>,
     pub rounds: Vec<PathBuf>,
     pub scopes: Vec<String>,
-    pub games: Vec<u32>,
+    /// Games of each scope; `None` for the players' when [`Games::WhileCounting`] leaves them to the counting
+    /// pass (`ALL`'s, from the rounds table, are always here).
+    pub games: Vec<Option<u32>>,
 }
 
-pub(crate) fn plan(dataset: &Path, opts: &MineOptions) -> Result<Plan> {
+/// When an engine learns each player's games.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Games {
+    /// Before counting, in a pass of their own over `game_id` and `player`.
+    First,
+    /// While counting (the Rust engine): a pass of their own only when they choose the players (`--min-games`)
+    /// or a sample may leave a player without games; else the players are the names of `player`'s
+    /// dictionaries.
+    WhileCounting,
+}
+
+pub(crate) fn plan(dataset: &Path, opts: &MineOptions, when: Games) -> Result<Plan> {
     let decisions = part_files(dataset, "decisions", &opts.years)?;
     let rounds = part_files(dataset, "rounds", &opts.years)?;
     if let Some(f) = opts.sample {
@@ -227,7 +240,13 @@ pub(crate) fn plan(dataset: &Path, opts: &MineOptions) -> Result<Plan> {
             bail!("the sample fraction must be in (0, 1], not {f}");
         }
     }
-    let per_player = games_per_player(&decisions, |g| in_sample(g, opts.sample))?;
+    let first = when == Games::First || opts.min_games.is_some() || opts.sample.is_some();
+    let per_player: HashMap<String, Option<u32>> = if first {
+        let games = games_per_player(&decisions, |g| in_sample(g, opts.sample))?;
+        games.into_iter().map(|(p, g)| (p, Some(g))).collect()
+    } else {
+        player_names(&decisions)?.into_iter().map(|p| (p, None)).collect()
+    };
     let players = match (&opts.players, opts.sample) {
         // a named player may have no game in a small sample: an empty table, not an error
         (Some(names), Some(_)) => {
@@ -243,9 +262,9 @@ pub(crate) fn plan(dataset: &Path, opts: &MineOptions) -> Result<Plan> {
     }
     let all_games = count_games(&rounds, opts.sample)?;
     let mut scopes = vec![ALL_SCOPE.to_string()];
-    let mut games = vec![all_games];
+    let mut games = vec![Some(all_games)];
     for p in players {
-        games.push(per_player.get(&p).copied().unwrap_or(0));
+        games.push(if first { Some(per_player.get(&p).copied().flatten().unwrap_or(0)) } else { None });
         scopes.push(p);
     }
     Ok(Plan { decisions, rounds, scopes, games })
@@ -272,12 +291,23 @@ fn strategy_bits(yaku: &[u8]) -> u8 {
     Strategy::yaku_bits(yaku) << 1
 }
 
-/// Round flags from the rounds table: `(game_id, round)` -> [`WON`] | strategy bits of every win.
-fn round_flags(files: &[PathBuf]) -> Result<HashMap<(i64, u16), u8>> {
+/// What counting needs of a round, from the rounds table.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct RoundFacts {
+    /// [`WON`] | strategy bits of every win.
+    flags: u8,
+    /// Strategy bits of each seat's win, as [`strategy_bits`] (0: the seat did not win). A strategy's table
+    /// takes a winner's decisions by these; the rounds table holds them once per win where the decisions
+    /// table repeats the winner's yaku in every row (reading that list column was 5% of a `haifu mine`).
+    by_seat: [u8; 4],
+}
+
+/// Every round's facts: `(game_id, round)` -> [`RoundFacts`].
+fn round_facts(files: &[PathBuf]) -> Result<HashMap<(i64, u16), RoundFacts>> {
     let parts = files
         .par_iter()
         .map(|path| {
-            let mut flags = HashMap::new();
+            let mut facts = HashMap::new();
             for_each_batch(path, &["game_id", "round", "result", "wins"], |b| {
                 let g = cast_to(b, "game_id", &DataType::Int64, path)?;
                 let r = cast_to(b, "round", &DataType::UInt16, path)?;
@@ -291,18 +321,29 @@ fn round_flags(files: &[PathBuf]) -> Result<HashMap<(i64, u16), u8>> {
                     .and_then(|c| c.as_list_opt::<i32>())
                     .ok_or_else(|| anyhow!("`wins.yaku` is not a list"))?;
                 let yaku_ids = u8_values(yaku)?;
+                let who = win
+                    .column_by_name("who")
+                    .and_then(|c| c.as_primitive_opt::<UInt8Type>())
+                    .ok_or_else(|| anyhow!("`wins.who` is not UInt8"))?;
                 for i in 0..b.num_rows() {
-                    let mut bits = if result.value(i) == "agari" { WON } else { 0 };
+                    let mut round =
+                        RoundFacts { flags: if result.value(i) == "agari" { WON } else { 0 }, ..Default::default() };
                     let (w0, w1) = (wins.value_offsets()[i] as usize, wins.value_offsets()[i + 1] as usize);
                     for w in w0..w1 {
                         let (y0, y1) = (yaku.value_offsets()[w] as usize, yaku.value_offsets()[w + 1] as usize);
-                        bits |= strategy_bits(&yaku_ids[y0..y1]);
+                        // yakuman ids (a list of their own) realise no strategy
+                        let bits = strategy_bits(&yaku_ids[y0..y1]);
+                        round.flags |= bits;
+                        let seat = round.by_seat.get_mut(usize::from(who.value(w))).ok_or_else(|| {
+                            anyhow!("game {} round {}: a win by seat {}", g.value(i), r.value(i), who.value(w))
+                        })?;
+                        *seat |= bits;
                     }
-                    flags.insert((g.value(i), r.value(i)), bits);
+                    facts.insert((g.value(i), r.value(i)), round);
                 }
                 Ok(())
             })?;
-            Ok(flags)
+            Ok(facts)
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(parts.into_iter().flatten().collect())
@@ -341,10 +382,16 @@ trait CountKey: Copy + Ord + Send + radsort::Key {
     const MAX_SCOPES: usize;
     fn pack(scope: u32, strategy: u8, source: u8, before: u32, after: u32) -> Self;
     fn count(self, count: u64) -> SeqCount;
+    /// The same key in scope 0 (`ALL`).
+    fn in_all(self) -> Self;
 }
 
 impl CountKey for u64 {
     const MAX_SCOPES: usize = 1 << 17;
+    #[inline]
+    fn in_all(self) -> u64 {
+        self & ((1 << 47) - 1)
+    }
     #[inline]
     fn pack(scope: u32, strategy: u8, source: u8, before: u32, after: u32) -> u64 {
         (u64::from(scope) << 47)
@@ -369,6 +416,10 @@ impl CountKey for u64 {
 impl CountKey for u128 {
     const MAX_SCOPES: usize = 1 << 32;
     #[inline]
+    fn in_all(self) -> u128 {
+        self & u128::from(u64::MAX)
+    }
+    #[inline]
     fn pack(scope: u32, strategy: u8, source: u8, before: u32, after: u32) -> u128 {
         SeqCount { scope, strategy, source, before, after, count: 0 }.order()
     }
@@ -385,13 +436,17 @@ impl CountKey for u128 {
     }
 }
 
-/// What one worker saw per slot (`scope * 4 + strategy`): decisions and rounds fed, and rows read.
+/// What one worker saw per slot (`scope * 4 + strategy`): decisions and rounds fed, and rows read; per scope,
+/// the games with a decision of its player.
 struct Slots {
     decisions: Vec<u64>,
     rounds: Vec<u64>,
     /// The last (game, round) each slot counted: a slot's decisions of one round are consecutive (a game's
     /// rows are consecutive in one file), so a new key is a new round.
     last_round: Vec<(i64, u16)>,
+    games: Vec<u32>,
+    /// The last game each scope counted (a new game id is a new game, as for the rounds).
+    last_game: Vec<i64>,
     read: u64,
 }
 
@@ -401,6 +456,8 @@ impl Slots {
             decisions: vec![0; scopes * 4],
             rounds: vec![0; scopes * 4],
             last_round: vec![(i64::MIN, u16::MAX); scopes * 4],
+            games: vec![0; scopes],
+            last_game: vec![i64::MIN; scopes],
             read: 0,
         }
     }
@@ -410,6 +467,10 @@ impl Slots {
             *a += b;
         }
         for (a, b) in self.rounds.iter_mut().zip(&o.rounds) {
+            *a += b;
+        }
+        // a game lives in one part file, which one worker reads
+        for (a, b) in self.games.iter_mut().zip(&o.games) {
             *a += b;
         }
         self.read += o.read;
@@ -454,7 +515,10 @@ impl<K: CountKey> Partial<K> {
             return;
         }
         radsort::sort(&mut self.pending);
-        let run = self.pending.chunk_by(|a, b| a == b).map(|same| (same[0], same.len() as u64)).collect();
+        // sized at once: grown by doubling, the run was copied (and its fresh pages faulted in) about twice
+        let distinct = 1 + self.pending.windows(2).filter(|w| w[0] != w[1]).count();
+        let mut run = Vec::with_capacity(distinct);
+        run.extend(self.pending.chunk_by(|a, b| a == b).map(|same| (same[0], same.len() as u64)));
         self.runs.push(run);
         self.pending.clear();
     }
@@ -507,7 +571,7 @@ const DECISION_COLUMNS: [&str; 12] = [
     "player",
     "source",
     "outcome",
-    "win_yaku",
+    "seat",
     "man_before_key",
     "man_after_key",
     "pin_before_key",
@@ -522,21 +586,20 @@ const TEXT_COLUMNS: [&str; 3] = ["player", "source", "outcome"];
 /// Mines the decisions of `dataset` with the Rust engine.
 pub fn mine_rust(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     let start = Instant::now();
-    let plan = plan(dataset, opts)?;
-    let need_round_flags = opts.rounds == RoundsMode::Won || opts.strategy_rounds == StrategyRounds::All;
-    let flags = if need_round_flags { round_flags(&plan.rounds)? } else { HashMap::new() };
+    let plan = plan(dataset, opts, Games::WhileCounting)?;
+    let rounds = round_facts(&plan.rounds)?;
     let scope_of: HashMap<&str, u32> =
         plan.scopes.iter().enumerate().skip(1).map(|(i, s)| (s.as_str(), i as u32)).collect();
 
     let n_scopes = plan.scopes.len();
     let counts = if n_scopes <= u64::MAX_SCOPES {
-        count::<u64>(&plan, opts, &flags, &scope_of)?
+        count::<u64>(&plan, opts, &rounds, &scope_of)?
     } else {
-        count::<u128>(&plan, opts, &flags, &scope_of)?
+        count::<u128>(&plan, opts, &rounds, &scope_of)?
     };
     let mut mined = Mined {
         scopes: plan.scopes.clone(),
-        games: plan.games.clone(),
+        games: plan.games.iter().zip(&counts.0.games).map(|(g, counted)| g.unwrap_or(*counted)).collect(),
         stats: vec![[ScopeStats::default(); 4]; n_scopes],
         counts: counts.1,
         decisions_read: counts.0.read,
@@ -557,10 +620,13 @@ pub fn mine_rust(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
 fn count<K: CountKey>(
     plan: &Plan,
     opts: &MineOptions,
-    flags: &HashMap<(i64, u16), u8>,
+    rounds: &HashMap<(i64, u16), RoundFacts>,
     scope_of: &HashMap<&str, u32>,
 ) -> Result<(Slots, Vec<SeqCount>)> {
     let n_scopes = plan.scopes.len();
+    // when every player is a scope, `ALL`'s counts are the players' summed: counted once per decision
+    // instead of twice, they halve the keys to sort
+    let all_from_players = opts.players.is_none() && opts.min_games.is_none();
     let part = plan
         .decisions
         .par_iter()
@@ -570,7 +636,7 @@ fn count<K: CountKey>(
                 // a game's rows are one row group of one file (the writer flushes whole games): a round's
                 // decisions are consecutive, which the per-slot round count relies on
                 for_each_batch_as(path, &DECISION_COLUMNS, &TEXT_COLUMNS, |b| {
-                    count_batch(b, path, opts, flags, scope_of, &mut part)
+                    count_batch(b, path, opts, rounds, scope_of, all_from_players, &mut part)
                 })?;
                 Ok::<Partial<K>, anyhow::Error>(part)
             },
@@ -578,14 +644,28 @@ fn count<K: CountKey>(
         .try_reduce(|| Partial::new(n_scopes), |a, b| Ok(a.merge(b)))?;
     // the packed keys sort in the table's order (scope, strategy, source, before, after)
     let (slots, counts) = part.into_counts();
-    Ok((slots, counts.into_iter().map(|(k, n)| k.count(n)).collect()))
+    let all = if all_from_players { summed_in_all(&counts) } else { Vec::new() };
+    // `ALL` is scope 0: its rows come first
+    Ok((slots, all.into_iter().chain(counts).map(|(k, n)| k.count(n)).collect()))
+}
+
+/// The counts of every scope summed into `ALL`'s, sorted.
+fn summed_in_all<K: CountKey>(counts: &[(K, u64)]) -> Vec<(K, u64)> {
+    let mut all: Vec<(K, u64)> = counts.iter().map(|&(k, n)| (k.in_all(), n)).collect();
+    radsort::sort_by_key(&mut all, |&(k, _)| k);
+    let mut summed = Vec::with_capacity(all.len());
+    for same in all.chunk_by(|a, b| a.0 == b.0) {
+        summed.push((same[0].0, same.iter().map(|&(_, n)| n).sum()));
+    }
+    summed
 }
 fn count_batch<K: CountKey>(
     b: &arrow::array::RecordBatch,
     path: &Path,
     opts: &MineOptions,
-    flags: &HashMap<(i64, u16), u8>,
+    rounds: &HashMap<(i64, u16), RoundFacts>,
     scope_of: &HashMap<&str, u32>,
+    all_from_players: bool,
     part: &mut Partial<K>,
 ) -> Result<()> {
     let g = cast_to(b, "game_id", &DataType::Int64, path)?;
@@ -595,8 +675,10 @@ fn count_batch<K: CountKey>(
     let (player, player_scope) = dictionary(b, "player", path, |p| scope_of.get(p).copied())?;
     let (source, source_index) = dictionary(b, "source", path, |s| SOURCES.iter().position(|x| *x == s))?;
     let (outcome, is_win) = dictionary(b, "outcome", path, |o| o == "win")?;
-    let win_yaku = list(b, "win_yaku")?;
-    let yaku_ids = u8_values(win_yaku)?;
+    let seat = cast_to(b, "seat", &DataType::UInt8, path)?;
+    let seat = seat.as_primitive::<UInt8Type>();
+    // a round's rows are consecutive: its facts are looked up once
+    let mut round: ((i64, u16), Option<RoundFacts>) = ((i64::MIN, u16::MAX), None);
     // the shapes as integer keys (schema 2): nothing to decode or parse
     let key = |name: &str| cast_to(b, name, &DataType::UInt32, path);
     let mut arrays = Vec::with_capacity(3);
@@ -612,15 +694,23 @@ fn count_batch<K: CountKey>(
         }
         part.slots.read += 1;
         let key = (g.value(i), r.value(i));
-        let round = if flags.is_empty() { 0 } else { flags.get(&key).copied().unwrap_or(0) };
-        let won = is_win[outcome[i] as usize];
-        let mine = if won {
-            let (y0, y1) = (win_yaku.value_offsets()[i] as usize, win_yaku.value_offsets()[i + 1] as usize);
-            strategy_bits(&yaku_ids[y0..y1])
-        } else {
-            0
+        let player_scope = player_scope[player[i] as usize];
+        if let Some(p) = player_scope {
+            let last = &mut part.slots.last_game[p as usize];
+            if *last != key.0 {
+                *last = key.0;
+                part.slots.games[p as usize] += 1;
+            }
+        }
+        if round.0 != key {
+            round = (key, rounds.get(&key).copied());
+        }
+        let Some(facts) = round.1 else {
+            bail!("row {i}: game {} round {} is not in the rounds table", key.0, key.1);
         };
-        let tables = tables_of(opts, round, won, mine);
+        let won = is_win[outcome[i] as usize];
+        let mine = if won { facts.by_seat.get(usize::from(seat.value(i))).copied().unwrap_or(0) } else { 0 };
+        let tables = tables_of(opts, facts.flags, won, mine);
         if tables == 0 {
             continue;
         }
@@ -629,7 +719,12 @@ fn count_batch<K: CountKey>(
             bail!("row {i}: unknown source {:?} (one of {})", text.as_string::<i32>().value(i), SOURCES.join(", "));
         };
         let src = src as u8;
-        let scopes = [Some(0u32), player_scope[player[i] as usize]];
+        let scopes = [Some(0u32), player_scope];
+        if all_from_players && player_scope.is_none() {
+            bail!("row {i}: a player without a scope, whose counts `ALL` would lack");
+        }
+        // the scopes whose keys this decision adds (`ALL`'s are summed from the players' at the end)
+        let keyed = if all_from_players { [None, player_scope] } else { scopes };
         for scope in scopes.into_iter().flatten() {
             for st in 0..4u8 {
                 if tables & (1 << st) != 0 {
@@ -647,7 +742,7 @@ fn count_batch<K: CountKey>(
             if bk == ak {
                 continue;
             }
-            for scope in scopes.into_iter().flatten() {
+            for scope in keyed.into_iter().flatten() {
                 for st in 0..4u8 {
                     if tables & (1 << st) != 0 {
                         part.add(K::pack(scope, st, src, bk, ak));
@@ -683,5 +778,14 @@ mod tests {
         };
         let (_, counts) = p.merge(other).into_counts();
         assert_eq!(counts, vec![(1, 2), (3, 3), (7, 2), (8, 1)]);
+    }
+
+    #[test]
+    fn all_is_the_players_summed() {
+        // the same (strategy, source, before, after) in two players' scopes, and a key of one player only
+        let counts = [(u64::pack(1, 0, 0, 5, 6), 3), (u64::pack(1, 1, 2, 7, 3), 1), (u64::pack(2, 0, 0, 5, 6), 4)];
+        assert_eq!(summed_in_all(&counts), vec![(u64::pack(0, 0, 0, 5, 6), 7), (u64::pack(0, 1, 2, 7, 3), 1)]);
+        let wide = [(u128::pack(1, 3, 4, 9, 9), 2), (u128::pack(70_000, 3, 4, 9, 9), 5)];
+        assert_eq!(summed_in_all(&wide), vec![(u128::pack(0, 3, 4, 9, 9), 7)]);
     }
 }

@@ -16,7 +16,7 @@ use hashbrown::HashMap;
 use polars::prelude::*;
 
 use crate::mine::{
-    plan, MineOptions, Mined, Plan, RoundsMode, ScopeStats, SeqCount, StrategyRounds, SOURCES, SUIT_KEY_COLUMNS,
+    plan, Games, MineOptions, Mined, Plan, RoundsMode, ScopeStats, SeqCount, StrategyRounds, SOURCES, SUIT_KEY_COLUMNS,
 };
 use crate::strategy::Strategy;
 
@@ -90,7 +90,7 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     if opts.sample.is_some() {
         anyhow::bail!("sampling games is an option of the rust engine only");
     }
-    let plan = plan(dataset, opts)?;
+    let plan = plan(dataset, opts, Games::First)?;
 
     let d = flagged_decisions(&plan, opts)?;
     // one copy of a decision per table it feeds, the strategy in the key's top bits
@@ -147,7 +147,8 @@ pub fn mine_polars(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
     let mut mined = Mined {
         stats: vec![[ScopeStats::default(); 4]; plan.scopes.len()],
         scopes: plan.scopes.clone(),
-        games: plan.games.clone(),
+        // (`Games::First`: every scope's games are in the plan)
+        games: plan.games.iter().map(|g| g.unwrap_or_default()).collect(),
         decisions_read: u64s(&read, "n")?[0],
         ..Default::default()
     };

@@ -204,6 +204,21 @@ impl<T: Display> Put<Utf8> for Shown<T> {
     }
 }
 
+/// The three `ArrayBuilder` methods that hand a builder out as `Any`, alike for every builder of this module.
+macro_rules! any_methods {
+    () => {
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+        fn as_any_mut(&mut self) -> &mut dyn Any {
+            self
+        }
+        fn into_box_any(self: Box<Self>) -> Box<dyn Any> {
+            self
+        }
+    };
+}
+
 /// A text column whose rows name one of a few values by index: Arrow `Dictionary(UInt32, Utf8)` in memory,
 /// Parquet `STRING` on disk, read back as `Utf8` ([`as_read`]). A row costs a `u32` where a [`Utf8`] row
 /// copies its text, which counts when a column repeats a few dozen names over millions of rows. Tables with
@@ -248,15 +263,7 @@ impl ArrayBuilder for CodedBuilder {
     fn finish_cloned(&self) -> ArrayRef {
         self.array(self.codes.clone())
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-    fn into_box_any(self: Box<Self>) -> Box<dyn Any> {
-        self
-    }
+    any_methods!();
 }
 
 impl Column for Coded {
@@ -318,15 +325,7 @@ impl<const N: usize> ArrayBuilder for BytesBuilder<N> {
     fn finish_cloned(&self) -> ArrayRef {
         Arc::new(self.0.finish_cloned())
     }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-    fn into_box_any(self: Box<Self>) -> Box<dyn Any> {
-        self
-    }
+    any_methods!();
 }
 
 impl<const N: usize> Column for Bytes<N> {

@@ -92,21 +92,29 @@ fn reader_parts(
         let options = ArrowReaderOptions::new().with_schema(Arc::new(Schema::new(fields)));
         meta = ArrowReaderMetadata::try_new(meta.metadata().clone(), options).with_context(reading)?;
     }
-    let fields = meta.parquet_schema().root_schema().get_fields();
-    let roots: Vec<usize> = columns
-        .iter()
-        .map(|c| {
-            fields
-                .iter()
-                .position(|f| f.name() == *c)
-                .ok_or_else(|| anyhow!("{} has no column `{c}` (docs/SCHEMA.md)", path.display()))
-        })
-        .collect::<Result<_>>()?;
-    let mask = ProjectionMask::roots(meta.parquet_schema(), roots);
+    // a column is a top-level name, or a field within one (`wins.yaku`: the leaves under it, lists' wrappers
+    // aside), so that a struct column's other fields are not read
+    let descr = meta.parquet_schema();
+    let mut leaves = Vec::new();
+    for c in columns {
+        let want: Vec<&str> = c.split('.').collect();
+        let before = leaves.len();
+        leaves.extend((0..descr.num_columns()).filter(|&i| {
+            let column = descr.column(i);
+            let named =
+                column.path().parts().iter().map(String::as_str).filter(|p| !matches!(*p, "list" | "item" | "element"));
+            named.take(want.len()).eq(want.iter().copied())
+        }));
+        if leaves.len() == before {
+            bail!("{} has no column `{c}` (docs/SCHEMA.md)", path.display());
+        }
+    }
+    let mask = ProjectionMask::leaves(descr, leaves);
     Ok((file, meta, mask))
 }
 
-/// Every batch of `columns` of one file, each handed to `f`; errors name the file.
+/// Every batch of `columns` of one file, each handed to `f`; errors name the file. A column is a top-level
+/// name or a field within one (`wins.yaku`: only that field of the struct is read).
 pub fn for_each_batch(path: &Path, columns: &[&str], f: impl FnMut(&RecordBatch) -> Result<()>) -> Result<()> {
     for_each_batch_as(path, columns, &[], f)
 }
@@ -379,6 +387,38 @@ mod tests {
         }
         w.close().unwrap();
         path
+    }
+
+    #[test]
+    fn a_field_of_a_list_of_structs_is_read_alone() {
+        use arrow::array::{ListBuilder, StructBuilder, UInt8Builder};
+        let path = std::env::temp_dir().join(format!("haifu-leaves-{}.parquet", std::process::id()));
+        let fields = vec![Field::new("who", DataType::UInt8, false), Field::new("han", DataType::UInt8, false)];
+        let mut wins = ListBuilder::new(StructBuilder::from_fields(fields, 1));
+        let win = wins.values();
+        win.field_builder::<UInt8Builder>(0).unwrap().append_value(2);
+        win.field_builder::<UInt8Builder>(1).unwrap().append_value(3);
+        win.append(true);
+        wins.append(true);
+        let wins: ArrayRef = Arc::new(wins.finish());
+        let batch = RecordBatch::try_from_iter([("wins", wins)]).unwrap();
+        let mut w = ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), None).unwrap();
+        w.write(&batch).unwrap();
+        w.close().unwrap();
+        let mut read = Vec::new();
+        for_each_batch(&path, &["wins.who"], |b| {
+            let win = b.column(0).as_list::<i32>().values().as_struct().clone();
+            read.push((
+                win.column_names().join(","),
+                win.column(0).as_primitive::<arrow::datatypes::UInt8Type>().value(0),
+            ));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(read, vec![("who".to_string(), 2)]);
+        let e = for_each_batch(&path, &["wins.yaku"], |_| Ok(())).unwrap_err().to_string();
+        assert!(e.contains("no column `wins.yaku`"), "{e}");
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -308,7 +308,7 @@ fn round_facts(files: &[PathBuf]) -> Result<HashMap<(i64, u16), RoundFacts>> {
         .par_iter()
         .map(|path| {
             let mut facts = HashMap::new();
-            for_each_batch(path, &["game_id", "round", "result", "wins"], |b| {
+            for_each_batch(path, &["game_id", "round", "result", "wins.who", "wins.yaku"], |b| {
                 let g = cast_to(b, "game_id", &DataType::Int64, path)?;
                 let r = cast_to(b, "round", &DataType::UInt16, path)?;
                 let result = cast_to(b, "result", &DataType::Utf8, path)?;

@@ -216,8 +216,8 @@ pub(crate) struct Plan {
     pub decisions: Vec<PathBuf>,
     pub rounds: Vec<PathBuf>,
     pub scopes: Vec<String>,
-    /// Games of each scope; `None` for the players' when [`Games::WhileCounting`] leaves them to the counting
-    /// pass (`ALL`'s, from the rounds table, are always here).
+    /// Games of each scope; `None` where [`Games::WhileCounting`] leaves them to the counting pass (`ALL`'s
+    /// to the rounds table it reads anyway).
     pub games: Vec<Option<u32>>,
 }
 
@@ -260,9 +260,9 @@ pub(crate) fn plan(dataset: &Path, opts: &MineOptions, when: Games) -> Result<Pl
     if players.iter().any(|p| p == ALL_SCOPE) {
         bail!("a player named {ALL_SCOPE:?} would clash with the all-players scope");
     }
-    let all_games = count_games(&rounds, opts.sample)?;
+    let all_games = if when == Games::First { Some(count_games(&rounds, opts.sample)?) } else { None };
     let mut scopes = vec![ALL_SCOPE.to_string()];
-    let mut games = vec![Some(all_games)];
+    let mut games = vec![all_games];
     for p in players {
         games.push(if first { Some(per_player.get(&p).copied().flatten().unwrap_or(0)) } else { None });
         scopes.push(p);
@@ -592,11 +592,14 @@ pub fn mine_rust(dataset: &Path, opts: &MineOptions) -> Result<Mined> {
         plan.scopes.iter().enumerate().skip(1).map(|(i, s)| (s.as_str(), i as u32)).collect();
 
     let n_scopes = plan.scopes.len();
-    let counts = if n_scopes <= u64::MAX_SCOPES {
+    let mut counts = if n_scopes <= u64::MAX_SCOPES {
         count::<u64>(&plan, opts, &rounds, &scope_of)?
     } else {
         count::<u128>(&plan, opts, &rounds, &scope_of)?
     };
+    // `ALL`'s games: the sampled games of the rounds read for their facts
+    let all_games: HashSet<i64> = rounds.keys().map(|&(g, _)| g).filter(|&g| in_sample(g, opts.sample)).collect();
+    counts.0.games[0] = all_games.len() as u32;
     let mut mined = Mined {
         scopes: plan.scopes.clone(),
         games: plan.games.iter().zip(&counts.0.games).map(|(g, counted)| g.unwrap_or(*counted)).collect(),

@@ -253,7 +253,8 @@ pub fn extract_with(record: &GameRecord, keep_misscored: bool) -> Result<Extract
         info: GameInfo { n_players: 4, ..GameInfo::default() },
         round: None,
         rounds: Vec::new(),
-        decisions: Vec::new(),
+        // one decision per discard: reserved once instead of grown by copying (2% of an ingest's instructions)
+        decisions: Vec::with_capacity(record.events.iter().filter(|e| matches!(e, Event::Discard { .. })).count()),
         complete: false,
         started: false,
         total: None,

@@ -19,12 +19,24 @@ use crate::dataset::atomic_write;
 /// The lookup's file name in the dataset folder.
 pub const FILE: &str = "shapes.parquet";
 
-/// Every suit shape of at most 14 tiles, each digit 0..=4 times (405,350 of them), by ascending key.
-pub fn every_shape() -> impl Iterator<Item = (u32, [u8; 9])> {
-    (0..5u32.pow(9)).filter_map(|key| {
-        let digits = shape_digits(key);
-        (digits.iter().map(|&n| u32::from(n)).sum::<u32>() <= 14).then_some((key, digits))
-    })
+/// The keys of every suit shape of at most 14 tiles, each digit 0..=4 times (405,350 of them), ascending:
+/// the digit 9 is the key's highest place, so choosing the counts
+/// from the digit 9 down to the digit 1, each in increasing order, visits the keys in order (and only the
+/// shapes of at most 14 tiles, instead of filtering all 5^9 keys).
+fn shape_keys() -> Vec<u32> {
+    fn go(place: usize, key: u32, left: u8, out: &mut Vec<u32>) {
+        for n in 0..=left.min(4) {
+            let key = key * 5 + u32::from(n);
+            if place == 0 {
+                out.push(key);
+            } else {
+                go(place - 1, key, left - n, out);
+            }
+        }
+    }
+    let mut keys = Vec::with_capacity(405_350);
+    go(8, 0, 14, &mut keys);
+    keys
 }
 
 /// The digits of a shape, ascending, `-` for none, written into the reused `text`.
@@ -57,8 +69,7 @@ pub fn write_lookup(dataset: &Path) -> Result<()> {
     if path.is_file() {
         return Ok(());
     }
-    let keys: Vec<u32> = every_shape().map(|(key, _)| key).collect();
-    write_shapes(&path, &keys)
+    write_shapes(&path, &shape_keys())
 }
 
 /// Writes the lookup of `keys` (ascending, distinct) to `path`: a temporary file renamed into place, so a
@@ -86,13 +97,16 @@ mod tests {
 
     #[test]
     fn the_lookup_holds_every_shape_of_a_hand_once_with_its_digits() {
-        let all: Vec<(u32, [u8; 9])> = every_shape().collect();
+        let all: Vec<(u32, [u8; 9])> = shape_keys().into_iter().map(|k| (k, shape_digits(k))).collect();
         // nine digits, 0..=4 copies each, at most 14 tiles: 405,350 (a separate count over the 5^9 vectors,
         // and the number of suit shapes the shanten tables index)
         assert_eq!(all.len(), 405_350);
         assert_eq!(all.len(), haifu_rules::shanten::SUIT_SHAPES);
         assert!(all.iter().all(|(k, d)| shape_key(d) == *k));
         assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
+        // the same set as filtering every key below 5^9 by its number of tiles
+        let filtered = (0..5u32.pow(9)).filter(|&k| shape_digits(k).iter().sum::<u8>() <= 14);
+        assert!(filtered.eq(all.iter().map(|(k, _)| *k)));
         let mut text = String::new();
         // 3336678: three 3s, two 6s, a 7 and an 8 (the key worked out in rules::hand's tests)
         let k = all.iter().find(|(k, _)| *k == 75 + 6_250 + 15_625 + 78_125).unwrap();

@@ -24,7 +24,15 @@ fn num<T: std::str::FromStr>(t: &Tag, key: &str) -> Result<T, String> {
 }
 
 fn tiles(s: &str) -> Result<Vec<Tile>, String> {
-    num_list::<u8>(s)?.into_iter().map(|id| Tile::new(id).ok_or_else(|| format!("tile id {id} out of range"))).collect()
+    if s.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    // one pass, no list of numbers in between: every INIT and AGARI has hands to read (issue 31)
+    let tile = |x: &str| {
+        let id = x.trim().parse::<u8>().map_err(|_| format!("{x:?} is not a number in {s:?}"))?;
+        Tile::new(id).ok_or_else(|| format!("tile id {id} out of range"))
+    };
+    s.split(',').map(tile).collect()
 }
 
 fn four<T: Copy + Default>(v: &[T], what: &str) -> Result<[T; 4], String> {
@@ -68,8 +76,8 @@ impl TagValue for Init {
         let ten: Vec<i32> = num_list(attr(t, "ten")?)?;
         let scores = four(&ten, "INIT ten")?.map(|x| x * 100);
         let mut hands: [Vec<Tile>; 4] = Default::default();
-        for (i, h) in hands.iter_mut().enumerate() {
-            *h = tiles(t.get(&format!("hai{i}")).unwrap_or(""))?;
+        for (h, key) in hands.iter_mut().zip(["hai0", "hai1", "hai2", "hai3"]) {
+            *h = tiles(t.get(key).unwrap_or(""))?;
         }
         Ok(Init {
             kyoku: small(0)?,

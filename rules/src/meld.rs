@@ -259,9 +259,10 @@ impl Meld {
 impl fmt::Display for Meld {
     /// `chi:3p4p5p`, `pon:PPP`, with red fives as `5mr`: readable in tables.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:", self.kind.name())?;
+        f.write_str(self.kind.name())?;
+        f.write_str(":")?;
         for t in self.tiles() {
-            write!(f, "{t}")?;
+            fmt::Display::fmt(&t, f)?;
         }
         Ok(())
     }

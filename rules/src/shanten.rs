@@ -333,7 +333,8 @@ fn build_suit_table() -> Box<[[u8; ENTRY]]> {
         for i in 0..SUIT {
             if c[i] < 4 {
                 c[i] += 1;
-                acc |= mask[rank(&c)];
+                // valid: a count ≤ 4 and at most 14 tiles (full shapes are skipped above)
+                acc |= mask[fast_rank(&c)];
                 c[i] -= 1;
             }
         }
@@ -349,7 +350,7 @@ fn build_suit_table() -> Box<[[u8; ENTRY]]> {
             for i in 0..SUIT {
                 if c[i] > 0 {
                     c[i] -= 1;
-                    let sub = &overlap[rank(&c)];
+                    let sub = &overlap[fast_rank(&c)];
                     c[i] += 1;
                     for k in 0..ENTRY {
                         best[k] = best[k].max(sub[k]);

@@ -45,11 +45,12 @@ impl Tile {
 impl fmt::Display for Tile {
     /// mjai notation with red fives as `5mr` (assuming a game with red fives).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // write_str, not write!: the decisions table writes every meld's tiles this way (issue 31)
+        f.write_str(self.kind().name())?;
         if self.is_red_id() {
-            write!(f, "{}r", self.kind())
-        } else {
-            write!(f, "{}", self.kind())
+            f.write_str("r")?;
         }
+        Ok(())
     }
 }
 

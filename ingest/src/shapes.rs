@@ -22,7 +22,7 @@ pub const FILE: &str = "shapes.parquet";
 /// The keys of every suit shape of at most 14 tiles, each digit 0..=4 times (405,350 of them), ascending:
 /// the digit 9 is the key's highest place, so choosing the counts from the digit 9 down to the digit 1, each
 /// in increasing order, visits the keys in order, and only those of at most 14 tiles (filtering all 5^9 keys
-/// was half of a small ingest's instructions).
+/// was a quarter of a one-file ingest's instructions).
 fn shape_keys() -> Vec<u32> {
     fn go(place: usize, key: u32, left: u8, out: &mut Vec<u32>) {
         for n in 0..=left.min(4) {

@@ -11,7 +11,7 @@
 //! Before timing, each library's results are summed over the hands and the sums must be equal (the test
 //! `rules/tests/shanten_peers.rs` compares them hand by hand), so the figures compare equal work.
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use haifu_rules::shanten::{shanten, warm_up};
+use haifu_rules::shanten::shanten;
 use haifu_rules::Counts;
 use rand::{rngs::StdRng, seq::SliceRandom, SeedableRng};
 use std::hint::black_box;
@@ -44,7 +44,6 @@ fn xiangting(c: &Counts) -> i8 {
 }
 
 fn bench(c: &mut Criterion) {
-    warm_up();
     for len in [13, 14] {
         let hands = random_hands(len);
         // riichienv-core's input: the counts and the number of tiles / 3.

@@ -2,11 +2,11 @@
 //!
 //! `cargo run --release -p haifu-rules --example shanten_timing`
 //!
-//! Prints how long the tables take to build on first use, then the mean cost per call of
+//! Prints the mean cost per call of
 //! `shanten` and `shanten_regular` over random 13- and 14-tile hands drawn from a full wall, and over random
 //! hands of every size, and over the 13-tile hands left by each discard of a 14-tile hand; then the cost of one
 //! `shanten_each` call (34 changed hands) on 14-tile hands (discards) and 13-tile hands (draws).
-use haifu_rules::shanten::{shanten, shanten_each, shanten_regular, warm_up};
+use haifu_rules::shanten::{shanten, shanten_each, shanten_regular};
 use haifu_rules::Counts;
 use rand::{rngs::StdRng, seq::SliceRandom, SeedableRng};
 use std::hint::black_box;
@@ -40,10 +40,6 @@ fn time(label: &str, hands: &[Counts], f: fn(&Counts) -> i8) {
 }
 
 fn main() {
-    let t = Instant::now();
-    warm_up();
-    println!("tables built in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-
     let mut rng = StdRng::seed_from_u64(1);
     let n = 1_000_000;
     let h13 = random_hands(&mut rng, &[13], n);

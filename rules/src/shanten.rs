@@ -38,12 +38,12 @@
 //! × sou → a class, × honors → the distance for each `n`. A call is then a vectorised pass over the counts
 //! (validity, and the counts seven pairs and thirteen orphans need), three ranks, four class loads and three
 //! loads from small tables (180 classes for two suits, 180 for three; 16, 23 and 11.5 kB per hand size). The
-//! tables take about 510 kB, 405 kB of it the suit classes; the 4 MB of vectors are dropped once built.
+//! tables take about 510 kB, 405 kB of it the suit classes; the 4 MB of vectors exist only while the build script runs.
 //!
 //! # Building the suit table
 //!
-//! The tables are computed at first use ([`std::sync::OnceLock`]; [`warm_up`] forces it), nothing is shipped
-//! or needs regenerating: writing `E(c)` for the
+//! The tables are computed when the crate is compiled (`rules/build.rs` runs `shanten_tables::build` and the
+//! library includes its output), nothing is checked in or needs regenerating: writing `E(c)` for the
 //! largest overlap `max_{h ∈ T(m,p)} |min(c, h)|` of a shape `c` with a suit target `h` (m melds + p pairs,
 //! counts ≤ 4), `D = 3m + 2p - E`, and
 //!
@@ -52,139 +52,18 @@
 //! 2. then `E(c) = |c|` if `c` is such a sub-multiset, else `E(c) = max_i E(c - e_i)` (the best overlap misses
 //!    some tile of `c`): one pass in increasing rank order.
 //!
-//! This and the classes take about 90 ms in a release build (about 2 s unoptimised); `cargo run --release -p haifu-rules
-//! --example shanten_timing` prints the build time and the cost per call. The unit tests below check sampled
-//! entries against an independent per-shape search, and `rules/tests/shanten.rs` checks whole hands against a
-//! kind-by-kind dynamic programme, an enumeration of complete hands and an exhaustive exchange BFS.
+//! This and the classes take about 2 s in the (unoptimised) build script, once per build; at run time they
+//! had cost every process 0.5 G instructions at its first shanten. `cargo run --release -p haifu-rules
+//! --example shanten_timing` prints the cost per call. The unit tests below build the tables again and check
+//! the compiled-in ones against them, and sampled entries against an independent per-shape search;
+//! `rules/tests/shanten.rs` checks whole hands against a kind-by-kind dynamic programme, an enumeration of
+//! complete hands and an exhaustive exchange BFS.
 use crate::hand::Counts;
+pub use crate::shanten_tables::SUIT_SHAPES;
+use crate::shanten_tables::{fast_rank, honor_index, ENTRY, HONOR_STRIDE, MAX_TILES, SUIT, SUIT_STRIDE};
 use crate::tile::KINDS;
-use std::sync::OnceLock;
 
-/// Digits in a suit.
-const SUIT: usize = 9;
-/// Largest concealed hand, hence largest number of tiles of one suit.
-const MAX_TILES: usize = 14;
-/// Entries per shape: index `2 * m + p` for `m` melds (0..=4) and `p` pairs (0..=1).
-const ENTRY: usize = 10;
-/// Number of suit shapes: nine counts 0..=4 with sum ≤ 14.
-pub const SUIT_SHAPES: usize = 405_350;
-
-/// `COUNT[k][s]`: number of `k`-digit shapes (digits 0..=4) with digit sum ≤ `s`.
-const COUNT: [[u32; MAX_TILES + 1]; SUIT + 1] = {
-    let mut t = [[0u32; MAX_TILES + 1]; SUIT + 1];
-    let mut s = 0;
-    while s <= MAX_TILES {
-        t[0][s] = 1;
-        s += 1;
-    }
-    let mut k = 1;
-    while k <= SUIT {
-        let mut s = 0;
-        while s <= MAX_TILES {
-            let mut v = 0;
-            while v <= 4 && v <= s {
-                t[k][s] += t[k - 1][s - v];
-                v += 1;
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    t
-};
-
-/// `OFFSET[i][s][d]`: how many shapes come before digit `i` = `d` given the digits before `i` sum to `s`
-/// (lexicographic order, digit 0 most significant); 0 where `s + d > 14`.
-const OFFSET: [[[u32; 5]; MAX_TILES + 1]; SUIT] = {
-    let mut t = [[[0u32; 5]; MAX_TILES + 1]; SUIT];
-    let mut i = 0;
-    while i < SUIT {
-        let mut s = 0;
-        while s <= MAX_TILES {
-            let mut acc = 0;
-            let mut d = 0;
-            while d <= 4 && s + d <= MAX_TILES {
-                t[i][s][d] = acc;
-                acc += COUNT[SUIT - 1 - i][MAX_TILES - s - d];
-                d += 1;
-            }
-            s += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-const _: () = assert!(COUNT[SUIT][MAX_TILES] as usize == SUIT_SHAPES);
-
-/// Rank of a suit shape (nine counts ≤ 4 summing to ≤ 14) among all such shapes, in `0..SUIT_SHAPES`.
-#[inline(always)]
-fn rank(shape: &[u8]) -> usize {
-    let mut r = 0u32;
-    let mut s = 0usize;
-    for (offsets, &d) in OFFSET.iter().zip(&shape[..SUIT]) {
-        r += offsets[s][usize::from(d)];
-        s += usize::from(d);
-    }
-    r as usize
-}
-
-/// [`rank`] in two lookups: `RANK_HEAD[key]` is the rank offset of digits 0..5 given as the base-5 number
-/// `key = Σ d_i 5^i`, and `RANK_TAIL[s][key]` that of digits 5..9 (`key = Σ d_{5+i} 5^i`) after a head of
-/// `s` tiles. The two keys are plain arithmetic, so the nine dependent loads of [`rank`] become two
-/// independent ones. Entries for heads or tails of more than 14 tiles are 0 and never read.
-static RANK_HEAD: [u32; 3125] = {
-    let mut t = [0u32; 3125];
-    let mut key = 0;
-    while key < 3125 {
-        let (mut x, mut s, mut r, mut i) = (key, 0usize, 0u32, 0);
-        while i < 5 && s <= MAX_TILES {
-            let d = x % 5;
-            r += OFFSET[i][s][d];
-            s += d;
-            x /= 5;
-            i += 1;
-        }
-        t[key] = if s <= MAX_TILES { r } else { 0 };
-        key += 1;
-    }
-    t
-};
-
-/// See [`RANK_HEAD`].
-static RANK_TAIL: [[u32; 625]; MAX_TILES + 1] = {
-    let mut t = [[0u32; 625]; MAX_TILES + 1];
-    let mut head = 0;
-    while head <= MAX_TILES {
-        let mut key = 0;
-        while key < 625 {
-            let (mut x, mut s, mut r, mut i) = (key, head, 0u32, 5);
-            while i < SUIT && s <= MAX_TILES {
-                let d = x % 5;
-                r += OFFSET[i][s][d];
-                s += d;
-                x /= 5;
-                i += 1;
-            }
-            t[head][key] = if s <= MAX_TILES { r } else { 0 };
-            key += 1;
-        }
-        head += 1;
-    }
-    t
-};
-
-/// [`rank`] by [`RANK_HEAD`] and [`RANK_TAIL`]; the shape must be valid (each count ≤ 4, sum ≤ 14).
-#[inline(always)]
-fn fast_rank(shape: &[u8]) -> usize {
-    let d = |i: usize| u32::from(shape[i]);
-    let head = d(0) + 5 * d(1) + 25 * d(2) + 125 * d(3) + 625 * d(4);
-    let head_tiles = d(0) + d(1) + d(2) + d(3) + d(4);
-    let tail = d(5) + 5 * d(6) + 25 * d(7) + 125 * d(8);
-    (RANK_HEAD[head as usize] + RANK_TAIL[head_tiles as usize][tail as usize]) as usize
-}
-
-/// The lookup tables, built on first use from the suit table.
+/// The lookup tables, compiled in from the build script's output.
 ///
 /// Many shapes share one `(m, p)` vector, so each group's vector is replaced by a small *class* number, and
 /// the min-plus convolutions are tabulated over classes: man and pin give a class of their convolution, that
@@ -193,184 +72,29 @@ fn fast_rank(shape: &[u8]) -> usize {
 /// vectors. (The same reduction is the heart of Cryolite's Nyanten tables, which riichienv-core and
 /// xiangting ship precomputed; here the classes are found by deduplicating the vectors at build time.)
 struct Tables {
-    /// Class of each suit shape, by [`rank`].
-    suit: Box<[u8]>,
+    /// Class of each suit shape, by rank.
+    suit: &'static [u8; SUIT_SHAPES],
     /// The `(m, p)` vector of each suit class.
-    suit_vecs: Box<[[u8; ENTRY]]>,
+    suit_vecs: &'static [[u8; ENTRY]],
     /// Class of the honors, by [`honor_index`].
-    honor: Box<[u8; 4096]>,
+    honor: &'static [u8; 4096],
     /// `two[man * SUIT_STRIDE + pin]`: class of the convolution of two suits.
-    two: Box<[u8]>,
+    two: &'static [u8],
     /// `three[two * SUIT_STRIDE + sou]`: class of the convolution of the three suits.
-    three: Box<[u8]>,
+    three: &'static [u8],
     /// `dist[(n * three_n + three) * HONOR_STRIDE + honors]`: the least tiles to draw for `n` melds and a
     /// pair (`n` outermost: hands of one size, mostly 13 and 14 tiles, use one fifth of the table).
-    dist: Box<[u8]>,
+    dist: &'static [u8],
     /// Number of three-suit classes.
     three_n: usize,
 }
 
-/// Strides of the class tables: powers of two at least the number of suit (126) and honor (55) classes.
-const SUIT_STRIDE: usize = 128;
-const HONOR_STRIDE: usize = 64;
+// `static TABLES: Tables`, written by rules/build.rs
+include!(concat!(env!("OUT_DIR"), "/shanten_tables.rs"));
 
+#[inline(always)]
 fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(build_tables)
-}
-
-/// Class numbers for a sequence of vectors (equal vectors, equal classes), and the vector of each class.
-fn classify(vecs: impl Iterator<Item = [u8; ENTRY]>) -> (Vec<u8>, Vec<[u8; ENTRY]>) {
-    let mut ids = std::collections::HashMap::new();
-    let mut list = Vec::new();
-    let classes = vecs
-        .map(|v| {
-            let id = *ids.entry(v).or_insert_with(|| {
-                list.push(v);
-                list.len() - 1
-            });
-            u8::try_from(id).expect("at most 256 classes")
-        })
-        .collect();
-    (classes, list)
-}
-
-fn build_tables() -> Tables {
-    let (suit, suit_vecs) = classify(build_suit_table().into_vec().into_iter());
-    let (honor, honor_vecs) = classify(HONORS.iter().copied());
-    assert!(suit_vecs.len() <= SUIT_STRIDE && honor_vecs.len() <= HONOR_STRIDE);
-    // a ⊕ b for every class a and every b < SUIT_STRIDE (the columns past the last suit class repeat it)
-    let by_suit = |a: &[[u8; ENTRY]]| {
-        let (a, b) = (a.to_vec(), suit_vecs.clone());
-        (0..a.len() * SUIT_STRIDE)
-            .map(move |i| combine::<4>(&a[i / SUIT_STRIDE], &b[(i % SUIT_STRIDE).min(b.len() - 1)]))
-    };
-    let (two, two_vecs) = classify(by_suit(&suit_vecs));
-    let (three, three_vecs) = classify(by_suit(&two_vecs));
-    let three_n = three_vecs.len();
-    let mut dist = vec![u8::MAX; 5 * three_n * HONOR_STRIDE];
-    for n in 0..=4 {
-        for (t, suits) in three_vecs.iter().enumerate() {
-            for (h, hon) in honor_vecs.iter().enumerate() {
-                dist[(n * three_n + t) * HONOR_STRIDE + h] = (finish_n(suits, hon, n) + 1) as u8;
-            }
-        }
-    }
-    Tables {
-        suit: suit.into(),
-        suit_vecs: suit_vecs.into(),
-        honor: honor.into_boxed_slice().try_into().expect("4096 honor classes"),
-        two: two.into(),
-        three: three.into(),
-        dist: dist.into(),
-        three_n,
-    }
-}
-
-/// Every shape in rank order.
-fn all_shapes() -> Vec<[u8; SUIT]> {
-    fn go(i: usize, left: u8, cur: &mut [u8; SUIT], out: &mut Vec<[u8; SUIT]>) {
-        if i == SUIT {
-            out.push(*cur);
-            return;
-        }
-        for d in 0..=left.min(4) {
-            cur[i] = d;
-            go(i + 1, left - d, cur, out);
-        }
-        cur[i] = 0;
-    }
-    let mut out = Vec::with_capacity(SUIT_SHAPES);
-    go(0, MAX_TILES as u8, &mut [0; SUIT], &mut out);
-    out
-}
-
-/// Marks, in `mask`, every suit target (`m` melds and `p` pairs, counts ≤ 4) with bit `2m + p`.
-fn mark_targets(mask: &mut [u16]) {
-    // The 16 melds of a suit: sequences 0..7 start at digit i, triplets 7..16 at digit i - 7.
-    fn add_meld(h: &mut [u8; SUIT], meld: usize, sign: i8) {
-        let cells: &[usize] = &if meld < 7 { [meld, meld + 1, meld + 2] } else { [meld - 7; 3] };
-        for &c in cells {
-            h[c] = h[c].wrapping_add_signed(sign);
-        }
-    }
-    fn go(h: &mut [u8; SUIT], m: usize, from: usize, mask: &mut [u16]) {
-        if h.iter().any(|&c| c > 4) {
-            return; // adding melds never lowers a count
-        }
-        mask[rank(h)] |= 1 << (2 * m);
-        for j in 0..SUIT {
-            if h[j] <= 2 {
-                h[j] += 2;
-                mask[rank(h)] |= 1 << (2 * m + 1);
-                h[j] -= 2;
-            }
-        }
-        if m == 4 {
-            return;
-        }
-        for meld in from..16 {
-            add_meld(h, meld, 1);
-            go(h, m + 1, meld, mask);
-            add_meld(h, meld, -1);
-        }
-    }
-    go(&mut [0; SUIT], 0, 0, mask);
-}
-
-fn build_suit_table() -> Box<[[u8; ENTRY]]> {
-    let shapes = all_shapes();
-    debug_assert_eq!(shapes.len(), SUIT_SHAPES);
-    // 1. mask[c] bit 2m+p: c is a sub-multiset of some target with m melds and p pairs.
-    let mut mask = vec![0u16; SUIT_SHAPES];
-    mark_targets(&mut mask);
-    for r in (0..SUIT_SHAPES).rev() {
-        let mut c = shapes[r];
-        if c.iter().map(|&x| usize::from(x)).sum::<usize>() == MAX_TILES {
-            continue;
-        }
-        let mut acc = mask[r];
-        for i in 0..SUIT {
-            if c[i] < 4 {
-                c[i] += 1;
-                // valid: a count ≤ 4 and at most 14 tiles (full shapes are skipped above)
-                acc |= mask[fast_rank(&c)];
-                c[i] -= 1;
-            }
-        }
-        mask[r] = acc;
-    }
-    // 2. best overlap E, then D = 3m + 2p - E.
-    let mut overlap = vec![[0u8; ENTRY]; SUIT_SHAPES];
-    for r in 0..SUIT_SHAPES {
-        let mut c = shapes[r];
-        let size = c.iter().sum::<u8>();
-        let mut best = [0u8; ENTRY];
-        if mask[r] != (1 << ENTRY) - 1 {
-            for i in 0..SUIT {
-                if c[i] > 0 {
-                    c[i] -= 1;
-                    let sub = &overlap[fast_rank(&c)];
-                    c[i] += 1;
-                    for k in 0..ENTRY {
-                        best[k] = best[k].max(sub[k]);
-                    }
-                }
-            }
-        }
-        for (k, e) in best.iter_mut().enumerate() {
-            if mask[r] & (1 << k) != 0 {
-                *e = size;
-            }
-        }
-        overlap[r] = best;
-    }
-    overlap.into_iter().map(|e| std::array::from_fn(|k| (3 * (k / 2) + 2 * (k % 2)) as u8 - e[k])).collect()
-}
-
-/// Forces the tables to be built now (they are otherwise built by the first shanten call).
-pub fn warm_up() {
-    tables();
+    &TABLES
 }
 
 /// Least tiles to add to one suit (nine counts) for each `(m, p)`, index `2m + p`; the suit must hold ≤ 14
@@ -378,74 +102,7 @@ pub fn warm_up() {
 pub fn suit_entry(suit: &[u8; SUIT]) -> [u8; ENTRY] {
     assert!(suit.iter().all(|&c| c <= 4) && suit.iter().map(|&c| usize::from(c)).sum::<usize>() <= MAX_TILES);
     let t = tables();
-    t.suit_vecs[usize::from(t.suit[rank(suit)])]
-}
-
-/// Honors: `D(m, p)` depends only on how many kinds are held once, twice, three and four times
-/// (`n1 + 8 n2 + 64 n3 + 512 n4`, each at most 7): triplets from the most numerous kinds, the pair from the
-/// next one (swapping a pair kind with a more numerous triplet kind never helps).
-static HONORS: [[u8; ENTRY]; 4096] = {
-    let mut t = [[0u8; ENTRY]; 4096];
-    let mut idx = 0;
-    while idx < 4096 {
-        let n = [idx % 8, idx / 8 % 8, idx / 64 % 8, idx / 512];
-        if n[0] + n[1] + n[2] + n[3] <= 7 {
-            // The five largest counts, descending.
-            let mut top = [0u8; 5];
-            let mut j = 0;
-            let mut v = 4;
-            while v >= 1 {
-                let mut k = 0;
-                while k < n[v - 1] && j < 5 {
-                    top[j] = v as u8;
-                    j += 1;
-                    k += 1;
-                }
-                v -= 1;
-            }
-            let mut trip = 0u8;
-            let mut m = 0;
-            while m < 5 {
-                let c = top[m];
-                t[idx][2 * m] = trip;
-                t[idx][2 * m + 1] = trip + 2 - if c < 2 { c } else { 2 };
-                trip += 3 - if c < 3 { c } else { 3 };
-                m += 1;
-            }
-        }
-        idx += 1;
-    }
-    t
-};
-
-/// The honors' index into [`HONORS`], `Σ 8^(count-1)` over the seven counts (each ≤ 4): `(1 << 3c) >> 3`
-/// is 0 for c = 0 and `8^(c-1)` otherwise.
-#[inline(always)]
-fn honor_index(h: &[u8]) -> usize {
-    h[..7].iter().map(|&c| (1usize << (3 * u32::from(c))) >> 3).sum()
-}
-
-/// The honors' entry, from their seven counts.
-#[cfg(test)]
-fn honor_entry(h: &[u8]) -> &'static [u8; ENTRY] {
-    &HONORS[honor_index(h)]
-}
-
-/// Min-plus convolution of two `(m, p)` vectors, for `m ≤ N`.
-#[inline(always)]
-fn combine<const N: usize>(a: &[u8; ENTRY], b: &[u8; ENTRY]) -> [u8; ENTRY] {
-    let mut r = [u8::MAX; ENTRY];
-    for m in 0..=N {
-        let (mut best0, mut best1) = (u8::MAX, u8::MAX);
-        for x in 0..=m {
-            let y = m - x;
-            best0 = best0.min(a[2 * x] + b[2 * y]);
-            best1 = best1.min(a[2 * x] + b[2 * y + 1]).min(a[2 * x + 1] + b[2 * y]);
-        }
-        r[2 * m] = best0;
-        r[2 * m + 1] = best1;
-    }
-    r
+    t.suit_vecs[usize::from(t.suit[fast_rank(suit)])]
 }
 
 /// Regular-form shanten for `n` concealed melds and a pair; the hand must be valid ([`hand_size`]).
@@ -574,16 +231,6 @@ const ORPHAN_MASK: [u8; KINDS] = {
     m
 };
 
-/// Regular-form shanten from the suits' combined vector and the honors' entry, for `n` melds.
-#[inline(always)]
-fn finish_n(suits: &[u8; ENTRY], hon: &[u8; ENTRY], n: usize) -> i8 {
-    let mut d = u8::MAX;
-    for m in 0..=n {
-        d = d.min(suits[2 * (n - m) + 1] + hon[2 * m]).min(suits[2 * (n - m)] + hon[2 * m + 1]);
-    }
-    d as i8 - 1
-}
-
 /// Shanten after one more or one fewer tile of each kind: `delta = -1` gives the shanten after discarding
 /// one tile of kind `k` (for a hand of 3n+2 tiles), `delta = +1` after drawing one (3n+1 tiles). Kinds that
 /// cannot change so (none held, or four held) get `i8::MAX`. Equal to calling [`shanten`] on each changed
@@ -658,7 +305,23 @@ pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
 mod tests {
     use super::*;
     use crate::hand::HandNotation;
+    use crate::shanten_tables::{all_shapes, build, build_suit_table, combine, finish_n, rank, HONORS};
     use rand::{rngs::StdRng, Rng, SeedableRng};
+
+    /// The honors' entry, from their seven counts.
+    fn honor_entry(h: &[u8]) -> &'static [u8; ENTRY] {
+        &HONORS[honor_index(h)]
+    }
+
+    #[test]
+    fn the_compiled_tables_are_the_tables_built_now() {
+        let (t, b) = (tables(), build());
+        assert_eq!(&t.suit[..], &b.suit[..]);
+        assert_eq!(t.suit_vecs, &b.suit_vecs[..]);
+        assert_eq!(&t.honor[..], &b.honor[..]);
+        assert_eq!((t.two, t.three, t.dist), (&b.two[..], &b.three[..], &b.dist[..]));
+        assert_eq!(t.three_n * 5 * HONOR_STRIDE, b.dist.len());
+    }
 
     fn counts(s: &str) -> Counts {
         s.parse::<HandNotation>().unwrap().counts

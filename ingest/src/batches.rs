@@ -2,7 +2,7 @@
 //! once with [`columns!`](crate::columns!): every column's name, type and the value it takes from a game.
 //! Each table's builder takes whole games and hands out record batches.
 
-use haifu_record::event::{Event, GameRecord};
+use haifu_record::event::{Event, GameRecord, Tag};
 use haifu_record::tags::Agari;
 use haifu_rules::hand::suit_key;
 use haifu_rules::table::placements;
@@ -197,9 +197,16 @@ fn typed(e: &Event) -> (Option<u8>, Option<u8>, Option<u32>) {
     }
 }
 
+/// A tag's attributes as XML text, written into the rows' reused buffer.
+fn attrs_text<'t>(tag: &Tag, text: &'t mut String) -> &'t str {
+    text.clear();
+    tag.write_attrs(text);
+    text
+}
+
 columns! {
     /// One row per event, in order (lossless).
-    pub struct EventsBatch("events") for<'a> |g: GameRow<'a>| {
+    pub struct EventsBatch("events") for<'a> |g: GameRow<'a>, text| {
         for (i, e, round) in with_rounds(g);
         let (seat, tile, meld) = typed(e);
     }
@@ -210,7 +217,7 @@ columns! {
     seat: Option<UInt8> = seat,
     tile: Option<UInt8> = tile,
     meld: Option<UInt32> = meld,
-    attrs: Option<Utf8> = e.written_tag().map(|t| t.attrs_xml()),
+    attrs: Option<Utf8> = e.written_tag().map(|t| attrs_text(t, text)),
 }
 
 // ---------------------------------------------------------------- decisions

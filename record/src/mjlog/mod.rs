@@ -87,6 +87,19 @@ fn not_utf8(text: &[u8], from: u64) -> ReadError {
 fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError> {
     let name = e.name();
     let name = name.as_ref().as_bytes();
+    // Fast path, first (nine tags in ten): draws and discards are a letter and a tile id, without attributes.
+    if let [letter @ (b'T' | b'U' | b'V' | b'W' | b'D' | b'E' | b'F' | b'G'), digits @ ..] = name {
+        if (1..=3).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+            // T U V W draw and D E F G discard, seats 0 to 3 (each four consecutive letters)
+            let (seat, draw) = if *letter >= b'T' { (letter - b'T', true) } else { (letter - b'D', false) };
+            let id: u32 = digits.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
+            let tile = u8::try_from(id)
+                .ok()
+                .and_then(Tile::new)
+                .ok_or_else(|| ReadError::at(text, at, format!("tile id {id} out of range 0..136")))?;
+            return Ok(if draw { Event::Draw { seat, tile } } else { Event::Discard { seat, tile } });
+        }
+    }
     // a tag's name is a letter and letters, digits or `_` (Tenhou's are like `T47`, `INIT`, `UN`): anything else
     // is a broken tag, which must not pass as an unknown one (it may have swallowed the tags after it)
     let valid = name.first().is_some_and(u8::is_ascii_alphabetic)
@@ -94,21 +107,6 @@ fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError>
     if !valid {
         let shown = String::from_utf8_lossy(&name[..name.len().min(40)]).into_owned();
         return Err(ReadError::at(text, at, format!("malformed tag <{shown}...>: not an mjlog element")));
-    }
-    // Fast path: draws and discards are a letter and a tile id, without attributes.
-    if let [letter, digits @ ..] = name {
-        if !digits.is_empty() && digits.len() <= 3 && digits.iter().all(u8::is_ascii_digit) {
-            let pos = b"TUVWDEFG".iter().position(|c| c == letter);
-            if let Some(p) = pos {
-                let id: u32 = digits.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
-                let tile = u8::try_from(id)
-                    .ok()
-                    .and_then(Tile::new)
-                    .ok_or_else(|| ReadError::at(text, at, format!("tile id {id} out of range 0..136")))?;
-                let seat = (p % 4) as u8;
-                return Ok(if p < 4 { Event::Draw { seat, tile } } else { Event::Discard { seat, tile } });
-            }
-        }
     }
     let tag = tag_of(e, text, at)?;
     // the rich tags are typed here, once: a value that does not parse is an error at the tag

@@ -15,7 +15,7 @@
 use arrayvec::ArrayVec;
 use haifu_rules::agari;
 use haifu_rules::score::{Ruleset, Score};
-use haifu_rules::shanten::shanten;
+use haifu_rules::shanten::{shanten, shanten_discard};
 use haifu_rules::table;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
@@ -495,6 +495,8 @@ impl Replayer<'_> {
         let river = s.river.last().ok_or("a discard that reached no river")?;
         // a riichi discard's tile equals the draw only after a draw, never after a call
         let tsumogiri = river.tsumogiri && matches!(source, TileSource::Draw | TileSource::Kan | TileSource::Nuki);
+        let (shanten_before, shanten_after) = shanten_discard(b.hand.counts(), usize::from(tile.kind().index()));
+        debug_assert_eq!(shanten_after, shanten(s.hand.counts()), "the hand after the discard");
         let r = self.round.as_mut().ok_or(OUTSIDE)?;
         r.last_decision = Some(self.decisions.len());
         self.decisions.push(Decision {
@@ -511,8 +513,8 @@ impl Replayer<'_> {
             riichi: river.riichi,
             in_riichi: b.in_riichi,
             melds: b.melds,
-            shanten_before: shanten(b.hand.counts()),
-            shanten_after: shanten(s.hand.counts()),
+            shanten_before,
+            shanten_after,
             scores: b.scores,
             dora_count: b.dora_count,
             tiles_left: b.tiles_left,

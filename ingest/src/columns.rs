@@ -71,6 +71,7 @@ impl<C: Column> Column for List<C> {
 }
 
 impl<C: Column> Nullable for List<C> {
+    #[inline]
     fn append_null(b: &mut Self::Builder) {
         b.append_null();
     }
@@ -117,6 +118,7 @@ macro_rules! scalars {
         }
 
         impl Nullable for $marker {
+            #[inline]
             fn append_null(b: &mut $builder) {
                 b.append_null();
             }
@@ -173,6 +175,7 @@ impl Column for Utf8 {
 }
 
 impl Nullable for Utf8 {
+    #[inline]
     fn append_null(b: &mut StringBuilder) {
         b.append_null();
     }

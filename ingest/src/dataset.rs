@@ -22,7 +22,7 @@ use anyhow::{Context, Result};
 use arrow::datatypes::{DataType, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
-use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersion};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesBuilder, WriterVersion};
 use parquet::schema::types::ColumnPath;
 use serde::{Deserialize, Serialize};
 
@@ -285,6 +285,25 @@ fn table_properties(schema: &SchemaRef, props: WriterProperties) -> WriterProper
     b.set_column_dictionary_enabled(ColumnPath::from("attrs"), false).build()
 }
 
+/// The writer properties every file of a dataset starts from (its tables and `shapes.parquet`).
+pub fn writer_properties() -> WriterPropertiesBuilder {
+    WriterProperties::builder()
+        // zstd at level 1, its fastest positive level (ZstdLevel::default)
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_created_by(format!("haifu {}", env!("CARGO_PKG_VERSION")))
+        // a column's values reach the encoder in runs of up to 32,768, not 1,024: a tenth of the per-run
+        // bookkeeping (-1.2% of an ingest's instructions, callgrind, docs/PERFORMANCE.md); a page still ends
+        // near its size limit, as pages of our row groups stay well under it
+        .set_write_batch_size(32_768)
+        // data pages v2: the values are compressed where they lie, where a v1 page copies them behind the
+        // levels, compresses into a buffer grown by copying and shrinks it by copying again (-3.5% of an
+        // ingest's instructions; the levels stay uncompressed, +5% on the decisions' bytes; DuckDB, Polars,
+        // Spark 3.3+ and arrow-rs read them). PLAIN where no dictionary is used, as under v1: v2's default
+        // delta encodings cost more than zstd saves on these columns (docs/PERFORMANCE.md).
+        .set_writer_version(WriterVersion::PARQUET_2_0)
+        .set_encoding(Encoding::PLAIN)
+}
+
 /// The bookkeeping of one run: table writers, the manifest lines and the quarantine list, and the commit.
 pub struct DatasetWriter {
     out: PathBuf,
@@ -297,21 +316,7 @@ pub struct DatasetWriter {
 impl DatasetWriter {
     pub fn new(out: &Path, run: &str) -> Result<DatasetWriter> {
         std::fs::create_dir_all(out.join(META_DIR)).with_context(|| format!("creating {}", out.display()))?;
-        let props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-            .set_created_by(format!("haifu {}", env!("CARGO_PKG_VERSION")))
-            // a column's values reach the encoder in runs of up to 32,768, not 1,024: a tenth of the per-run
-            // bookkeeping (-1.2% of an ingest's instructions, callgrind, docs/PERFORMANCE.md); a page still ends
-            // near its size limit, as pages of our row groups stay well under it
-            .set_write_batch_size(32_768)
-            // data pages v2: the values are compressed where they lie, where a v1 page copies them behind the
-            // levels, compresses into a buffer grown by copying and shrinks it by copying again (-3.5% of an
-            // ingest's instructions; the levels stay uncompressed, +5% on the decisions' bytes; DuckDB, Polars,
-            // Spark 3.3+ and arrow-rs read them). PLAIN where no dictionary is used, as under v1: v2's default
-            // delta encodings cost more than zstd saves on these columns (docs/PERFORMANCE.md).
-            .set_writer_version(WriterVersion::PARQUET_2_0)
-            .set_encoding(Encoding::PLAIN)
-            .build();
+        let props = writer_properties().build();
         Ok(DatasetWriter {
             out: out.to_path_buf(),
             run: run.to_string(),

@@ -9,12 +9,10 @@ use anyhow::Result;
 use haifu_rules::hand::shape_digits;
 use haifu_rules::{write_suit_digits, Counts, Suit, KINDS};
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
 
 use crate::columns;
 use crate::columns::{Table, UInt32, UInt8, Utf8};
-use crate::dataset::atomic_write;
+use crate::dataset::{atomic_write, writer_properties};
 
 /// The lookup's file name in the dataset folder.
 pub const FILE: &str = "shapes.parquet";
@@ -78,10 +76,7 @@ pub fn write_shapes(path: &Path, keys: &[u32]) -> Result<()> {
     let mut batch = ShapesBatch::default();
     batch.push(&ShapeKeys(keys));
     // every value is distinct: a dictionary would only cost time
-    let props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-        .set_dictionary_enabled(false)
-        .build();
+    let props = writer_properties().set_dictionary_enabled(false).build();
     atomic_write(path, |file| {
         let mut w = ArrowWriter::try_new(file, ShapesBatch::schema(), Some(props))?;
         w.write(&batch.finish())?;

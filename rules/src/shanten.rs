@@ -228,52 +228,127 @@ pub fn shanten(counts: &Counts) -> i8 {
 /// # Panics
 /// As [`shanten`], and when the hand does not hold 3n+2 tiles or holds no tile of kind `discard`.
 pub fn shanten_discard(counts: &Counts, discard: usize) -> (i8, i8) {
-    let (mut total, mut max, mut pairs, mut kinds, mut orphan_kinds, mut orphan_pairs) = (0u8, 0u8, 0i8, 0i8, 0i8, 0i8);
-    for (&c, &orphan) in counts.iter().zip(&ORPHAN_MASK) {
-        let (one, two) = (i8::from(c >= 1), i8::from(c >= 2));
-        total = total.wrapping_add(c);
-        max = max.max(c);
-        kinds += one;
-        pairs += two;
-        orphan_kinds += one * orphan as i8;
-        orphan_pairs += two * orphan as i8;
-    }
-    let size = checked_size(total, max);
+    let size = hand_size(counts);
     let held = counts[discard];
     assert!(size % 3 == 2 && held > 0, "a discard of kind {discard} from {size} tiles holding {held}");
-    let t = tables();
     // both hands have n melds to make: 3n+2 and 3n+1 tiles
-    let part = t.three_n * HONOR_STRIDE;
-    let dist = &t.dist[size / 3 * part..(size / 3 + 1) * part];
-    let distance = |three: u8, hon: u8| dist[usize::from(three) * HONOR_STRIDE + usize::from(hon)] as i8 - 1;
-    let two = |man: u8, pin: u8| t.two[usize::from(man) * SUIT_STRIDE + usize::from(pin)];
-    let three = |two: u8, sou: u8| t.three[usize::from(two) * SUIT_STRIDE + usize::from(sou)];
-    let class = |c: &[u8], g: usize| t.suit[fast_rank(&c[g * 9..g * 9 + 9])];
-    let [man, pin, sou] = [0, 1, 2].map(|g| class(counts, g));
-    let honor_idx = honor_index(&counts[27..34]);
-    let hon = t.honor[honor_idx];
-    let mut before = distance(three(two(man, pin), sou), hon);
+    let groups = Groups::new(counts, size / 3);
     let mut left = *counts;
     left[discard] -= 1;
-    let mut after = match discard / 9 {
-        0 => distance(three(two(class(&left, 0), pin), sou), hon),
-        1 => distance(three(two(man, class(&left, 1)), sou), hon),
-        2 => distance(three(two(man, pin), class(&left, 2)), hon),
-        // one kind held once fewer: its weight 8^(c-1) becomes 8^(c-2) (0 for none)
-        _ => distance(
-            three(two(man, pin), sou),
-            t.honor[honor_idx - ((1 << (3 * held)) >> 3) + ((1 << (3 * (held - 1))) >> 3)],
-        ),
-    };
+    let (mut before, mut after) = (groups.regular(), groups.changed(&left, discard, held, held - 1));
     if size == MAX_TILES {
-        before = before.min(6 - pairs + (7 - kinds).max(0)).min(13 - orphan_kinds - i8::from(orphan_pairs > 0));
-        // the discarded kind loses a pair at two held, and its kind at one
-        let (p, k) = (pairs - i8::from(held == 2), kinds - i8::from(held == 1));
-        let orphan = ORPHAN_MASK[discard] as i8;
-        let (ok, op) = (orphan_kinds - orphan * i8::from(held == 1), orphan_pairs - orphan * i8::from(held == 2));
-        after = after.min(6 - p + (7 - k).max(0)).min(13 - ok - i8::from(op > 0));
+        let singles = Singles::of(counts);
+        before = before.min(singles.shanten());
+        after = after.min(singles.changed(discard, held, held - 1).shanten());
     }
     (before, after)
+}
+
+/// A hand's four groups looked up once, for hands of `n` melds: the classes of its suits and of its honors;
+/// a hand one tile away differs in one group and looks up only that one and the convolutions after it.
+struct Groups {
+    /// The distances for `n` melds, by [three-suit class][honor class].
+    dist: &'static [u8],
+    man: u8,
+    pin: u8,
+    sou: u8,
+    man_pin: u8,
+    all_suits: u8,
+    honor_idx: usize,
+}
+
+impl Groups {
+    #[inline(always)]
+    fn new(counts: &Counts, n: usize) -> Groups {
+        let t = tables();
+        let part = t.three_n * HONOR_STRIDE;
+        let [man, pin, sou] = [0, 1, 2].map(|g| Groups::class(counts, g));
+        let man_pin = Groups::two(man, pin);
+        let all_suits = Groups::three(man_pin, sou);
+        let honor_idx = honor_index(&counts[27..34]);
+        Groups { dist: &t.dist[n * part..(n + 1) * part], man, pin, sou, man_pin, all_suits, honor_idx }
+    }
+    #[inline(always)]
+    fn class(counts: &Counts, g: usize) -> u8 {
+        tables().suit[fast_rank(&counts[g * 9..g * 9 + 9])]
+    }
+    #[inline(always)]
+    fn two(man: u8, pin: u8) -> u8 {
+        tables().two[usize::from(man) * SUIT_STRIDE + usize::from(pin)]
+    }
+    #[inline(always)]
+    fn three(two: u8, sou: u8) -> u8 {
+        tables().three[usize::from(two) * SUIT_STRIDE + usize::from(sou)]
+    }
+    #[inline(always)]
+    fn distance(&self, three: u8, honor_idx: usize) -> i8 {
+        let hon = tables().honor[honor_idx];
+        self.dist[usize::from(three) * HONOR_STRIDE + usize::from(hon)] as i8 - 1
+    }
+    /// The regular-form shanten of the hand itself.
+    #[inline(always)]
+    fn regular(&self) -> i8 {
+        self.distance(self.all_suits, self.honor_idx)
+    }
+    /// The regular-form shanten of `changed`, the hand with kind `k` held `after` times instead of `before`.
+    #[inline(always)]
+    fn changed(&self, changed: &Counts, k: usize, before: u8, after: u8) -> i8 {
+        // an honor held c times weighs 8^(c-1) in its index, none 0
+        let weight = |c: u8| (1usize << (3 * u32::from(c))) >> 3;
+        match k / 9 {
+            0 => {
+                self.distance(Groups::three(Groups::two(Groups::class(changed, 0), self.pin), self.sou), self.honor_idx)
+            }
+            1 => {
+                self.distance(Groups::three(Groups::two(self.man, Groups::class(changed, 1)), self.sou), self.honor_idx)
+            }
+            2 => self.distance(Groups::three(self.man_pin, Groups::class(changed, 2)), self.honor_idx),
+            _ => self.distance(self.all_suits, self.honor_idx - weight(before) + weight(after)),
+        }
+    }
+}
+
+/// What seven pairs and thirteen orphans count of a hand of 13 or 14 tiles: its pairs and kinds, over all
+/// kinds and over the orphans.
+#[derive(Clone, Copy)]
+struct Singles {
+    pairs: i8,
+    kinds: i8,
+    orphan_pairs: i8,
+    orphan_kinds: i8,
+}
+
+impl Singles {
+    #[inline(always)]
+    fn of(counts: &Counts) -> Singles {
+        let mut s = Singles { pairs: 0, kinds: 0, orphan_pairs: 0, orphan_kinds: 0 };
+        for (&c, &orphan) in counts.iter().zip(&ORPHAN_MASK) {
+            let (one, two) = (i8::from(c >= 1), i8::from(c >= 2));
+            s.kinds += one;
+            s.pairs += two;
+            s.orphan_kinds += one * orphan as i8;
+            s.orphan_pairs += two * orphan as i8;
+        }
+        s
+    }
+    /// The counts with kind `k` held `after` times instead of `before`.
+    #[inline(always)]
+    fn changed(self, k: usize, before: u8, after: u8) -> Singles {
+        let (one, two) = (i8::from(after >= 1) - i8::from(before >= 1), i8::from(after >= 2) - i8::from(before >= 2));
+        let orphan = ORPHAN_MASK[k] as i8;
+        Singles {
+            pairs: self.pairs + two,
+            kinds: self.kinds + one,
+            orphan_pairs: self.orphan_pairs + orphan * two,
+            orphan_kinds: self.orphan_kinds + orphan * one,
+        }
+    }
+    /// The lesser of the seven pairs' and the thirteen orphans' shanten.
+    #[inline(always)]
+    fn shanten(self) -> i8 {
+        let chiitoi = 6 - self.pairs + (7 - self.kinds).max(0);
+        chiitoi.min(13 - self.orphan_kinds - i8::from(self.orphan_pairs > 0))
+    }
 }
 
 /// 1 at the orphans (terminals and honors), 0 elsewhere.
@@ -300,30 +375,8 @@ pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
     let size = hand_size(counts);
     let new_size = (size as isize + isize::from(delta)) as usize;
     assert!(new_size <= MAX_TILES && !new_size.is_multiple_of(3), "changed hands of {new_size} tiles");
-    let t = tables();
-    // the distances for the changed hands' meld count, by [three-suit class][honor class]
-    let part = t.three_n * HONOR_STRIDE;
-    let dist = &t.dist[new_size / 3 * part..(new_size / 3 + 1) * part];
-    let distance = |three: u8, hon: u8| dist[usize::from(three) * HONOR_STRIDE + usize::from(hon)] as i8 - 1;
-    let two = |man: u8, pin: u8| t.two[usize::from(man) * SUIT_STRIDE + usize::from(pin)];
-    let three = |two: u8, sou: u8| t.three[usize::from(two) * SUIT_STRIDE + usize::from(sou)];
-    let class = |c: &[u8], g: usize| t.suit[fast_rank(&c[g * 9..g * 9 + 9])];
-    let [man, pin, sou] = [0, 1, 2].map(|g| class(counts, g));
-    let honor_idx = honor_index(&counts[27..34]);
-    let hon = t.honor[honor_idx];
-    let (man_pin, all_suits) = (two(man, pin), three(two(man, pin), sou));
-    // seven pairs and thirteen orphans, adjusted per kind
-    let (mut pairs, mut kinds) = (0i8, 0i8);
-    for &c in counts.iter() {
-        pairs += i8::from(c >= 2);
-        kinds += i8::from(c >= 1);
-    }
-    let (mut orphan_kinds, mut orphan_pairs) = (0i8, 0i8);
-    for k in ORPHANS {
-        orphan_kinds += i8::from(counts[k] >= 1);
-        orphan_pairs += i8::from(counts[k] >= 2);
-    }
-    let weight = |c: u8| (1usize << (3 * u32::from(c))) >> 3;
+    let groups = Groups::new(counts, new_size / 3);
+    let singles = Singles::of(counts);
     let mut out = [i8::MAX; KINDS];
     let mut c = *counts;
     for k in 0..KINDS {
@@ -333,25 +386,8 @@ pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
         }
         let after = (before as i8 + delta) as u8;
         c[k] = after;
-        let regular = match k / 9 {
-            0 => distance(three(two(class(&c, 0), pin), sou), hon),
-            1 => distance(three(two(man, class(&c, 1)), sou), hon),
-            2 => distance(three(man_pin, class(&c, 2)), hon),
-            _ => distance(all_suits, t.honor[honor_idx - weight(before) + weight(after)]),
-        };
-        let mut best = regular;
-        if new_size >= 13 {
-            let p = pairs - i8::from(before >= 2) + i8::from(after >= 2);
-            let kk = kinds - i8::from(before >= 1) + i8::from(after >= 1);
-            best = best.min(6 - p + (7 - kk).max(0));
-            let (mut ok, mut op) = (orphan_kinds, orphan_pairs);
-            if ORPHAN_MASK[k] == 1 {
-                ok += i8::from(after >= 1) - i8::from(before >= 1);
-                op += i8::from(after >= 2) - i8::from(before >= 2);
-            }
-            best = best.min(13 - ok - i8::from(op > 0));
-        }
-        out[k] = best;
+        let regular = groups.changed(&c, k, before, after);
+        out[k] = if new_size >= 13 { regular.min(singles.changed(k, before, after).shanten()) } else { regular };
         c[k] = before;
     }
     out

@@ -108,14 +108,7 @@ pub fn suit_entry(suit: &[u8; SUIT]) -> [u8; ENTRY] {
 /// Regular-form shanten for `n` concealed melds and a pair; the hand must be valid ([`hand_size`]).
 #[inline(always)]
 fn regular(counts: &Counts, n: usize) -> i8 {
-    let t = tables();
-    let man = usize::from(t.suit[fast_rank(&counts[0..9])]);
-    let pin = usize::from(t.suit[fast_rank(&counts[9..18])]);
-    let sou = usize::from(t.suit[fast_rank(&counts[18..27])]);
-    let hon = usize::from(t.honor[honor_index(&counts[27..34])]);
-    let two = usize::from(t.two[man * SUIT_STRIDE + pin]);
-    let three = usize::from(t.three[two * SUIT_STRIDE + sou]);
-    t.dist[(n * t.three_n + three) * HONOR_STRIDE + hon] as i8 - 1
+    Groups::new(counts, n).regular()
 }
 
 /// Number of tiles in the hand, after checking the hand is a valid concealed hand.

@@ -21,6 +21,11 @@ pub enum BenchCommand {
         /// Scratch directory (default: a fresh directory under the system temp dir).
         #[arg(long)]
         scratch: Option<PathBuf>,
+        /// Also run each repetition's first stages alone, one after the other: reading, parsing and replaying
+        /// only, then with the tables' rows built too (dropped unencoded), so that the CPU time of each stage
+        /// is the difference: replay, rows, Parquet (encoding, compression, writing, commit).
+        #[arg(long)]
+        phases: bool,
         #[arg(long)]
         json: bool,
     },
@@ -103,8 +108,8 @@ fn median(v: &mut [f64]) -> f64 {
 
 pub fn run(cmd: &BenchCommand) -> Result<()> {
     match cmd {
-        BenchCommand::Ingest { inputs, jobs, repeat, scratch, json } => {
-            ingest(inputs, *jobs, *repeat, scratch.clone(), *json)
+        BenchCommand::Ingest { inputs, jobs, repeat, scratch, phases, json } => {
+            ingest(inputs, *jobs, *repeat, scratch.clone(), *phases, *json)
         }
         BenchCommand::Mine { dataset, engines, min_games, jobs, repeat, json } => {
             mine(dataset, engines, *min_games, *jobs, *repeat, *json)
@@ -261,7 +266,15 @@ fn eval(
     Ok(())
 }
 
-fn ingest(inputs: &[PathBuf], jobs: usize, repeat: usize, scratch: Option<PathBuf>, json: bool) -> Result<()> {
+fn ingest(
+    inputs: &[PathBuf],
+    jobs: usize,
+    repeat: usize,
+    scratch: Option<PathBuf>,
+    phases: bool,
+    json: bool,
+) -> Result<()> {
+    use haifu_ingest::pipeline::Stage;
     let (jobs, repeat, json) = (&jobs, &repeat, &json);
     if inputs.is_empty() {
         bail!("give the files to measure, e.g. haifu bench ingest ../shared/corpus/mjlog");
@@ -281,23 +294,36 @@ fn ingest(inputs: &[PathBuf], jobs: usize, repeat: usize, scratch: Option<PathBu
         std::fs::write(&p, text)?;
         paths.push(p);
     }
-    let (mut walls, mut cpus) = (Vec::new(), Vec::new());
+    // the stages of each repetition run one after the other, so that a drift of the machine's speed touches all
+    let stages: &[Stage] = if phases { &[Stage::Replay, Stage::Rows, Stage::Dataset] } else { &[Stage::Dataset] };
+    let (mut walls, mut cpus) = (Vec::new(), vec![Vec::new(); stages.len()]);
     let mut last = None;
     for k in 0..(*repeat).max(1) {
-        let out = scratch.join(format!("out-{k}"));
-        let opts = haifu_ingest::pipeline::IngestOptions { out: out.clone(), jobs: *jobs, ..Default::default() };
-        let (t0, c0) = (Instant::now(), cpu_seconds());
-        let s = haifu_ingest::pipeline::ingest(&paths, &opts, &haifu_ingest::pipeline::Silent)?;
-        walls.push(t0.elapsed().as_secs_f64());
-        cpus.push(cpu_seconds() - c0);
-        std::fs::remove_dir_all(&out).ok();
-        last = Some(s);
+        for (i, &stage) in stages.iter().enumerate() {
+            let out = scratch.join(format!("out-{k}-{i}"));
+            let opts = haifu_ingest::pipeline::IngestOptions {
+                out: out.clone(),
+                jobs: *jobs,
+                stop_after: stage,
+                ..Default::default()
+            };
+            let (t0, c0) = (Instant::now(), cpu_seconds());
+            let s = haifu_ingest::pipeline::ingest(&paths, &opts, &haifu_ingest::pipeline::Silent)?;
+            let wall = t0.elapsed().as_secs_f64();
+            cpus[i].push(cpu_seconds() - c0);
+            std::fs::remove_dir_all(&out).ok();
+            if stage == Stage::Dataset {
+                walls.push(wall);
+                last = Some(s);
+            }
+        }
     }
     std::fs::remove_dir_all(&scratch).ok();
     let s = last.expect("at least one repetition");
-    let (wall, cpu) = (median(&mut walls), median(&mut cpus));
+    let stage_cpu: Vec<f64> = cpus.iter_mut().map(|c| median(c)).collect();
+    let (wall, cpu) = (median(&mut walls), *stage_cpu.last().expect("the whole ingest is a stage"));
     let mb = bytes as f64 / 1e6;
-    let report = serde_json::json!({
+    let mut report = serde_json::json!({
         "files": paths.len(),
         "games": s.games_ingested,
         "decisions": s.decisions,
@@ -312,6 +338,11 @@ fn ingest(inputs: &[PathBuf], jobs: usize, repeat: usize, scratch: Option<PathBu
         "games_per_s": s.games_ingested as f64 / wall,
         "games_per_cpu_s": s.games_ingested as f64 / cpu,
     });
+    // each stage's own CPU time: the run that stops after it less the run that stops before it
+    let phase_cpu = phases.then(|| [stage_cpu[0], stage_cpu[1] - stage_cpu[0], stage_cpu[2] - stage_cpu[1]]);
+    if let Some([replay, rows, parquet]) = phase_cpu {
+        report["phases_cpu_s"] = serde_json::json!({ "replay": replay, "rows": rows, "parquet": parquet });
+    }
     if *json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -325,6 +356,17 @@ fn ingest(inputs: &[PathBuf], jobs: usize, repeat: usize, scratch: Option<PathBu
             mb / cpu,
             s.games_ingested as f64 / wall
         );
+        if let Some([replay, rows, parquet]) = phase_cpu {
+            let share = |x: f64| 100.0 * x / cpu;
+            println!(
+                "  by stage (CPU medians, each the difference of two runs): read, parse and replay {replay:.3}s \
+                 ({:.0}%), the tables' rows {rows:.3}s ({:.0}%), Parquet (encode, compress, write, commit) \
+                 {parquet:.3}s ({:.0}%)",
+                share(replay),
+                share(rows),
+                share(parquet)
+            );
+        }
     }
     Ok(())
 }

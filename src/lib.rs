@@ -338,6 +338,7 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
         max_quarantined: a.max_quarantined,
         keep_duplicates: a.keep_duplicates,
         keep_misscored: a.keep_misscored,
+        stop_after: haifu_ingest::pipeline::Stage::Dataset,
     };
     let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);
     let summary = haifu_ingest::pipeline::ingest(&inputs, &opts, &bar)?;

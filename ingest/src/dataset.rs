@@ -222,14 +222,31 @@ pub struct TableWriter<B: TableBatch> {
     run: String,
     props: WriterProperties,
     parts: HashMap<Option<i32>, Part<B>>,
+    /// Rows built and dropped unencoded ([`TableWriter::rows_only`]); `None` in an ingest.
+    rows_only: Option<B>,
 }
 
 impl<B: TableBatch> TableWriter<B> {
     pub fn write_game(&mut self, g: &GameRow<'_>) -> Result<()> {
+        if let Some(b) = &mut self.rows_only {
+            b.push(g);
+            if b.len() >= rows_per_group(B::NAME) {
+                let _unencoded = b.finish();
+            }
+            return Ok(());
+        }
         let year = g.date.map(|d| d.0);
         let (dir, run) = (&self.dir, &self.run);
         let part = self.parts.entry(year).or_insert_with(|| Part::new(&dir.join(partition_name(year)), run));
         part.push(g, &self.props)
+    }
+
+    /// A writer that builds the table's rows batch by batch, as an ingest does, and drops each batch instead of
+    /// encoding it: what encoding and writing cost is an ingest's time less this one's (`haifu bench ingest
+    /// --phases`). It writes no file.
+    pub fn rows_only(mut self) -> Self {
+        self.rows_only = Some(B::default());
+        self
     }
 
     /// Closes every part file; they stay hidden until [`DatasetWriter::commit`].
@@ -337,6 +354,7 @@ impl DatasetWriter {
             run: self.run.clone(),
             props: table_properties(&B::schema(), self.props.clone()),
             parts: HashMap::new(),
+            rows_only: None,
         }
     }
 

@@ -24,6 +24,19 @@ use haifu_record::length::ReadOptions;
 /// Files handled per parallel chunk.
 const CHUNK: usize = 64;
 
+/// How far an ingest goes. Only [`Stage::Dataset`] writes anything; the earlier stages measure what the stages
+/// after them cost (`haifu bench ingest --phases`, docs/PERFORMANCE.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Read, parse and replay every game, with every check; no table row is built.
+    Replay,
+    /// The same, and every table's rows built in record batches, which are dropped unencoded.
+    Rows,
+    /// An ingest: the batches encoded as Parquet, written and committed.
+    #[default]
+    Dataset,
+}
+
 #[derive(Default, Clone, Debug)]
 pub struct IngestOptions {
     pub out: PathBuf,
@@ -41,6 +54,8 @@ pub struct IngestOptions {
     /// Keep a win whose recorded value (AGARI `ten`, `yaku`) is not what its hand is worth, with a note in the
     /// games table, instead of quarantining its game.
     pub keep_misscored: bool,
+    /// Where the run stops ([`Stage::Dataset`]: a whole ingest).
+    pub stop_after: Stage,
 }
 
 /// `--max-quarantined`: a count (`10`) or a share of the files and games read (`5%`).
@@ -437,12 +452,17 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
     let read_opts = opts.read;
     let keep_misscored = opts.keep_misscored;
     // one thread per table: encoding Parquet is most of the work, and the tables are independent
-    let (games, rounds, events, decisions) = (
+    let (mut games, mut rounds, mut events, mut decisions) = (
         writer.table::<GamesBatch>(),
         writer.table::<RoundsBatch>(),
         writer.table::<EventsBatch>(),
         writer.table::<DecisionsBatch>(),
     );
+    if opts.stop_after == Stage::Rows {
+        (games, rounds, events, decisions) =
+            (games.rows_only(), rounds.rows_only(), events.rows_only(), decisions.rows_only());
+    }
+    let replay_only = opts.stop_after == Stage::Replay;
 
     let result: Result<Vec<Staged>> = std::thread::scope(|scope| {
         let reader = scope.spawn(move || read_and_replay(inputs, &mut seen, &pool, &tx, &read_opts, keep_misscored));
@@ -480,6 +500,9 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
                 }
             }
             outs.retain(|f| !f.skipped);
+            if replay_only {
+                continue;
+            }
             let chunk = Arc::new(outs);
             for t in &senders {
                 // a table thread that stopped has an error to report when joined
@@ -508,7 +531,13 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
             None => Ok(staged),
         }
     });
-    commit_run(result?, summary, writer, opts, started)
+    let staged = result?;
+    if opts.stop_after < Stage::Dataset {
+        // a measurement of the first stages: no part was written, nothing is committed
+        summary.elapsed_s = started.elapsed().as_secs_f64();
+        return Ok(summary);
+    }
+    commit_run(staged, summary, writer, opts, started)
 }
 
 /// Reads the inputs chunk by chunk and sends each chunk's files parsed and replayed: reading is sequential

@@ -87,13 +87,9 @@ pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
     let shape = info.shape().with_context(|| dir.display().to_string())?;
     let device = crate::train::device(device)?;
     let mut vs = nn::VarStore::new(device);
-    // the weights drawn here are replaced by the checkpoint's, but they are drawn from libtorch's global
-    // generator: under its lock, or a run seeded in parallel would get other initial weights than its seed's
-    // (a test of the same seed giving the same run failed so, once in two CI runs)
-    let net = {
-        let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
-        Net::new(&vs.root(), shape)
-    };
+    // the weights drawn are replaced by the checkpoint's, but drawn under the generator's lock all the same
+    // (a test of one seed giving one run failed once in two CI runs while another test loaded a checkpoint)
+    let net = Net::drawn(&vs.root(), shape, None);
     if info.bf16 {
         vs.bfloat16();
     }

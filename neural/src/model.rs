@@ -82,6 +82,19 @@ impl Net {
             Arch::Transformer => Net::Transformer(TransformerNet::new(p, shape.layers, shape.channels)),
         }
     }
+
+    /// A network whose initial weights are drawn from libtorch's global generator under
+    /// `train::GENERATOR`'s lock, after seeding it when `seed` is given. Every network
+    /// outside tests is built so: a run seeded in parallel (tests, a library user's threads) keeps its own
+    /// seed's weights, and a network built only to load a checkpoint draws nothing between a run's seed and
+    /// that run's weights.
+    pub fn drawn(p: &nn::Path, shape: Dims, seed: Option<i64>) -> Net {
+        let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(seed) = seed {
+            tch::manual_seed(seed);
+        }
+        Net::new(p, shape)
+    }
 }
 
 impl ModuleT for Net {

@@ -391,10 +391,7 @@ pub fn warm_up(opts: &TrainOptions) -> Result<f64> {
 fn ready(opts: &TrainOptions, device: Device) -> f64 {
     let t = Instant::now();
     let mut vs = nn::VarStore::new(device);
-    let net = {
-        let _one = GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
-        Net::new(&vs.root(), opts.shape())
-    };
+    let net = Net::drawn(&vs.root(), opts.shape(), None);
     if opts.bf16 {
         vs.bfloat16();
     }
@@ -541,11 +538,7 @@ pub fn train_with_progress(
     let shape = opts.shape();
     std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
     let mut vs = nn::VarStore::new(device);
-    let net = {
-        let _one = GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
-        tch::manual_seed(opts.seed as i64);
-        Net::new(&vs.root(), shape)
-    };
+    let net = Net::drawn(&vs.root(), shape, Some(opts.seed as i64));
     if opts.bf16 {
         vs.bfloat16();
     }

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use haifu_record::source::MAX_FILE_BYTES;
+
 /// Extensions taken when a directory is walked (files named on the command line are always taken).
 pub const LOG_EXTENSIONS: &[&str] = &["mjlog", "xml", "gz", "txt", "html", "htm", "json", "jsonl", "mjson", "log"];
 
@@ -97,6 +99,112 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 fn has_log_extension(p: &Path) -> bool {
     p.extension().and_then(|e| e.to_str()).is_some_and(|e| LOG_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
+}
+
+/// A path as text, for the tables and messages: as it is when it is UTF-8; otherwise each byte that is not UTF-8
+/// is written `\xNN`, so that two names that differ only in such bytes stay two names (a lossy conversion
+/// writes both as the same `\u{FFFD}`).
+pub fn path_text(p: &Path) -> String {
+    #[cfg(unix)]
+    {
+        use std::fmt::Write;
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = p.as_os_str().as_bytes();
+        if let Ok(s) = std::str::from_utf8(bytes) {
+            return s.to_string();
+        }
+        let mut out = String::with_capacity(bytes.len() + 8);
+        for chunk in bytes.utf8_chunks() {
+            out.push_str(chunk.valid());
+            for b in chunk.invalid() {
+                let _ = write!(out, "\\x{b:02x}");
+            }
+        }
+        out
+    }
+    #[cfg(not(unix))]
+    {
+        p.display().to_string()
+    }
+}
+
+/// An input that ingest does not read, and why: not a regular file (a FIFO would block the run for ever), or a
+/// file of the output dataset itself.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Ignored {
+    pub file: String,
+    pub reason: String,
+}
+
+/// The inputs ingest reads, each with its size, and the ones it leaves out ([`Ignored`]). A path whose metadata
+/// cannot be read stays in: reading it fails and quarantines it with the reason.
+pub fn screen_inputs(inputs: &[PathBuf], out: &Path) -> (Vec<(PathBuf, u64)>, Vec<Ignored>) {
+    // the dataset's own folders, as the file system names them (the inputs may reach them by another path)
+    let own: Vec<PathBuf> = std::iter::once(crate::parts::META_DIR)
+        .chain(crate::dataset::TABLES)
+        .filter_map(|d| out.join(d).canonicalize().ok())
+        .collect();
+    let mut parents: std::collections::HashMap<PathBuf, bool> = std::collections::HashMap::new();
+    let mut take = Vec::with_capacity(inputs.len());
+    let mut ignored = Vec::new();
+    for p in inputs {
+        let parent = p.parent().unwrap_or(Path::new("")).to_path_buf();
+        let inside = *parents.entry(parent).or_insert_with_key(|parent| {
+            let dir = if parent.as_os_str().is_empty() { Path::new(".") } else { parent.as_path() };
+            dir.canonicalize().is_ok_and(|c| own.iter().any(|o| c.starts_with(o)))
+        });
+        if inside {
+            let reason = format!("a file of the output dataset {} itself: never an input", out.display());
+            ignored.push(Ignored { file: path_text(p), reason });
+            continue;
+        }
+        match std::fs::metadata(p) {
+            Ok(m) if !m.is_file() && !m.is_dir() => {
+                let kind = file_kind(&m.file_type());
+                ignored.push(Ignored { file: path_text(p), reason: format!("not a regular file ({kind}): not read") });
+            }
+            Ok(m) => take.push((p.clone(), m.len())),
+            Err(_) => take.push((p.clone(), 0)),
+        }
+    }
+    (take, ignored)
+}
+
+fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    let _ = t;
+    "neither a file nor a folder"
+}
+
+/// Reads a log file whole, refusing one larger than [`MAX_FILE_BYTES`] before reading it (and one that grows
+/// past it while read), with a reason for the quarantine.
+pub fn read_log(p: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let limit = MAX_FILE_BYTES;
+    let f = std::fs::File::open(p).map_err(|e| format!("cannot read: {e}"))?;
+    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+    let too_big = |n: u64| format!("the file is {n} bytes: beyond haifu's limit of {} MiB for one log", limit >> 20);
+    if len > limit {
+        return Err(too_big(len));
+    }
+    let mut raw = Vec::with_capacity(len as usize);
+    f.take(limit + 1).read_to_end(&mut raw).map_err(|e| format!("cannot read: {e}"))?;
+    if raw.len() as u64 > limit {
+        return Err(too_big(raw.len() as u64));
+    }
+    Ok(raw)
 }
 
 /// Content hash of the file as stored (the manifest key).

@@ -38,7 +38,15 @@ pub fn read_games(name: &str, text: &[u8]) -> Result<Vec<GameRecord>, ReadError>
 pub fn read_games_with(name: &str, text: &[u8], opts: &ReadOptions) -> Result<Vec<GameRecord>, ReadError> {
     let format = source::sniff_format(text).map_err(|m| ReadError::at(text, 0, m))?;
     let log_id = source::find_log_id(name);
-    match format {
+    if format == Format::Tenhou6 && text.len() > source::MAX_TENHOU6_BYTES {
+        let why = format!(
+            "a tenhou.net/6 document of {} bytes: beyond haifu's limit of {} MiB for one",
+            text.len(),
+            source::MAX_TENHOU6_BYTES >> 20
+        );
+        return Err(ReadError::at(text, 0, why));
+    }
+    let games = match format {
         Format::Mjlog => {
             let events = mjlog::parse(text)?;
             Ok(vec![GameRecord { format, index_in_file: 0, log_id, events, notes: Vec::new() }])
@@ -50,5 +58,11 @@ pub fn read_games_with(name: &str, text: &[u8], opts: &ReadOptions) -> Result<Ve
             vec![g]
         }),
         Format::Mjai => mjai::parse_with(text, opts),
+    }?;
+    // the mjlog reader stops at the limit as it goes; the others' games are held to it once read
+    if let Some(g) = games.iter().find(|g| g.events.len() > source::MAX_GAME_EVENTS) {
+        let why = format!("game {}: {}", g.index_in_file, source::too_many_events(g.events.len()));
+        return Err(ReadError::at(text, text.len() as u64, why));
     }
+    Ok(games)
 }

@@ -5,8 +5,27 @@ use std::io::Read;
 
 use crate::event::Format;
 
-/// Decompressed records larger than this are refused (a gzip bomb would otherwise exhaust memory).
-pub const MAX_DECOMPRESSED: u64 = 512 << 20;
+// The limits a record is held to, so that what a file holds cannot exhaust memory: a reader refuses a record
+// beyond one with an error naming the limit, and ingest quarantines the file. The real logs stay far below
+// each (the corpus: files up to 1.2 MB decompressed, games up to 2,194 events, tags up to 3.4 KB).
+
+/// A file as stored, and as decompressed (a gzip bomb, or a plain file of a gigabyte).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+/// Decompressed records larger than this are refused.
+pub const MAX_DECOMPRESSED: u64 = MAX_FILE_BYTES;
+/// One mjlog tag (an attribute of megabytes).
+pub const MAX_TAG_BYTES: u64 = 64 << 10;
+/// One line of an mjai log (as `haifu mjai-server` holds its clients to).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// A tenhou.net/6 document: it is parsed whole as JSON, which takes several times its size.
+pub const MAX_TENHOU6_BYTES: usize = 8 << 20;
+/// Events of one game (nine times the longest game of the corpus).
+pub const MAX_GAME_EVENTS: usize = 20_000;
+
+/// The error of a record beyond [`MAX_GAME_EVENTS`].
+pub fn too_many_events(n: usize) -> String {
+    format!("the game holds more than {MAX_GAME_EVENTS} events ({n} read): beyond haifu's limit for one game")
+}
 
 /// Decompresses gzip (by its magic bytes, whatever the extension); other content is returned as is.
 pub fn decompress(raw: Vec<u8>) -> Result<Vec<u8>, String> {

@@ -31,6 +31,14 @@ pub(super) fn read_lines(text: &[u8]) -> Result<Vec<Line>, ReadError> {
         if line.trim_ascii().is_empty() {
             continue;
         }
+        if line.len() > crate::source::MAX_LINE_BYTES {
+            let why = format!(
+                "a line of {} bytes: beyond haifu's limit of {} MiB for one mjai line",
+                line.len(),
+                crate::source::MAX_LINE_BYTES >> 20
+            );
+            return Err(ReadError::line(no, start, why));
+        }
         if let Some(msg) = Message::from_line(line).map_err(|m| ReadError::line(no, start, m))? {
             out.push(Line { no, at: start, msg });
         }

@@ -7,12 +7,14 @@ use haifu_rules::Tile;
 
 use crate::error::ReadError;
 use crate::event::{Event, Tag, ROOT};
+use crate::source::{MAX_GAME_EVENTS, MAX_TAG_BYTES};
 
 /// Parses one mjlog document into its events (the root element first, as a `mjloggm` tag).
 pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
     let mut reader = Reader::from_reader(text);
     reader.config_mut().trim_text(true);
-    let mut events = Vec::with_capacity(text.len() / 8);
+    // the room a real log needs (a tag is at least 8 bytes), never more than a game may hold
+    let mut events = Vec::with_capacity((text.len() / 8).min(MAX_GAME_EVENTS + 1));
     let mut depth = 0u32;
     let mut root_closed = false;
     loop {
@@ -25,6 +27,19 @@ pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
         let skipped =
             text.get(end_of_last as usize..).unwrap_or_default().iter().take_while(|b| b.is_ascii_whitespace());
         let at = end_of_last + skipped.count() as u64;
+        if matches!(ev, Xml::Start(_) | Xml::Empty(_)) {
+            let len = reader.buffer_position() - at;
+            if len > MAX_TAG_BYTES {
+                return Err(ReadError::at(
+                    text,
+                    at,
+                    format!("a tag of {len} bytes: beyond haifu's limit of {} KiB for one tag", MAX_TAG_BYTES >> 10),
+                ));
+            }
+            if events.len() >= MAX_GAME_EVENTS {
+                return Err(ReadError::at(text, at, crate::source::too_many_events(events.len() + 1)));
+            }
+        }
         match ev {
             Xml::Start(e) if depth == 0 => {
                 if e.name().as_ref() != ROOT {

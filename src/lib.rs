@@ -352,6 +352,15 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
         print_summary(&summary);
     }
     // what could not be ingested also goes to stderr, where a script or a CI log sees it
+    if !summary.ignored.is_empty() {
+        eprintln!("haifu ingest: note: {} inputs not read:", summary.files_ignored);
+        for i in summary.ignored.iter().take(10) {
+            eprintln!("  {}: {}", i.file, i.reason);
+        }
+        if summary.ignored.len() > 10 {
+            eprintln!("  ... and {} more (`--json` lists them all)", summary.ignored.len() - 10);
+        }
+    }
     if !summary.quarantined.is_empty() {
         eprintln!(
             "haifu ingest: quarantined {} files and {} games ({}/_haifu/quarantine.jsonl):",

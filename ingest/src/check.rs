@@ -65,6 +65,20 @@ fn footer(path: &Path) -> Result<(u64, SchemaRef)> {
     Ok((b.metadata().file_metadata().num_rows() as u64, b.schema().clone()))
 }
 
+/// [`parts::game_id_digest`] of a file's rows, reading its `game_id` column alone.
+fn file_game_ids(path: &Path) -> Result<u64> {
+    let f = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let b = ParquetRecordBatchReaderBuilder::try_new(f).with_context(|| format!("reading {}", path.display()))?;
+    let at = b.schema().index_of("game_id").with_context(|| format!("{}: no game_id column", path.display()))?;
+    let only = parquet::arrow::ProjectionMask::roots(b.parquet_schema(), [at]);
+    let mut digest = 0u64;
+    for batch in b.with_projection(only).build()? {
+        let batch = batch.with_context(|| format!("reading {}", path.display()))?;
+        digest = digest.wrapping_add(parts::game_id_digest(&batch));
+    }
+    Ok(digest)
+}
+
 /// How a file's columns differ from the table's (`None`: the same names and types in the same order, nested
 /// columns compared by their children, nullability and metadata aside: other writers mark them their own way).
 fn column_difference(found: &SchemaRef, table: &SchemaRef, partition: &str) -> Option<String> {
@@ -119,6 +133,8 @@ fn same_type(a: &DataType, b: &DataType) -> bool {
 pub fn check(dataset: &Path, adopt: bool) -> Result<CheckReport> {
     let mut rep = CheckReport { dataset: dataset.display().to_string(), ..CheckReport::default() };
     if adopt {
+        // adopting appends to the part list: one writer at a time, as for an ingest
+        let _lock = crate::lock::WriterLock::acquire(dataset, "haifu check --adopt")?;
         rep.adopted = adopt_parts(dataset, &mut rep)?;
     }
     let listed = match parts::listed_parts(dataset) {
@@ -202,7 +218,7 @@ fn adopt_parts(dataset: &Path, rep: &mut CheckReport) -> Result<Vec<String>> {
             }
             let want: u64 = gone.iter().map(|e| e.rows).sum();
             let mut adds = Vec::new();
-            let mut rows = 0u64;
+            let (mut rows, mut game_ids) = (0u64, 0u64);
             for f in &found {
                 let path = dataset.join(f);
                 let (n, s) = footer(&path)?;
@@ -212,6 +228,8 @@ fn adopt_parts(dataset: &Path, rep: &mut CheckReport) -> Result<Vec<String>> {
                     break;
                 }
                 let (bytes, xxh3) = parts::fingerprint(&path)?;
+                let ids = file_game_ids(&path)?;
+                game_ids = game_ids.wrapping_add(ids);
                 rows += n;
                 let (table, partition, file) = (table.to_string(), partition.clone(), f.clone());
                 adds.push(PartEntry {
@@ -224,6 +242,7 @@ fn adopt_parts(dataset: &Path, rep: &mut CheckReport) -> Result<Vec<String>> {
                     bytes,
                     xxh3,
                     schema: parts::SCHEMA_VERSION,
+                    game_ids: Some(format!("{ids:016x}")),
                 });
             }
             if !legacy && rows != want {
@@ -232,6 +251,22 @@ fn adopt_parts(dataset: &Path, rep: &mut CheckReport) -> Result<Vec<String>> {
                     "adopt",
                     &what,
                     format!("the files there hold {rows} rows, the replaced parts {want}: not adopted"),
+                );
+                continue;
+            }
+            // the same games, each as many times: a row replaced by a copy of another keeps the count
+            let recorded: Option<u64> = gone.iter().try_fold(0u64, |acc, e| {
+                let d = u64::from_str_radix(e.game_ids.as_deref()?, 16).ok()?;
+                Some(acc.wrapping_add(d))
+            });
+            if let Some(want_ids) = recorded.filter(|&d| !legacy && !gone.is_empty() && d != game_ids) {
+                rep.find(
+                    "adopt",
+                    &format!("{table}/{partition}"),
+                    format!(
+                        "the files there hold {rows} rows as the replaced parts did, but not the same games (game ids \
+                         digest {game_ids:016x}, the replaced parts' {want_ids:016x}): not adopted"
+                    ),
                 );
                 continue;
             }

@@ -55,27 +55,63 @@ pub struct ManifestEntry {
     pub games_quarantined: u32,
 }
 
-/// The dataset's manifest: content hashes of ingested files.
+/// The dataset's manifest: content hashes of the files its committed runs ingested. A line of a run that did not
+/// commit (killed after its manifest lines, before its run line) is left out: that run's parts are removed as
+/// stale, so its files must be read again.
 pub fn read_manifest(out: &Path) -> Result<Vec<ManifestEntry>> {
     let path = out.join(META_DIR).join("manifest.jsonl");
     if !path.exists() {
         return Ok(Vec::new());
     }
+    let runs = crate::parts::committed_runs(out)?;
     let f = File::open(&path).with_context(|| format!("opening {}", path.display()))?;
     let mut v = Vec::new();
     for (i, line) in BufReader::new(f).lines().enumerate() {
-        let line = line?;
+        let line = line.with_context(|| format!("reading {}", path.display()))?;
         if line.trim().is_empty() {
             continue;
         }
-        v.push(serde_json::from_str(&line).with_context(|| format!("{} line {}", path.display(), i + 1))?);
+        let e: ManifestEntry =
+            serde_json::from_str(&line).with_context(|| format!("{} line {}", path.display(), i + 1))?;
+        if runs.contains(&e.run) {
+            v.push(e);
+        }
     }
     Ok(v)
 }
 
-/// Removes temporary files and parts of runs that never committed; returns how many.
+/// Removes temporary files and parts of runs that never committed; returns how many. Only a writer holding the
+/// dataset's lock ([`crate::lock::WriterLock`]) may call it: another writer's staged files look the same.
 pub fn clean_uncommitted(out: &Path) -> Result<usize> {
     let runs = crate::parts::committed_runs(out)?;
+    let mut removed = remove_run_files(out, |name| {
+        // part-<run>-<seq>.parquet
+        let run = name.strip_prefix("part-").and_then(|r| r.strip_suffix(".parquet")).and_then(|r| r.rsplit_once('-'));
+        name.ends_with(".tmp") || run.is_some_and(|(r, _)| !runs.contains(r))
+    })?;
+    // a list of `_haifu` rewritten through a temporary file that a kill left
+    let meta = out.join(META_DIR);
+    if meta.is_dir() {
+        for f in std::fs::read_dir(&meta).with_context(|| format!("listing {}", meta.display()))? {
+            let p = f?.path();
+            if p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".tmp")) {
+                std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
+}
+
+/// Removes what a run that fails leaves: its staged and its renamed parts (no run line lists them), so that a
+/// failure (a full disk) leaves no file behind.
+pub fn discard_run(out: &Path, run: &str) {
+    let (hidden, shown) = (format!(".part-{run}-"), format!("part-{run}-"));
+    let _ = remove_run_files(out, |name| name.starts_with(&hidden) || name.starts_with(&shown));
+}
+
+/// Removes the files of the tables' partition folders whose name `stale` takes; returns how many.
+fn remove_run_files(out: &Path, stale: impl Fn(&str) -> bool) -> Result<usize> {
     let mut removed = 0;
     for table in TABLES {
         let dir = out.join(table);
@@ -89,15 +125,7 @@ pub fn clean_uncommitted(out: &Path) -> Result<usize> {
             }
             for f in std::fs::read_dir(&part)? {
                 let p = f?.path();
-                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("").to_string();
-                // part-<run>-<seq>.parquet
-                let run = name
-                    .strip_prefix("part-")
-                    .and_then(|r| r.strip_suffix(".parquet"))
-                    .and_then(|r| r.rsplit_once('-'));
-                let run = run.map(|(run, _)| run);
-                let stale = name.ends_with(".tmp") || run.is_some_and(|r| !runs.contains(r));
-                if stale {
+                if p.file_name().and_then(|n| n.to_str()).is_some_and(&stale) {
                     std::fs::remove_file(&p).with_context(|| format!("removing {}", p.display()))?;
                     removed += 1;
                 }
@@ -123,6 +151,8 @@ pub struct Staged {
     tmp: PathBuf,
     path: PathBuf,
     rows: u64,
+    /// [`crate::parts::game_id_digest`] of its rows.
+    game_ids: u64,
 }
 
 impl Staged {
@@ -174,6 +204,7 @@ impl<B: TableBatch> Part<B> {
                 tmp: self.dir.join(format!(".part-{}-{seq:04}.parquet.tmp", self.run)),
                 path: self.dir.join(format!("part-{}-{seq:04}.parquet", self.run)),
                 rows: 0,
+                game_ids: 0,
             };
             let file = File::create(&staged.tmp).with_context(|| format!("creating {}", staged.tmp.display()))?;
             self.writer = Some(ArrowWriter::try_new(file, B::schema(), Some(props.clone()))?);
@@ -181,11 +212,12 @@ impl<B: TableBatch> Part<B> {
             self.row_groups = 0;
         }
         let rb = self.batch.finish();
+        let staged = self.files.last_mut().expect("file opened with the writer");
         let w = self.writer.as_mut().expect("writer opened above");
-        w.write(&rb)?;
         // one batch = one row group, so that readers can stream
-        w.flush()?;
-        self.files.last_mut().expect("file opened with the writer").rows += rb.num_rows() as u64;
+        w.write(&rb).and_then(|_| w.flush()).with_context(|| format!("writing {}", staged.tmp.display()))?;
+        staged.rows += rb.num_rows() as u64;
+        staged.game_ids = staged.game_ids.wrapping_add(crate::parts::game_id_digest(&rb));
         self.row_groups += 1;
         if self.row_groups >= ROW_GROUPS_PER_FILE {
             self.close_file()?;
@@ -195,7 +227,8 @@ impl<B: TableBatch> Part<B> {
 
     fn close_file(&mut self) -> Result<()> {
         if let Some(w) = self.writer.take() {
-            w.close()?;
+            let tmp = &self.files.last().expect("file opened with the writer").tmp;
+            w.close().with_context(|| format!("writing {}", tmp.display()))?;
         }
         Ok(())
     }
@@ -375,7 +408,7 @@ impl DatasetWriter {
         let mut parts = Vec::new();
         for s in staged {
             if let Some(path) = s.commit()? {
-                parts.push(self.part_entry(&path, s.rows)?);
+                parts.push(self.part_entry(&path, s.rows, s.game_ids)?);
                 written.push(path);
             }
         }
@@ -408,7 +441,7 @@ impl DatasetWriter {
 
 impl DatasetWriter {
     /// The part list's line for a committed file of this run.
-    fn part_entry(&self, path: &Path, rows: u64) -> Result<PartEntry> {
+    fn part_entry(&self, path: &Path, rows: u64, game_ids: u64) -> Result<PartEntry> {
         let rel = path.strip_prefix(&self.out).with_context(|| format!("{} outside the dataset", path.display()))?;
         let rel = rel.to_string_lossy().replace('\\', "/");
         let mut parts = rel.split('/');
@@ -424,11 +457,13 @@ impl DatasetWriter {
             bytes,
             xxh3,
             schema: crate::parts::SCHEMA_VERSION,
+            game_ids: Some(format!("{game_ids:016x}")),
         })
     }
 }
 
-/// Writes `path` through a hidden temporary file in the same directory, renamed at the end.
+/// Writes `path` through a hidden temporary file in the same directory, renamed at the end; a failure (a full
+/// disk) removes the temporary file and names it.
 pub fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Result<()> {
     // a name of this process and call: two writers of the same file (two runs sharing a dataset's cache or
     // lookup) each rename a whole file of their own, the last one wins
@@ -436,19 +471,36 @@ pub fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Resu
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("table");
     let tmp: PathBuf = path.with_file_name(format!(".{name}.{}-{call}.tmp", std::process::id()));
-    let f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    write(f).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+    let written = File::create(&tmp)
+        .with_context(|| format!("creating {}", tmp.display()))
+        .and_then(|f| write(f).with_context(|| format!("writing {}", tmp.display())))
+        .and_then(|_| {
+            std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
-/// Appends text to a file by writing the whole new content to a temporary file and renaming it.
+/// Appends text to a file by writing the whole new content to a temporary file and renaming it (under the
+/// dataset's writer lock: the temporary file's name is fixed).
 pub fn append_atomic(path: &Path, text: &str) -> Result<()> {
-    let mut content = if path.exists() { std::fs::read(path)? } else { Vec::new() };
+    let mut content = if path.exists() {
+        std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
+    } else {
+        Vec::new()
+    };
     content.extend_from_slice(text.as_bytes());
     let tmp = path.with_extension("jsonl.tmp");
-    let mut f = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    f.write_all(&content)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming {}", tmp.display()))?;
-    Ok(())
+    let written = File::create(&tmp)
+        .and_then(|mut f| f.write_all(&content).and_then(|_| f.sync_all()))
+        .with_context(|| format!("writing {}", tmp.display()))
+        .and_then(|_| {
+            std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+        });
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }

@@ -43,6 +43,31 @@ pub struct PartEntry {
     /// the version was recorded are version 1.
     #[serde(default = "schema_v1")]
     pub schema: u32,
+    /// [`game_id_digest`] of the part's rows, hex: what `haifu check --adopt` holds a rewrite to (the same games,
+    /// each as many times). Parts listed before it was recorded have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_ids: Option<String>,
+}
+
+/// A digest of the `game_id` column of a batch's rows that does not depend on their order and adds over
+/// batches and files (a wrapping sum of each id mixed by splitmix64's finalizer: a nanosecond a row, for the
+/// millions of rows of the events table): a rewrite that replaced one game's row by a copy of another's changes
+/// it, whatever order its writer chose. A batch without the column gives 0.
+pub fn game_id_digest(batch: &arrow::record_batch::RecordBatch) -> u64 {
+    use arrow::array::AsArray;
+    let Some(ids) = batch.column_by_name("game_id").and_then(|c| c.as_primitive_opt::<arrow::datatypes::Int64Type>())
+    else {
+        return 0;
+    };
+    ids.values().iter().fold(0u64, |acc, &id| acc.wrapping_add(mix(id as u64)))
+}
+
+/// splitmix64's finalizer: every bit of the id moves about half the bits of the result.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// The version of the tables' schema this haifu writes and reads (docs/SCHEMA.md): version 2 added the

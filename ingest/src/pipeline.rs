@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::batches::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
 use crate::dataset::{clean_uncommitted, read_manifest, DatasetWriter, ManifestEntry, Staged};
 use crate::extract::{extract_with, ExtractedGame};
+use crate::lock::WriterLock;
 use crate::source;
 use haifu_record::event::GameRecord;
 use haifu_record::length::ReadOptions;
@@ -142,6 +143,9 @@ pub struct Summary {
     /// Games left out because the same game is in the dataset already, or came earlier in this run (the same
     /// [`GameRecord::play_hash`]: the same game in another format or file).
     pub games_duplicate: u64,
+    /// Inputs not read: not regular files (a FIFO, a socket), or the output dataset's own files.
+    pub files_ignored: u64,
+    pub ignored: Vec<source::Ignored>,
     pub quarantined: Vec<Quarantined>,
     pub truncated: Vec<Truncated>,
     pub duplicates: Vec<Duplicate>,
@@ -228,7 +232,7 @@ impl FileOut {
 }
 
 fn display(p: &Path) -> String {
-    p.display().to_string()
+    source::path_text(p)
 }
 
 /// Reads, parses and replays one file.
@@ -431,22 +435,44 @@ fn run_id() -> String {
     format!("{}{:09}p{}", now.as_secs(), now.subsec_nanos(), std::process::id())
 }
 
-/// Ingests the inputs into the dataset at `opts.out`.
+/// Ingests the inputs into the dataset at `opts.out`, holding its writer lock ([`WriterLock`]) from the clean-up
+/// of an earlier run's leftovers to the commit. A run that fails removes every file it wrote.
 pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress) -> Result<Summary> {
     let started = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.jobs).build()?;
     std::fs::create_dir_all(&opts.out).with_context(|| format!("creating {}", opts.out.display()))?;
+    // the measuring stages write nothing, not even the lock
+    let writes = opts.stop_after == Stage::Dataset;
+    let _lock = writes.then(|| WriterLock::acquire(&opts.out, "haifu ingest")).transpose()?;
+    let (inputs, ignored) = source::screen_inputs(inputs, &opts.out);
+    let run = run_id();
+    let result = ingest_run(&inputs, ignored, &run, opts, progress, started);
+    if result.is_err() {
+        crate::dataset::discard_run(&opts.out, &run);
+    }
+    result
+}
+
+fn ingest_run(
+    inputs: &[(PathBuf, u64)],
+    ignored: Vec<source::Ignored>,
+    run: &str,
+    opts: &IngestOptions,
+    progress: &dyn Progress,
+    started: Instant,
+) -> Result<Summary> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(opts.jobs).build()?;
     if crate::parts::has_part_list(&opts.out) {
         crate::parts::require_current_schema(&opts.out, &crate::parts::listed_parts(&opts.out)?)?;
     }
-    let stale_removed = clean_uncommitted(&opts.out)?;
+    let stale_removed = if opts.stop_after == Stage::Dataset { clean_uncommitted(&opts.out)? } else { 0 };
     let mut seen: HashSet<String> = read_manifest(&opts.out)?.into_iter().map(|e| e.hash).collect();
     let mut plays = if opts.keep_duplicates { None } else { Some(stored_plays(&opts.out)?) };
-    let total_bytes: u64 = inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let total_bytes: u64 = inputs.iter().map(|(_, len)| len).sum();
     progress.start(inputs.len() as u64, total_bytes);
 
-    let mut writer = DatasetWriter::new(&opts.out, &run_id())?;
-    let mut summary = Summary { out: display(&opts.out), stale_removed, ..Summary::default() };
+    let mut writer = DatasetWriter::new(&opts.out, run)?;
+    let files_ignored = ignored.len() as u64;
+    let mut summary = Summary { out: display(&opts.out), stale_removed, files_ignored, ignored, ..Summary::default() };
     let (tx, rx) = crossbeam_channel::bounded::<Vec<FileOut>>(1);
     let strict = opts.strict;
     let read_opts = opts.read;
@@ -543,7 +569,7 @@ pub fn ingest(inputs: &[PathBuf], opts: &IngestOptions, progress: &dyn Progress)
 /// Reads the inputs chunk by chunk and sends each chunk's files parsed and replayed: reading is sequential
 /// (the content hash decides what to skip), parsing and replay are parallel.
 fn read_and_replay(
-    inputs: &[PathBuf],
+    inputs: &[(PathBuf, u64)],
     seen: &mut HashSet<String>,
     pool: &rayon::ThreadPool,
     tx: &crossbeam_channel::Sender<Vec<FileOut>>,
@@ -552,8 +578,8 @@ fn read_and_replay(
 ) {
     for chunk in inputs.chunks(CHUNK) {
         let mut todo = Vec::with_capacity(chunk.len());
-        for p in chunk {
-            let read = std::fs::read(p).map_err(|e| format!("cannot read: {e}"));
+        for (p, _) in chunk {
+            let read = source::read_log(p);
             let hash = read.as_ref().map(|raw| source::content_hash(raw)).unwrap_or_default();
             let skip = read.is_ok() && !seen.insert(hash.clone());
             todo.push((p, read, hash, skip));

@@ -137,6 +137,50 @@ fn a_part_rewritten_by_another_tool_reads_the_same_once_adopted() {
     assert!(rep.adopted.is_empty() && rep.findings.iter().any(|f| f.kind == "adopt"), "{:#?}", rep);
 }
 
+/// A rewrite with the right row count where one game's row was replaced by a copy of another's (issue 48: it
+/// was adopted, and `export` failed later) is refused, naming the partition; every table, as each part's line
+/// records the digest of its game ids.
+#[test]
+fn a_rewrite_that_swaps_a_game_for_a_copy_of_another_is_not_adopted() {
+    for table in ["games", "decisions"] {
+        let s = Scratch::new(&format!("integrity-adopt-swap-{table}"));
+        let ds = dataset(&s);
+        let part = first_part(&ds, table, "year=2024");
+        let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(&part).unwrap()).unwrap().build().unwrap();
+        let batches: Vec<RecordBatch> = reader.map(Result::unwrap).collect();
+        let batch = arrow::compute::concat_batches(&batches[0].schema(), &batches).unwrap();
+        let ids = batch.column_by_name("game_id").unwrap().as_any().downcast_ref::<arrow::array::Int64Array>().unwrap();
+        // the last row becomes a copy of the first, which is of another game
+        let last = batch.num_rows() - 1;
+        assert_ne!(ids.value(0), ids.value(last), "the partition holds two games");
+        let take: Vec<u32> = (0..batch.num_rows() as u32).map(|i| if i as usize == last { 0 } else { i }).collect();
+        let take = arrow::array::UInt32Array::from(take);
+        let cols = batch.columns().iter().map(|c| arrow::compute::take(c, &take, None).unwrap()).collect();
+        let swapped = RecordBatch::try_new(batch.schema(), cols).unwrap();
+        let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
+        let to = part.with_file_name("rewritten.parquet");
+        let mut w = ArrowWriter::try_new(File::create(&to).unwrap(), swapped.schema(), Some(props)).unwrap();
+        w.write(&swapped).unwrap();
+        w.close().unwrap();
+        std::fs::remove_file(&part).unwrap();
+        let rep = check(&ds, true).unwrap();
+        assert!(rep.adopted.is_empty(), "{table}: {:#?}", rep);
+        let f = rep.findings.iter().find(|f| f.kind == "adopt").unwrap_or_else(|| panic!("{table}: {rep:#?}"));
+        assert!(f.what == format!("{table}/year=2024") && f.detail.contains("not the same games"), "{f:#?}");
+        // the same rows in another order are the same games: adopted
+        let order: Vec<u32> = (0..batch.num_rows() as u32).rev().collect();
+        let order = arrow::array::UInt32Array::from(order);
+        let cols = batch.columns().iter().map(|c| arrow::compute::take(c, &order, None).unwrap()).collect();
+        let reversed = RecordBatch::try_new(batch.schema(), cols).unwrap();
+        let mut w = ArrowWriter::try_new(File::create(&to).unwrap(), reversed.schema(), None).unwrap();
+        w.write(&reversed).unwrap();
+        w.close().unwrap();
+        let rep = check(&ds, true).unwrap();
+        assert_eq!(rep.adopted.len(), 1, "{table}: {rep:#?}");
+        assert!(rep.findings.is_empty(), "{table}: {:#?}", rep.findings);
+    }
+}
+
 /// A part whose line is gone from the part list (issue 30): the table's listed parts hold fewer rows than the
 /// runs ingested, so every reader refuses it, naming the table, the rows missing and the file no line lists;
 /// with the part deleted as well, the same shortfall is still an error.

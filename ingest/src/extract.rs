@@ -240,6 +240,9 @@ struct Replayer<'a> {
     notes: Vec<String>,
 }
 
+/// Names longer than this get a note in the games table (Tenhou's have at most 8 characters, bots' a few dozen).
+const MAX_NAME_CHARS: usize = 64;
+
 /// Replays a game record. Errors name the event; a record that stops early yields the complete rounds.
 pub fn extract(record: &GameRecord) -> Result<ExtractedGame, ExtractError> {
     extract_with(record, false)
@@ -268,12 +271,25 @@ pub fn extract_with(record: &GameRecord, keep_misscored: bool) -> Result<Extract
     if let Err(e) = walk(&record.events, TableState::default(), &mut r) {
         return Err(error_at(&record.events, e.event, e.message));
     }
+    if r.rounds.is_empty() {
+        // an empty `<mjloggm>`, a log cut inside its first round: a game of no round holds no row of any table
+        let last = record.events.len().saturating_sub(1);
+        let why = match &r.round {
+            Some(open) => format!("no complete round: round {} (event {}) has no end", open.index, open.first_event),
+            None => "no round in the record (no INIT)".into(),
+        };
+        return Err(if record.events.is_empty() {
+            ExtractError { event: 0, tag: String::new(), message: why }
+        } else {
+            error_at(&record.events, last, why)
+        });
+    }
     let mut truncation = None;
     if let Some(open) = r.round.take() {
         r.decisions.truncate(open.first_decision);
         truncation = Some(format!("round {} (event {}) has no end", open.index, open.first_event));
     } else if !r.complete {
-        truncation = Some(if r.rounds.is_empty() { "no round in the record".into() } else { "no owari".into() });
+        truncation = Some("no owari".into());
     }
     Ok(ExtractedGame {
         info: r.info,
@@ -338,8 +354,14 @@ impl Visitor for Replayer<'_> {
                 Ok(())
             }
             Event::Players(un) => {
-                for (slot, p) in self.info.players.iter_mut().zip(&un.0) {
+                for (seat, (slot, p)) in self.info.players.iter_mut().zip(&un.0).enumerate() {
                     if let Some(p) = p {
+                        let chars = p.name.chars().count();
+                        if chars > MAX_NAME_CHARS && slot.name != p.name {
+                            self.notes.push(format!(
+                                "seat {seat}: a player name of {chars} characters (Tenhou's have at most 8): kept as written"
+                            ));
+                        }
                         // a reconnection repeats the name only: keep dan and rate from the first UN
                         if slot.name.is_empty() || p.dan.is_some() {
                             *slot = p.clone();
@@ -420,6 +442,25 @@ impl Replayer<'_> {
         }
         if self.complete {
             return Err("INIT after owari".into());
+        }
+        if let Some(last) = self.rounds.last() {
+            // a round is the last one again with one more honba (the dealer kept the seat, or a draw) or the next
+            // one: a log that repeats or goes back (E4-1 five hundred times) is no game Tenhou played
+            let (k, h) = (last.init.kyoku, last.init.honba);
+            let follows = if init.kyoku == k {
+                init.honba == h.wrapping_add(1)
+            } else {
+                init.kyoku == table::next_kyoku(self.info.n_players, k)
+                    && (init.honba == 0 || init.honba == h.wrapping_add(1))
+            };
+            if !follows {
+                return Err(format!(
+                    "round {} cannot follow round {}: the next round is the same one with one more honba, or the \
+                     round after it",
+                    table::round_name(init.kyoku, init.honba),
+                    table::round_name(k, h)
+                ));
+            }
         }
         let n = init.players();
         if self.info.game_type.is_none() {
@@ -814,7 +855,7 @@ impl Replayer<'_> {
             outcomes,
         });
         if let Some(o) = owari {
-            Self::check_owari(&o, table)?;
+            Self::check_owari(&o, table, self.info.n_players)?;
             self.info.owari = Some(o);
             self.complete = true;
         }
@@ -822,7 +863,7 @@ impl Replayer<'_> {
     }
 
     /// `owari` = tracked scores, except that leftover sticks go to one seat (the first place).
-    fn check_owari(o: &Owari, table: &TableState) -> Result<(), String> {
+    fn check_owari(o: &Owari, table: &TableState, players: u8) -> Result<(), String> {
         let (scores, kyotaku) = (table.scores, table.kyotaku);
         let leftover = 1000 * i32::from(kyotaku);
         let diffs: Vec<(usize, i32)> = (0..4).map(|s| (s, o.scores[s] - scores[s])).filter(|&(_, d)| d != 0).collect();
@@ -836,6 +877,21 @@ impl Replayer<'_> {
                 "owari scores {:?} differ from the tracked {:?} with {} sticks left",
                 o.scores, scores, kyotaku
             ));
+        }
+        // the game points follow the places: a higher place never has fewer points (uma falls with the place;
+        // tied scores are placed by seat, as Tenhou does)
+        let n = usize::from(players);
+        let order = table::ranking(&o.scores, players);
+        if let Some(w) = order[..n].windows(2).find(|w| o.points[usize::from(w[0])] < o.points[usize::from(w[1])]) {
+            let (hi, lo) = (usize::from(w[0]), usize::from(w[1]));
+            return Err(format!(
+                "owari points {:?} contradict the final scores {:?}: seat {hi} places above seat {lo} with fewer points",
+                &o.points[..n],
+                &o.scores[..n]
+            ));
+        }
+        if o.points[..n].iter().any(|p| !p.is_finite()) {
+            return Err(format!("owari points {:?} are not numbers", &o.points[..n]));
         }
         Ok(())
     }

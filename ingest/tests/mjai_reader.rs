@@ -369,14 +369,17 @@ fn several_games_in_one_file() {
 }
 
 #[test]
-fn a_game_cut_short_is_truncated() {
+fn a_game_cut_short_in_its_first_round_holds_nothing_and_is_refused() {
     let mut lines = calls_round();
     lines.truncate(12);
     lines.push(json!({"type": "error", "message": "a bot crashed"}));
-    let (g, r) = read_one(&lines);
-    assert!(!r.complete && r.rounds.is_empty());
-    assert!(r.truncation.is_some());
-    assert_eq!(discards(&g), count(&lines, "dahai"));
+    let mut games = parse(&text(&lines)).unwrap_or_else(|e| panic!("read: {e}"));
+    assert_eq!(games.len(), 1);
+    let g = games.remove(0);
+    assert_eq!(discards(&g), count(&lines, "dahai"), "the reader keeps what the log holds");
+    // no round ended: a game of no round would be a games row with nothing behind it (issue 48)
+    let e = extract(&g).expect_err("a game of no complete round is refused");
+    assert!(e.message.contains("no complete round"), "{e}");
 }
 
 fn read_error(lines: &[&str]) -> ReadError {

@@ -680,6 +680,47 @@ fn error_owari_disagrees_with_the_scores() {
     assert!(e.message.contains("owari scores"), "{e}");
 }
 
+/// Game points that contradict the final scores (issue 48: ranks 4 and 1 beside points 99 and -500 were
+/// stored): the first place has the most points.
+#[test]
+fn error_owari_points_contradict_the_final_scores() {
+    let mut g = GameBuilder::new(169);
+    scenes::quick_round(&mut g, 0, 1);
+    g.finish();
+    // the scores are right (218 282 250 250), the points give the first place the least
+    g.edit_tag("AGARI", 0, |t| {
+        t.attrs.iter_mut().find(|(k, _)| k == "owari").unwrap().1 = "218,99.0,282,-500.0,250,401.0,250,0.0".into();
+    });
+    let e = replay_error(&g);
+    assert!(e.message.contains("owari points") && e.message.contains("contradict"), "{e}");
+}
+
+/// A round repeated (issue 48: E4-1 five hundred times ingested silently) or going back is refused, naming
+/// both rounds; the next round and the same round with one more honba still replay.
+#[test]
+fn error_a_round_out_of_order() {
+    let two_rounds = || {
+        let mut g = GameBuilder::new(169);
+        scenes::quick_round(&mut g, 0, 1);
+        scenes::quick_round(&mut g, 1, 2);
+        g
+    };
+    let mut g = two_rounds();
+    g.finish();
+    let (_, game) = run(&g);
+    assert_eq!(game.rounds.len(), 2, "two rounds in order replay");
+    let mut g = two_rounds();
+    g.finish();
+    // the second round written as the first again: East 1, no honba
+    g.edit_tag("INIT", 1, |t| {
+        let seed = t.attrs.iter_mut().find(|(k, _)| k == "seed").unwrap();
+        let rest: Vec<String> = seed.1.split(',').skip(2).map(str::to_string).collect();
+        seed.1 = format!("0,0,{}", rest.join(","));
+    });
+    let e = replay_error(&g);
+    assert!(e.message.contains("round E1-0 cannot follow round E1-0"), "{e}");
+}
+
 // ---- bad files: read errors with a line and column ----
 
 /// The log of a case, one tag per line.

@@ -147,11 +147,17 @@ impl TableRules {
     }
     /// The round after `kyoku` when the dealer passes.
     pub fn next_kyoku(&self, kyoku: u8) -> u8 {
-        if self.players == 3 && kyoku % 4 == 2 {
-            kyoku + 2
-        } else {
-            kyoku + 1
-        }
+        next_kyoku(self.players, kyoku)
+    }
+}
+
+/// The round after `kyoku` when the dealer passes the seat: three players have no North seat, so East 3 is
+/// followed by South 1.
+pub fn next_kyoku(players: u8, kyoku: u8) -> u8 {
+    if players == 3 && kyoku % 4 == 2 {
+        kyoku.saturating_add(2)
+    } else {
+        kyoku.saturating_add(1)
     }
 }
 

@@ -7,6 +7,7 @@ pub mod columns;
 pub mod dataset;
 pub mod error;
 pub mod extract;
+pub mod folder;
 pub mod lock;
 pub mod parts;
 pub mod pipeline;

@@ -173,9 +173,19 @@ fn keys_used(counts: &[SeqCount]) -> Vec<u32> {
     keys
 }
 
-/// Writes the four files of a mining run into `dir` (created if needed). `meta` is the JSON object recorded as
-/// `meta.json` (options, input, counts), with `tables_version` added.
+/// The files of a tables folder.
+pub const TABLE_FILES: [&str; 4] = [SEQUENCES, PLAYERS, SHAPES, META];
+
+/// Writes the four files of a mining run as the folder `dir`, replacing an older one as a whole
+/// ([`haifu_ingest::folder::replace_folder`]: a kill never leaves new tables beside old ones). `meta` is the
+/// JSON object recorded as `meta.json` (options, input, counts), with `tables_version` added.
 pub fn write_tables(dir: &Path, mined: &Mined, meta: &serde_json::Value) -> Result<()> {
+    haifu_ingest::folder::replace_folder(dir, &TABLE_FILES, |staging| write_tables_into(staging, mined, meta))
+}
+
+/// Writes the four files of a mining run into the folder `dir` (created if needed), beside what it holds: the
+/// filling of a folder that [`haifu_ingest::folder::replace_folder`] then swaps in.
+pub fn write_tables_into(dir: &Path, mined: &Mined, meta: &serde_json::Value) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut chunks = mined.counts.chunks(SEQUENCE_ROWS_PER_BATCH);
     let mut sequences = SequencesTable::default();

@@ -24,7 +24,7 @@ use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Float64, Table, UInt64, Utf8};
 use haifu_mining::mine::in_sample;
-use haifu_mining::tables::{write_parquet, write_tables};
+use haifu_mining::tables::{write_parquet, write_tables_into};
 use haifu_mining::{MineOptions, Strategy};
 use haifu_rules::table::GameType;
 
@@ -183,34 +183,20 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
         "haifu": env!("CARGO_PKG_VERSION"), "dataset": dataset.display().to_string(), "options": mine,
         "decisions_read": mined.decisions_read, "style": style,
     });
-    let tmp = sibling(out, "tmp");
-    if tmp.exists() {
-        std::fs::remove_dir_all(&tmp).with_context(|| format!("clearing {}", tmp.display()))?;
-    }
-    write_tables(&tmp, &mined, &meta)?;
-    let mut table = Some(ProfilesTable::default());
-    write_parquet(&tmp.join(PROFILES), ProfilesTable::schema(), || {
-        let mut t = table.take()?;
-        for p in &profiles {
-            t.push(p);
-        }
-        Some(t.finish())
+    let mut own = haifu_mining::tables::TABLE_FILES.to_vec();
+    own.push(PROFILES);
+    haifu_ingest::folder::replace_folder(out, &own, |tmp| {
+        write_tables_into(tmp, &mined, &meta)?;
+        let mut table = Some(ProfilesTable::default());
+        write_parquet(&tmp.join(PROFILES), ProfilesTable::schema(), || {
+            let mut t = table.take()?;
+            for p in &profiles {
+                t.push(p);
+            }
+            Some(t.finish())
+        })
     })?;
-    // the old database goes only once the new one is complete
-    if out.exists() {
-        let old = sibling(out, "old");
-        std::fs::rename(out, &old).with_context(|| format!("moving {} aside", out.display()))?;
-        std::fs::rename(&tmp, out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
-        std::fs::remove_dir_all(&old).with_context(|| format!("removing {}", old.display()))?;
-    } else {
-        std::fs::rename(&tmp, out).with_context(|| format!("renaming {} to {}", tmp.display(), out.display()))?;
-    }
     Ok(style)
-}
-
-fn sibling(dir: &Path, what: &str) -> PathBuf {
-    let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("style-db");
-    dir.with_file_name(format!(".{name}.{what}"))
 }
 
 /// A database read back: its profiles (ALL apart) and what it was built from.

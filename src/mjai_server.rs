@@ -39,6 +39,10 @@ pub struct MjaiServerArgs {
     /// the server (tsumogiri, pass).
     #[arg(long, default_value_t = 10_000)]
     pub timeout_ms: u64,
+    /// How long a client may take over all its answers of one game (seconds; 0: no limit); a client that
+    /// spends it is dropped and its seat played by the server for the rest of the match.
+    #[arg(long, default_value_t = haifu_play::server::DEFAULT_GAME_BUDGET.as_secs())]
+    pub game_budget_s: u64,
     /// Print one JSON object with the games (files, final scores, each seat's name and protocol errors) and the
     /// clients dropped.
     #[arg(long)]
@@ -59,6 +63,7 @@ pub fn run(a: &MjaiServerArgs) -> Result<()> {
         hanchan: matches!(a.length, Length::Hanchan),
         out: a.out.clone(),
         timeout: Duration::from_millis(a.timeout_ms),
+        game_budget: (a.game_budget_s > 0).then(|| Duration::from_secs(a.game_budget_s)),
         join_timeout: None,
     };
     let json = a.json;

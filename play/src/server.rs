@@ -69,9 +69,17 @@ pub struct ServerOptions {
     pub out: Option<PathBuf>,
     /// How long a client may take to answer one line (and to join).
     pub timeout: Duration,
+    /// How long a client may take over all its answers of one game; once spent, the client is dropped and its
+    /// seat played for (a client that answers just under `timeout` would otherwise hold the table for hours:
+    /// a game is about 1,400 lines a client). `None`: no budget.
+    pub game_budget: Option<Duration>,
     /// How long to wait for all the players to join; for ever when `None`.
     pub join_timeout: Option<Duration>,
 }
+
+/// [`ServerOptions::game_budget`] unless set: ten minutes of answering a game (a bot takes seconds, a person
+/// at Tenhou's pace a few minutes).
+pub const DEFAULT_GAME_BUDGET: Duration = Duration::from_secs(600);
 
 impl ServerOptions {
     /// One hanchan of `players` on seed 0, 10 s per answer, written nowhere.
@@ -83,6 +91,7 @@ impl ServerOptions {
             hanchan: true,
             out: None,
             timeout: Duration::from_secs(10),
+            game_budget: Some(DEFAULT_GAME_BUDGET),
             join_timeout: None,
         }
     }
@@ -226,6 +235,9 @@ fn turn_away(listener: &TcpListener, opts: &ServerOptions, full: &AtomicBool, tu
     }
 }
 
+/// How a read that ran out of time starts its error.
+const NO_ANSWER: &str = "no answer within";
+
 /// The longest answer line read; a longer one drops the client (it is not playing mjai).
 const MAX_LINE: usize = 1 << 20;
 
@@ -238,11 +250,13 @@ struct Conn {
     errors: usize,
     /// Why the client was dropped; `None` while it plays.
     dropped: Option<String>,
+    /// What is left of the game's answer budget ([`ServerOptions::game_budget`]); `None`: no budget.
+    budget: Option<Duration>,
 }
 
 impl Conn {
     fn new(stream: TcpStream) -> Conn {
-        Conn { stream, buf: Vec::new(), name: String::new(), errors: 0, dropped: None }
+        Conn { stream, buf: Vec::new(), name: String::new(), errors: 0, dropped: None, budget: None }
     }
 
     fn alive(&self) -> bool {
@@ -255,9 +269,24 @@ impl Conn {
         self.stream.write_all(&line)
     }
 
+    /// The next line (without its end), within `timeout` and within what is left of the game's budget; the time
+    /// taken is spent from the budget.
+    fn read_line(&mut self, timeout: Duration) -> Result<Vec<u8>, String> {
+        let started = Instant::now();
+        let Some(left) = self.budget else { return self.read_line_within(timeout) };
+        let read = self.read_line_within(timeout.min(left));
+        self.budget = Some(left.saturating_sub(started.elapsed()));
+        match read {
+            Err(why) if left < timeout && why.starts_with(NO_ANSWER) => {
+                Err(format!("its answers used up the game's budget ({} ms were left for this line)", left.as_millis()))
+            }
+            read => read,
+        }
+    }
+
     /// The next line (without its end), within `timeout` for the whole line: a client that trickles bytes
     /// gets no more time than one that sends nothing.
-    fn read_line(&mut self, timeout: Duration) -> Result<Vec<u8>, String> {
+    fn read_line_within(&mut self, timeout: Duration) -> Result<Vec<u8>, String> {
         let deadline = Instant::now() + timeout;
         let mut scanned = 0;
         loop {
@@ -272,7 +301,7 @@ impl Conn {
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return Err(format!("no answer within {} ms", timeout.as_millis()));
+                return Err(format!("{NO_ANSWER} {} ms", timeout.as_millis()));
             }
             self.stream.set_read_timeout(Some(left)).map_err(|e| format!("read error: {e}"))?;
             let mut chunk = [0u8; 4096];
@@ -545,6 +574,10 @@ fn play_game(conns: &mut [Conn], opts: &ServerOptions, g: usize) -> Result<GameS
     let client: Vec<usize> = (0..n).map(|s| (s + n - g % n) % n).collect();
     let names: Vec<&str> = client.iter().map(|&c| conns[c].name.as_str()).collect();
     let mut engine = Engine::with_names(rules, SeededWall::new(seed), &names).context("starting the game")?;
+    // each game gives every client its whole budget again
+    for c in conns.iter_mut() {
+        c.budget = opts.game_budget;
+    }
     let mut t =
         Table { conns, client, timeout: opts.timeout, red: rules.red_fives, errors: vec![Vec::new(); n], game: g };
     let mut writer = MjaiWriter::new();

@@ -36,6 +36,8 @@ enum Script {
     Caller,
     /// Says `join` twice, then plays as `Plain`.
     JoinTwice,
+    /// Plays as `Plain`, taking this many milliseconds over every answer.
+    Slow(u64),
 }
 
 /// What a client saw: every line received after `hello`, parsed.
@@ -210,6 +212,9 @@ fn client(addr: SocketAddr, name: &str, script: Script) -> Seen {
             }
             _ => none,
         };
+        if let Script::Slow(ms) = script {
+            std::thread::sleep(Duration::from_millis(ms));
+        }
         let answer = if answer == "RIICHI" { format!(r#"{{"type":"reach","actor":{me}}}"#) } else { answer };
         if writeln!(w, "{answer}").is_err() {
             break;
@@ -299,17 +304,22 @@ fn run_match(
     scripts: &[Script],
     timeout_ms: u64,
 ) -> (ServeReport, Vec<Seen>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap();
     let opts = ServerOptions {
-        players,
         games,
         seed: 7,
         hanchan,
         out: Some(scratch(name)),
         timeout: Duration::from_millis(timeout_ms),
         join_timeout: Some(Duration::from_secs(30)),
+        ..ServerOptions::new(players)
     };
+    run_match_with(opts, scripts)
+}
+
+/// [`run_match`] with every option given.
+fn run_match_with(opts: ServerOptions, scripts: &[Script]) -> (ServeReport, Vec<Seen>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
     let server: JoinHandle<ServeReport> = std::thread::spawn(move || serve(listener, &opts, |_| {}).unwrap());
     let mut seen = Vec::new();
     // join one at a time, so that the client index is the order in `scripts`
@@ -544,6 +554,31 @@ fn a_silent_client_times_out() {
     let why = report.clients[1].dropped.as_deref().expect("client 1 dropped");
     assert!(why.contains("no answer within 1000 ms"), "{why}");
     assert!(report.clients.iter().enumerate().all(|(i, c)| i == 1 || c.dropped.is_none()));
+    check_files(&report);
+}
+
+/// A client that answers every line just under the timeout spends the game's budget and is dropped, its seat
+/// played for; the others play the game to its end (issue 48: such a client held the table for hours).
+#[test]
+fn a_slow_client_spends_its_game_budget() {
+    let opts = ServerOptions {
+        hanchan: false,
+        seed: 7,
+        out: Some(scratch("budget")),
+        // every answer in time (20 ms of 1 s), but a game is hundreds of lines
+        timeout: Duration::from_secs(1),
+        game_budget: Some(Duration::from_millis(1_500)),
+        join_timeout: Some(Duration::from_secs(30)),
+        ..ServerOptions::new(4)
+    };
+    let scripts = [Script::Plain, Script::Plain, Script::Slow(20), Script::Plain];
+    let (report, seen) = run_match_with(opts, &scripts);
+    let why = report.clients[2].dropped.as_deref().expect("the slow client is dropped");
+    assert!(why.contains("budget"), "{why}");
+    assert!(report.clients.iter().enumerate().all(|(i, c)| i == 2 || c.dropped.is_none()));
+    // it answered in time until its budget was spent: 1.5 s at 20 ms a line is at most 75 answers
+    assert!(seen[2].lines.len() <= 80, "{} lines reached the slow client", seen[2].lines.len());
+    assert!(seen[0].lines.len() > 200, "the game went on without it");
     check_files(&report);
 }
 

@@ -90,7 +90,7 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
             report.by_category().into_iter().map(|(c, n)| (c.name().to_string(), n.into())).collect();
         let j = serde_json::json!({
             "files": files.len(), "unreadable": unreadable, "games": report.games, "refused": refused,
-            "skipped": report.skipped,
+            "skipped": report.skipped, "unchecked": report.unchecked,
             "rounds": report.rounds, "actions": report.actions, "agari_checked": report.agari_checked,
             "draws_checked": report.draws_checked, "owari_checked": report.owari_checked,
             "agari_mismatches": agari, "replay_mismatches": replay, "by_category": by,
@@ -112,7 +112,7 @@ pub fn run(a: &VerifyArgs) -> Result<()> {
 /// why the file could not be read.
 fn verify_file(f: &std::path::Path, opts: &haifu_record::ReadOptions) -> Result<FileReport, String> {
     let name = f.display().to_string();
-    std::fs::read(f)
+    haifu_ingest::source::read_log(f)
         .map_err(|e| format!("{name}: {e}"))
         .and_then(|raw| haifu_record::source::decompress(raw).map_err(|e| format!("{name}: {e}")))
         .and_then(|text| haifu_record::read_games_with(&name, &text, opts).map_err(|e| format!("{name}: {e}")))
@@ -185,6 +185,15 @@ fn print_text(report: &VerifyReport, refused: &[Refused], unreadable: &[String],
         println!("{} games not checked:", report.skipped.len());
         for s in report.skipped.iter().take(show) {
             println!("  {s}");
+        }
+    }
+    if !report.unchecked.is_empty() {
+        println!("{} games checked with checks left out:", report.unchecked.len());
+        for s in report.unchecked.iter().take(show) {
+            println!("  {s}");
+        }
+        if report.unchecked.len() > show {
+            println!("  ... and {} more (`--json` lists them all)", report.unchecked.len() - show);
         }
     }
     for u in unreadable {

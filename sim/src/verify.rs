@@ -117,6 +117,9 @@ pub struct VerifyReport {
     pub games: usize,
     /// Games not checked, with the reason (other rules than Tenhou's ranked tables, no round).
     pub skipped: Vec<String>,
+    /// Checks left out of games that were checked, with the reason: a private lobby's end of the game and
+    /// `owari` (its length, starting scores and uma are its own; a negative score may not end it).
+    pub unchecked: Vec<String>,
     pub rounds: usize,
     pub actions: usize,
     pub agari_checked: usize,
@@ -133,6 +136,7 @@ impl VerifyReport {
     pub fn merge(&mut self, o: VerifyReport) {
         self.games += o.games;
         self.skipped.extend(o.skipped);
+        self.unchecked.extend(o.unchecked);
         self.rounds += o.rounds;
         self.actions += o.actions;
         self.agari_checked += o.agari_checked;
@@ -247,7 +251,12 @@ pub fn verify_game_watched(
             d.compare_record(start, end, engine_init);
         }
     }
-    if !custom {
+    if custom {
+        d.rep.unchecked.push(format!(
+            "{name}: private lobby {lobby}: the end of the game (a negative score, the length) and owari follow \
+             the lobby's own rules, not checked"
+        ));
+    } else {
         d.check_owari(clean);
     }
     d.rep.tenpai_rule_cases = d.engine.tenpai_rule_cases();

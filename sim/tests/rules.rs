@@ -318,3 +318,22 @@ fn verify_names_the_seat_and_the_rule_a_log_breaks() {
     let m = r.mismatches.iter().find(|m| m.category == Category::RoundEnd).expect("a round-end mismatch");
     assert_eq!(m.rule.as_deref(), Some("abortive_reach4"), "{m:#?}");
 }
+
+/// A private lobby's game (its own start, length and uma) is checked round by round, and the report says what it
+/// was not held to (issue 48: a negative score passed with no word of the checks left out); a ranked game has
+/// no such line.
+#[test]
+fn a_private_lobby_game_says_what_was_not_checked() {
+    let game = |lobby: &str| {
+        let go = haifu_record::event::Tag::new("GO").with("type", "169").with("lobby", lobby);
+        let mut g = GameBuilder::with_go(go);
+        haifu_testkit::scenes::quick_round(&mut g, 0, 1);
+        g.finish();
+        verify(&g)
+    };
+    let private = game("1234");
+    assert!(private.mismatches.is_empty() && private.skipped.is_empty(), "{private:#?}");
+    assert_eq!(private.unchecked.len(), 1, "{private:#?}");
+    assert!(private.unchecked[0].contains("private lobby 1234") && private.unchecked[0].contains("owari"));
+    assert!(game("0").unchecked.is_empty());
+}

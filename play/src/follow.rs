@@ -15,13 +15,13 @@
 
 use haifu_encoding::features::Safety;
 use haifu_record::ids::IdAllocator;
+use haifu_record::legal::{bit, SeatOptions, SeatRules, TurnStart};
 use haifu_record::mjai::answer::{self, Asked};
 use haifu_record::mjai::message::{self as m, Message, Pai};
 use haifu_record::state::TableState;
 use haifu_record::tags::Init;
 use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile};
-use haifu_sim::state::{bit, SeatRules};
-use haifu_sim::{Action, Offer, SeatOptions, TableRules, TurnStart, View};
+use haifu_sim::{Action, Offer, TableRules, View};
 
 /// What the seat is asked now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

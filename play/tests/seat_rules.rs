@@ -1,5 +1,5 @@
 //! The engine and the mjai bot keep a seat's rule bookkeeping (waits, furiten, kuikae) by the same update
-//! (`haifu_sim::state::SeatRules`): one scripted round, replayed by the engine (`haifu verify`'s replay) and
+//! (`haifu_record::legal::SeatRules`): one scripted round, replayed by the engine (`haifu verify`'s replay) and
 //! followed from the seat by the bot (`Follower`, from the round's mjai lines), shows the same bookkeeping at
 //! every draw.
 //!
@@ -9,9 +9,9 @@
 
 use haifu_play::follow::Follower;
 use haifu_record::event::Event;
+use haifu_record::legal::SeatRules;
 use haifu_record::mjai::message::Message;
 use haifu_record::mjai::write::to_mjai;
-use haifu_sim::state::SeatRules;
 use haifu_sim::verify::{verify_game_watched, Category};
 use haifu_testkit::GameBuilder;
 

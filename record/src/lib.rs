@@ -8,7 +8,9 @@
 //! - [`ids`]: physical tile ids for formats that name tiles by kind; [`length`]: the rules a log may leave
 //!   unsaid and how they are settled; [`source`]: gzip, the format from the content, the log id from the name.
 //!
-//! - [`action`]: what a seat may do (the engine's moves); [`mjai::answer`]: those moves as mjai answers and back.
+//! - [`action`]: what a seat may do (the engine's moves); [`legal`]: which of them it may do now, from the table
+//!   state and its rule bookkeeping (furiten, waits, kuikae), the one home of those rules; [`mjai::answer`]: the
+//!   moves as mjai answers and back.
 //!
 //! Nothing here knows Arrow or Parquet: the engine, the bots and the mjai player build on this crate alone.
 
@@ -16,6 +18,7 @@ pub mod action;
 pub mod error;
 pub mod event;
 pub mod ids;
+pub mod legal;
 pub mod length;
 pub mod mjai;
 pub mod mjlog;

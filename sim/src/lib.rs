@@ -7,8 +7,9 @@
 //! - [`wall`]: where tiles come from, behind the [`Wall`] trait: [`SeededWall`] shuffles each round from a
 //!   `u64` seed (same seed, same game); [`ScriptedWall`] takes the deal, every draw, kan dora and ura dora from
 //!   a log, so the engine plays a logged game again.
-//! - [`state`]: one round's per-seat state, kept incrementally: the hand as counts and a tile set, melds,
-//!   river, riichi, the three furiten (discard, temporary, riichi), the waits as a bit mask of kinds.
+//! - the table state and each seat's rule bookkeeping (furiten, waits, kuikae) are `haifu_record`'s
+//!   (`state::TableState`, `legal::SeatRules`), and so is what a seat may do (`legal::SeatOptions`): the
+//!   engine and the mjai follower ask the same rules.
 //! - [`engine`]: the state machine ([`Engine`]): turns and responses, priorities (ron > pon/kan > chi, double
 //!   ron, triple ron abortive), kans and their dora timing, riichi, abortive and exhaustive draws, honba,
 //!   sticks, dealer rotation, the end of the game. Scoring is `haifu_rules::score`: a seat may win exactly when
@@ -33,7 +34,6 @@ pub mod battle;
 pub mod bot;
 pub mod engine;
 pub mod generate;
-pub mod state;
 pub mod style;
 pub mod verify;
 pub mod wall;

@@ -33,30 +33,19 @@ use haifu_record::event::{Event, GameRecord, Tag, ROOT};
 use haifu_record::tags::{Agari, DrawKind, Init, Owari, Player, Reach, RoundEndTag, Ryuukyoku, Yaku};
 use haifu_rules::agari;
 use haifu_rules::score::{self, Ruleset};
-use haifu_rules::shanten::{shanten, shanten_each};
+use haifu_rules::shanten::shanten;
 use haifu_rules::{Hand, Kind, Meld, Tile};
 
 mod end;
 mod legal;
-pub use legal::SeatOptions;
+pub use haifu_record::legal::{SeatOptions, TurnStart};
 mod play;
 
 use crate::action::{Action, IllegalAction};
-use crate::state::{bit, kuikae_of, waits_of, yaochuu_kinds, SeatRules};
 use crate::wall::{Deal, Wall};
+use haifu_record::legal::{bit, SeatRules};
 use haifu_record::state::{KanDora, RiverTile, TableState};
 use haifu_rules::table::{self, RoundOutcome, TableRules};
-
-/// Where the tile that starts a turn came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TurnStart {
-    /// A draw from the live wall.
-    Draw,
-    /// A replacement draw after a kan or a north extraction.
-    Replacement,
-    /// A chi or pon: the seat must discard.
-    Call,
-}
 
 /// What the other seats are answering.
 pub use haifu_record::state::Offer;

@@ -1,0 +1,444 @@
+//! What a seat may do now, from what it knows: the table state ([`crate::state::TableState`]), the table's
+//! rules, and the seat's rule bookkeeping that nothing public shows ([`SeatRules`]: furiten, waits, kuikae,
+//! nagashi, pao). The one home of the legal-action rules: the engine of `haifu-sim` asks [`SeatOptions`], and
+//! so does a player following a game from its seat (the mjai player of `haifu-play`), whose table state holds
+//! no other hand. The bookkeeping is kept incrementally (bit masks of kinds), so that a step allocates nothing.
+
+use arrayvec::ArrayVec;
+use haifu_rules::score::Ruleset;
+use haifu_rules::shanten::{shanten, shanten_each};
+use haifu_rules::table::TableRules;
+use haifu_rules::{Counts, Kind, Meld, MeldKind, Tile};
+
+use crate::action::Action;
+use crate::state::{Offer, Riichi, SeatState, TableState};
+
+/// Where the tile that starts a turn came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnStart {
+    /// A draw from the live wall.
+    Draw,
+    /// A replacement draw after a kan or a north extraction.
+    Replacement,
+    /// A chi or pon: the seat must discard.
+    Call,
+}
+
+/// A set of tile kinds, bit `k` for kind `k`.
+pub type KindMask = u64;
+
+pub fn bit(k: Kind) -> KindMask {
+    1u64 << k.index()
+}
+
+/// What the engine keeps for one seat beside the table state ([`SeatState`]): the rules' bookkeeping that
+/// nothing public shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatRules {
+    /// Kinds this seat has discarded (discard furiten).
+    pub discarded: KindMask,
+    /// Kinds that complete the hand while it holds 3n+1 tiles, without the kinds the seat holds all four of
+    /// (no copy of those can come).
+    pub waits: KindMask,
+    /// Passed a winning tile since its last discard.
+    pub temp_furiten: bool,
+    /// Passed a winning tile after riichi: furiten for the rest of the round.
+    pub riichi_furiten: bool,
+    /// Kinds the seat may not discard right after a chi or pon (kuikae).
+    pub kuikae: KindMask,
+    /// Every discard a terminal or honor and none called away (nagashi mangan).
+    pub nagashi: bool,
+    /// The seat liable for a daisangen / daisuushii completed by a call on its discard.
+    pub pao: Option<u8>,
+}
+
+/// The one update of a seat's rule bookkeeping: the engine and a player following the game from its seat (the
+/// mjai bot of `haifu-play`) call these same functions at the same moments, each after the table state has
+/// taken the step.
+impl SeatRules {
+    /// A round is dealt: the dealt hand's waits.
+    pub fn dealt(seat: &SeatState) -> SeatRules {
+        let mut r = SeatRules { nagashi: true, ..SeatRules::default() };
+        r.update_waits(seat);
+        r
+    }
+    pub fn furiten(&self) -> bool {
+        self.temp_furiten || self.riichi_furiten || self.waits & self.discarded != 0
+    }
+    /// The seat discarded `tile`: discard furiten, nagashi, the end of a temporary furiten and of kuikae, and
+    /// the waits of the hand left (a hand in riichi discards what it draws: its waits stay).
+    pub fn discarded(&mut self, seat: &SeatState, tile: Tile) {
+        self.discarded |= bit(tile.kind());
+        self.nagashi &= tile.kind().is_yaochuu();
+        self.temp_furiten = false;
+        self.kuikae = 0;
+        if !seat.riichi.is_accepted() {
+            self.update_waits(seat);
+        }
+    }
+    /// The seat made `meld`: kuikae after a chi or pon; after a kan or a north, the waits of the hand left.
+    pub fn called(&mut self, seat: &SeatState, meld: &Meld) {
+        match meld.kind {
+            MeldKind::Chi | MeldKind::Pon => self.kuikae = kuikae_of(meld),
+            _ => self.update_waits(seat),
+        }
+    }
+    /// The seat let a tile it waits on go by (whether or not a yaku allowed the win): furiten until its next
+    /// discard, and for the rest of the round in riichi.
+    pub fn let_pass(&mut self, seat: &SeatState) {
+        self.temp_furiten = true;
+        if seat.riichi.is_accepted() {
+            self.riichi_furiten = true;
+        }
+    }
+    /// Another seat called this seat's discard: no nagashi mangan.
+    pub fn discard_called(&mut self) {
+        self.nagashi = false;
+    }
+    /// Recomputes [`SeatRules::waits`] for a hand of 3n+1 tiles.
+    fn update_waits(&mut self, seat: &SeatState) {
+        self.waits = waits_of(seat.hand.counts(), &seat.held());
+    }
+}
+
+/// Kinds completing a 3n+1 hand, skipping kinds of which `held` already has four.
+pub fn waits_of(counts: &Counts, held: &Counts) -> KindMask {
+    let n: u8 = counts.iter().sum();
+    if n % 3 != 1 || shanten(counts) != 0 {
+        return 0;
+    }
+    let after = shanten_each(counts, 1);
+    let mut mask = 0;
+    for k in 0..34 {
+        if after[k] == -1 && held[k] < 4 {
+            mask |= 1 << k;
+        }
+    }
+    mask
+}
+
+/// Distinct terminal and honor kinds in a hand (kyuushu kyuuhai needs nine).
+pub fn yaochuu_kinds(counts: &Counts) -> usize {
+    (0..34u8).filter(|&k| counts[usize::from(k)] > 0 && Kind::from_index(k).is_yaochuu()).count()
+}
+
+/// Kinds a seat may not discard after calling `called` into `meld` (Tenhou forbids kuikae): the called kind,
+/// and for a chi taken at one end, the kind beyond the other end (chi 3-4 on a 5: no 2 either).
+pub fn kuikae_of(meld: &Meld) -> KindMask {
+    let Some(called) = meld.called else { return 0 };
+    let k = called.kind();
+    let mut mask = bit(k);
+    if meld.kind == MeldKind::Chi {
+        let base = meld.base_kind().index();
+        let d = k.digit();
+        if k.index() == base && d <= 6 {
+            mask |= bit(Kind::from_index(base + 3));
+        } else if k.index() == base + 2 && d >= 4 {
+            mask |= bit(Kind::from_index(base - 1));
+        }
+    }
+    mask
+}
+
+/// A seat's options from what that seat knows: the table (its own hand and everything public), its rule
+/// bookkeeping, the table's rules and the kans of the round. The one home of the legal-action rules: the
+/// engine asks it, and so does a player who follows a game from its seat (the mjai player of `haifu-play`),
+/// whose table state holds no other hand.
+#[derive(Clone, Copy)]
+pub struct SeatOptions<'a> {
+    pub table: &'a TableState,
+    pub rules: &'a TableRules,
+    pub ruleset: Ruleset,
+    pub extras: &'a SeatRules,
+    /// Kans made this round by every seat.
+    pub kans: u8,
+}
+
+impl SeatOptions<'_> {
+    /// The actions of `seat`'s turn (it holds 3n+2 tiles), started by `source`; `tsumo_ok`: the drawn tile
+    /// wins ([`SeatOptions::tsumo_ok`]).
+    pub fn turn_actions(&self, seat: u8, source: TurnStart, tsumo_ok: bool, out: &mut Vec<Action>) {
+        let s = self.extras;
+        let p = &self.table.seats[usize::from(seat)];
+        if tsumo_ok {
+            out.push(Action::Tsumo);
+        }
+        let can_kan = source != TurnStart::Call && self.table.draws_left > 0 && self.kans < 4;
+        let three = self.rules.players == 3;
+        if self.table.uninterrupted
+            && p.discards == 0
+            && source == TurnStart::Draw
+            && yaochuu_kinds(p.hand.counts()) >= 9
+        {
+            out.push(Action::KyuushuKyuuhai);
+        }
+        if p.riichi.is_accepted() {
+            let Some(drawn) = p.last_draw else { return };
+            out.push(Action::Discard { tile: drawn, riichi: false });
+            let k = drawn.kind();
+            if can_kan && p.hand.counts()[usize::from(k.index())] == 4 && self.riichi_ankan_keeps_waits(p, k) {
+                out.push(Action::Ankan { kind: k });
+            }
+            if three && source != TurnStart::Call && self.table.draws_left > 0 && k == Kind::NORTH {
+                out.push(Action::Nuki { tile: drawn });
+            }
+            return;
+        }
+        for t in p.hand.tiles().iter() {
+            if s.kuikae & bit(t.kind()) == 0 {
+                out.push(Action::Discard { tile: t, riichi: false });
+            }
+        }
+        let may_riichi = source != TurnStart::Call
+            && p.closed()
+            && self.table.scores[usize::from(seat)] >= 1000
+            && self.table.draws_left >= self.rules.players
+            && p.riichi == Riichi::None;
+        if may_riichi && shanten(p.hand.counts()) <= 0 {
+            let held = p.held();
+            // without a closed kan the exact shanten already says a wait exists (four copies at most in the
+            // hand); with one, the kan's kind may be the only wait: ask for the waits
+            let has_kan = p.melds.iter().any(|m| m.kind == MeldKind::Ankan);
+            let mut counts = *p.hand.counts();
+            let mut tenpai_after: u64 = 0;
+            if has_kan {
+                for k in 0..34usize {
+                    if counts[k] == 0 {
+                        continue;
+                    }
+                    counts[k] -= 1;
+                    let mut h = held;
+                    h[k] -= 1;
+                    if waits_of(&counts, &h) != 0 {
+                        tenpai_after |= 1 << k;
+                    }
+                    counts[k] += 1;
+                }
+            } else {
+                let each = shanten_each(&counts, -1);
+                for (k, &sh) in each.iter().enumerate() {
+                    if sh == 0 {
+                        tenpai_after |= 1 << k;
+                    }
+                }
+            }
+            for t in p.hand.tiles().iter() {
+                if tenpai_after & bit(t.kind()) != 0 {
+                    out.push(Action::Discard { tile: t, riichi: true });
+                }
+            }
+        }
+        if can_kan {
+            for k in 0..34u8 {
+                if p.hand.counts()[usize::from(k)] == 4 {
+                    out.push(Action::Ankan { kind: Kind::from_index(k) });
+                }
+            }
+            for m in p.melds.iter().filter(|m| m.kind == MeldKind::Pon) {
+                for t in m.base_kind().ids() {
+                    if p.hand.contains(t) {
+                        out.push(Action::Kakan { tile: t });
+                    }
+                }
+            }
+        }
+        if three && source != TurnStart::Call && self.table.draws_left > 0 {
+            for t in Kind::NORTH.ids() {
+                if p.hand.contains(t) {
+                    out.push(Action::Nuki { tile: t });
+                }
+            }
+        }
+    }
+
+    /// A closed kan in riichi may not change the waits (Tenhou's rule).
+    pub fn riichi_ankan_keeps_waits(&self, s: &SeatState, k: Kind) -> bool {
+        let mut before = *s.hand.counts();
+        before[usize::from(k.index())] -= 1;
+        let held = s.held();
+        let mut after = before;
+        after[usize::from(k.index())] = 0;
+        waits_of(&before, &held) == waits_of(&after, &held)
+    }
+
+    /// Chi, pon and daiminkan open to `seat` on the discard `tile` of `from`.
+    pub fn call_options(&self, seat: u8, from: u8, tile: Tile, out: &mut Vec<Action>) {
+        let p = &self.table.seats[usize::from(seat)];
+        if p.riichi.is_declared() || self.table.draws_left == 0 {
+            return;
+        }
+        let k = tile.kind();
+        let ki = usize::from(k.index());
+        let have = p.hand.counts()[ki];
+        let ids: ArrayVec<Tile, 4> = k.ids().into_iter().filter(|&t| p.hand.contains(t)).collect();
+        if have >= 2 {
+            for i in 0..ids.len() {
+                for j in i + 1..ids.len() {
+                    let pair = [ids[i], ids[j]];
+                    if self.call_leaves_discard(p, &pair, MeldKind::Pon, tile, from, seat) {
+                        out.push(Action::Pon { tiles: pair });
+                    }
+                }
+            }
+        }
+        if have == 3 && self.kans < 4 {
+            out.push(Action::Daiminkan);
+        }
+        if self.rules.players == 4 && seat == (from + 1) % 4 && !k.is_honor() {
+            let d = k.digit();
+            for (a, b) in [(-2i8, -1i8), (-1, 1), (1, 2)] {
+                let (da, db) = (d as i8 + a, d as i8 + b);
+                if !(1..=9).contains(&da) || !(1..=9).contains(&db) {
+                    continue;
+                }
+                let ka = Kind::from_index((ki as i8 + a) as u8);
+                let kb = Kind::from_index((ki as i8 + b) as u8);
+                for ta in ka.ids().into_iter().filter(|&t| p.hand.contains(t)) {
+                    for tb in kb.ids().into_iter().filter(|&t| p.hand.contains(t)) {
+                        let pair = [ta, tb];
+                        if self.call_leaves_discard(p, &pair, MeldKind::Chi, tile, from, seat) {
+                            out.push(Action::Chi { tiles: pair });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A chi or pon is allowed only when the hand keeps a tile that kuikae lets it discard.
+    fn call_leaves_discard(
+        &self,
+        s: &SeatState,
+        pair: &[Tile; 2],
+        kind: MeldKind,
+        tile: Tile,
+        from: u8,
+        seat: u8,
+    ) -> bool {
+        let Ok(meld) = Meld::call(kind, pair, tile, (from + 4 - seat) % 4) else { return false };
+        let forbidden = kuikae_of(&meld);
+        let mut counts = *s.hand.counts();
+        for t in pair {
+            counts[usize::from(t.kind().index())] -= 1;
+        }
+        (0..34).any(|k| counts[k] > 0 && forbidden & (1 << k) == 0)
+    }
+
+    /// The tile `seat` just drew (`replacement`: after a kan or north) completes its hand with a yaku.
+    pub fn tsumo_ok(&self, seat: u8, tile: Tile, replacement: bool) -> bool {
+        self.extras.waits & bit(tile.kind()) != 0
+            && self.table.score_win(self.ruleset, seat, seat, tile, Offer::Discard, replacement, Vec::new()).is_some()
+    }
+
+    /// `seat` may ron `tile` shown by `from` as `offer`: a wait, not furiten, a yaku (a closed kan: thirteen
+    /// orphans only).
+    pub fn can_ron(&self, seat: u8, from: u8, tile: Tile, offer: Offer) -> bool {
+        let s = self.extras;
+        if s.waits & bit(tile.kind()) == 0 || s.furiten() {
+            return false;
+        }
+        let Some(sc) = self.table.score_win(self.ruleset, seat, from, tile, offer, false, Vec::new()) else {
+            return false;
+        };
+        offer != Offer::Ankan || sc.yakuman.iter().any(|&y| y == 47 || y == 48)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use haifu_rules::HandNotation;
+
+    fn counts(s: &str) -> Counts {
+        s.parse::<HandNotation>().unwrap().counts
+    }
+
+    #[test]
+    fn waits_skip_a_fifth_copy() {
+        // tanki on 1m
+        let c = counts("1m234p567s789s999p");
+        assert_eq!(waits_of(&c, &c), 1);
+        // the same hand beside a pon of 1m: the wait would be a fifth copy
+        let mut held = c;
+        held[0] += 3;
+        assert_eq!(waits_of(&c, &held), 0);
+        let c = counts("123m456p789s1112z");
+        assert_eq!(waits_of(&c, &c), 1 << 28);
+    }
+
+    #[test]
+    fn waits_agree_with_a_full_scan() {
+        use rand::{rngs::StdRng, seq::SliceRandom, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut tiles: Vec<u8> = (0..136).collect();
+        let mut found = 0;
+        for round in 0..20_000 {
+            let mut c = [0u8; 34];
+            if round % 2 == 0 {
+                tiles.shuffle(&mut rng);
+                for &t in &tiles[..13] {
+                    c[usize::from(t / 4)] += 1;
+                }
+            } else {
+                // a complete hand (four sets and a pair) less one tile: tenpai
+                let mut k = 0usize;
+                while k < 4 {
+                    let start = usize::from(tiles[k * 7 + round % 5] % 34);
+                    let seq = start < 27 && start % 9 <= 6 && round % 3 != 0;
+                    let add: &[usize] = if seq { &[0, 1, 2] } else { &[0, 0, 0] };
+                    let room = if seq { add.iter().all(|&d| c[start + d] < 4) } else { c[start] == 0 };
+                    if room {
+                        for &d in add {
+                            c[start + d] += 1;
+                        }
+                        k += 1;
+                    } else {
+                        tiles.shuffle(&mut rng);
+                    }
+                }
+                let pair = (0..34).find(|&p| c[(p + round) % 34] <= 2).map(|p| (p + round) % 34).unwrap();
+                c[pair] += 2;
+                tiles.shuffle(&mut rng);
+                let drop = (0..34).find(|&p| c[(p + usize::from(tiles[0])) % 34] > 0).unwrap();
+                c[(drop + usize::from(tiles[0])) % 34] -= 1;
+            }
+            let fast = waits_of(&c, &c);
+            let mut slow = 0u64;
+            if shanten(&c) == 0 {
+                for k in 0..34 {
+                    if c[k] < 4 {
+                        c[k] += 1;
+                        if shanten(&c) == -1 {
+                            slow |= 1 << k;
+                        }
+                        c[k] -= 1;
+                    }
+                }
+            }
+            assert_eq!(fast, slow, "{c:?}");
+            found += usize::from(fast != 0);
+        }
+        assert!(found > 0);
+        // thirteen orphans, thirteen-sided
+        let c = counts("19m19p19s1234567z");
+        // thirteen orphans waiting on all thirteen
+        assert_eq!(waits_of(&c, &c), 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27);
+    }
+
+    #[test]
+    fn kuikae_masks() {
+        let t = |i| Tile::from_id(i);
+        // chi 3m4m taking 5m: 5m and 2m forbidden
+        let m = Meld::call(MeldKind::Chi, &[t(8), t(12)], t(16), 3).unwrap();
+        assert_eq!(kuikae_of(&m), bit(Kind::from_index(4)) | bit(Kind::from_index(1)));
+        // chi 4m5m taking 3m: 3m and 6m
+        let m = Meld::call(MeldKind::Chi, &[t(12), t(17)], t(8), 3).unwrap();
+        assert_eq!(kuikae_of(&m), bit(Kind::from_index(2)) | bit(Kind::from_index(5)));
+        // middle: only the called kind
+        let m = Meld::call(MeldKind::Chi, &[t(8), t(17)], t(12), 3).unwrap();
+        assert_eq!(kuikae_of(&m), bit(Kind::from_index(3)));
+        // 7m8m taking 9m: 9m and 6m; 1m2m taking 3m: 3m only... and 4m
+        let m = Meld::call(MeldKind::Chi, &[t(24), t(28)], t(32), 3).unwrap();
+        assert_eq!(kuikae_of(&m), bit(Kind::from_index(8)) | bit(Kind::from_index(5)));
+    }
+}

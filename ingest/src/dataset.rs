@@ -483,8 +483,7 @@ pub fn atomic_write(path: &Path, write: impl FnOnce(File) -> Result<()>) -> Resu
     written
 }
 
-/// Appends text to a file by writing the whole new content to a temporary file and renaming it (under the
-/// dataset's writer lock: the temporary file's name is fixed).
+/// Appends text to a file by writing the whole new content through [`atomic_write`], synced before the rename.
 pub fn append_atomic(path: &Path, text: &str) -> Result<()> {
     let mut content = if path.exists() {
         std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
@@ -492,15 +491,8 @@ pub fn append_atomic(path: &Path, text: &str) -> Result<()> {
         Vec::new()
     };
     content.extend_from_slice(text.as_bytes());
-    let tmp = path.with_extension("jsonl.tmp");
-    let written = File::create(&tmp)
-        .and_then(|mut f| f.write_all(&content).and_then(|_| f.sync_all()))
-        .with_context(|| format!("writing {}", tmp.display()))
-        .and_then(|_| {
-            std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
-        });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    atomic_write(path, |mut f| {
+        f.write_all(&content)?;
+        Ok(f.sync_all()?)
+    })
 }

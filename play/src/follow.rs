@@ -2,9 +2,9 @@
 //!
 //! [`Follower`] holds the table as that seat sees it: a [`TableState`] whose other hands are hidden
 //! ([`TableState::hide_hands_but`]), so the same state the engine, the extractor and the neural encoder read,
-//! plus the seat's own rule bookkeeping (furiten, kuikae, waits: [`SeatRules`]) kept as the engine keeps it.
-//! Its legal actions come from [`SeatOptions`], the engine's own rules: the player cannot offer what the
-//! server would refuse, nor miss a win the engine would allow.
+//! plus the rules' bookkeeping ([`RoundRules`]: furiten, kuikae, waits, kans, what is asked now) advanced by
+//! the same steps the engine and the ingest replay take. Its legal actions are the engine's own: the player
+//! cannot offer what the server would refuse, nor miss a win the engine would allow.
 //!
 //! mjai names tiles by kind (and red five); each tile entering play gets a physical id ([`IdAllocator`]) so
 //! that melds, rivers and the hand are the exact tiles of the record model. An own discard takes the tile just
@@ -15,7 +15,7 @@
 
 use haifu_encoding::features::Safety;
 use haifu_record::ids::IdAllocator;
-use haifu_record::legal::{bit, SeatOptions, SeatRules, TurnStart};
+use haifu_record::legal::{Moment, RoundRules, SeatRules, TurnStart};
 use haifu_record::mjai::answer::{self, Asked};
 use haifu_record::mjai::message::{self as m, Message, Pai};
 use haifu_record::state::TableState;
@@ -40,16 +40,11 @@ pub struct Follower {
     pub names: Vec<String>,
     pub rules: TableRules,
     pub table: TableState,
-    pub extras: SeatRules,
+    /// The rules' bookkeeping of the round (only this seat's is known).
+    round: RoundRules,
     ids: IdAllocator,
-    /// Kans made this round (every seat).
-    kans: u8,
-    /// The next draw of a seat is the replacement draw of a kan or north.
-    replacement: bool,
     question: Option<Question>,
     asked: bool,
-    /// The tile of a win the seat passed (it becomes furiten once the game moves on).
-    passed: Option<Tile>,
     in_game: bool,
     /// The game's `start_game` (its rules), kept for a log that says the player count only in its hands.
     start: m::StartGame,
@@ -88,14 +83,11 @@ impl Follower {
             seat,
             names: Vec::new(),
             table,
-            extras: SeatRules::default(),
+            round: RoundRules::new(rules),
             ids: IdAllocator::new(rules.red_fives),
             rules,
-            kans: 0,
-            replacement: false,
             question: None,
             asked: false,
-            passed: None,
             in_game: false,
             start: m::StartGame::default(),
             safety: Safety::default(),
@@ -131,37 +123,17 @@ impl Follower {
         View { table_view: self.table.view(self.seat), offered }
     }
 
+    /// The seat's rule bookkeeping (waits, furiten, kuikae).
+    pub fn extras(&self) -> &SeatRules {
+        self.round.seat(self.seat)
+    }
+
     /// The legal actions now (empty when the seat is asked nothing). A riichi discard due lists the
     /// discards that keep the hand tenpai, as riichi discards.
     pub fn legal_actions(&self, out: &mut Vec<Action>) {
         out.clear();
-        let opts = SeatOptions {
-            table: &self.table,
-            rules: &self.rules,
-            ruleset: self.rules.ruleset(),
-            extras: &self.extras,
-            kans: self.kans,
-        };
-        match self.question {
-            None => {}
-            Some(Question::Turn { source, tsumo_ok }) => opts.turn_actions(self.seat, source, tsumo_ok, out),
-            Some(Question::RiichiDiscard) => {
-                // the turn as it was before the declaration: its riichi discards
-                let mut t = self.table.clone();
-                t.seats[usize::from(self.seat)].riichi = Default::default();
-                let o = SeatOptions { table: &t, ..opts };
-                o.turn_actions(self.seat, TurnStart::Draw, false, out);
-                out.retain(|a| matches!(a, Action::Discard { riichi: true, .. }));
-            }
-            Some(Question::Respond { from, tile, offer }) => {
-                if opts.can_ron(self.seat, from, tile, offer) {
-                    out.push(Action::Ron);
-                }
-                if offer == Offer::Discard {
-                    opts.call_options(self.seat, from, tile, out);
-                }
-                out.push(Action::Pass);
-            }
+        if self.question.is_some() {
+            self.round.legal_actions(&self.table, self.seat, out);
         }
     }
 
@@ -224,13 +196,6 @@ impl Follower {
             self.question = None;
         }
         self.asked = false;
-        // a win the seat let go by makes it furiten once the game moves on without its win
-        if let Some(tile) = self.passed.take() {
-            let my_win = matches!(msg, Message::Hora(h) if h.actor == self.seat);
-            if !my_win && self.extras.waits & bit(tile.kind()) != 0 {
-                self.extras.let_pass(&self.table.seats[usize::from(self.seat)]);
-            }
-        }
         let before = self.question;
         self.step(msg).map_err(|why| Self::err(kind, why))?;
         self.asked = self.question.is_some() && (!keep || before.is_none());
@@ -247,6 +212,7 @@ impl Follower {
                 self.names = g.names.clone().unwrap_or_default();
                 let players = if self.names.len() == 3 { 3 } else { 4 };
                 self.rules = rules_of(g, players);
+                self.round = RoundRules::new(self.rules);
                 self.start = g.clone();
                 self.table = TableState::new(players, self.rules.start_score());
                 self.table.hide_hands_but(self.seat);
@@ -254,16 +220,18 @@ impl Follower {
             }
             Message::StartKyoku(k) => self.start_round(k)?,
             Message::Tsumo(t) => {
-                let replacement = std::mem::take(&mut self.replacement);
                 if t.actor == me {
                     let mt = t.pai.tile().ok_or("the seat's own draw is hidden")?;
                     let tile = self.ids.draw(usize::from(me), mt.kind, mt.red && self.rules.red_fives)?;
                     self.table.draw(me, tile)?;
-                    let source = if replacement { TurnStart::Replacement } else { TurnStart::Draw };
-                    let tsumo_ok = self.options().tsumo_ok(me, tile, replacement);
-                    self.question = Some(Question::Turn { source, tsumo_ok });
+                    self.round.drew(&self.table, me, tile);
+                    if let Moment::Turn { source, tsumo_ok, .. } = self.round.moment() {
+                        self.question = Some(Question::Turn { source, tsumo_ok });
+                    }
                 } else {
                     self.table.draw_hidden(t.actor)?;
+                    // a hidden draw: no tile of the hand is told
+                    self.round.drew(&self.table, t.actor, Tile::from_id(0));
                 }
             }
             Message::Dahai(d) => {
@@ -274,11 +242,8 @@ impl Follower {
                 };
                 self.table.discard_told(d.actor, tile, d.tsumogiri.unwrap_or(false))?;
                 self.safety.discarded(&self.table, d.actor, tile);
-                if d.actor == me {
-                    self.extras.discarded(&self.table.seats[usize::from(me)], tile);
-                } else {
-                    self.respond(d.actor, tile, Offer::Discard);
-                }
+                self.round.discarded(&self.table, d.actor, tile);
+                self.respond();
             }
             Message::Chi(c) | Message::Pon(c) | Message::Daiminkan(c) => {
                 let mk = match msg {
@@ -294,18 +259,9 @@ impl Follower {
                 let rel = (from + 4 - c.actor) % 4;
                 let meld = Meld::call(mk, &tiles, called, rel).map_err(|e| e.to_string())?;
                 self.table.call(c.actor, meld)?;
-                if mk == MeldKind::Daiminkan {
-                    self.kans += 1;
-                    self.replacement = true;
-                }
-                if from == me {
-                    self.extras.discard_called();
-                }
-                if c.actor == me {
-                    self.extras.called(&self.table.seats[usize::from(me)], &meld);
-                    if mk != MeldKind::Daiminkan {
-                        self.question = Some(Question::Turn { source: TurnStart::Call, tsumo_ok: false });
-                    }
+                self.round.called(&self.table, c.actor, &meld);
+                if c.actor == me && mk != MeldKind::Daiminkan {
+                    self.question = Some(Question::Turn { source: TurnStart::Call, tsumo_ok: false });
                 }
             }
             Message::Ankan(a) => {
@@ -313,7 +269,7 @@ impl Follower {
                 if a.actor != me {
                     self.meld_tiles(a.actor, &a.consumed)?;
                 }
-                self.kan_or_nuki(a.actor, Meld::ankan(k), k.ids()[0], Offer::Ankan)?;
+                self.kan_or_nuki(a.actor, Meld::ankan(k))?;
             }
             Message::Kakan(a) => {
                 let tile = if a.actor == me { self.own_tile(a.pai, false)? } else { self.fresh(a.pai)? };
@@ -324,80 +280,58 @@ impl Follower {
                     .find(|m| m.kind == MeldKind::Pon && m.base_kind() == tile.kind())
                     .ok_or_else(|| format!("kakan of {} without a pon of it", a.pai))?;
                 let meld = pon.kakan_of(tile).map_err(|e| e.to_string())?;
-                self.kan_or_nuki(a.actor, meld, tile, Offer::Kakan)?;
+                self.kan_or_nuki(a.actor, meld)?;
             }
             Message::Nukidora(n) => {
                 let north = n.pai.unwrap_or(MjaiTile { kind: Kind::NORTH, red: false });
                 let tile = if n.actor == me { self.own_tile(north, true)? } else { self.fresh(north)? };
-                self.kan_or_nuki(n.actor, Meld::nuki(tile), tile, Offer::Nuki)?;
+                self.kan_or_nuki(n.actor, Meld::nuki(tile))?;
             }
             Message::Dora(d) => {
                 let t = self.fresh(d.dora_marker)?;
                 self.table.dora(t)?;
+                self.round.moved_on(&self.table);
             }
             Message::Reach(r) => {
                 self.table.reach(r.actor, 1)?;
+                self.round.moved_on(&self.table);
                 if r.actor == me {
                     self.question = Some(Question::RiichiDiscard);
                 }
             }
             Message::ReachAccepted(r) => {
                 self.table.reach(r.actor, 2)?;
+                self.round.moved_on(&self.table);
                 self.set_scores(r.scores.as_deref());
             }
-            Message::Hora(h) => self.settle(h.deltas.as_deref(), h.scores.as_deref()),
-            Message::Ryukyoku(r) => self.settle(r.deltas.as_deref(), r.scores.as_deref()),
+            Message::Hora(h) => {
+                self.round.round_over();
+                self.settle(h.deltas.as_deref(), h.scores.as_deref())
+            }
+            Message::Ryukyoku(r) => {
+                self.round.round_over();
+                self.settle(r.deltas.as_deref(), r.scores.as_deref())
+            }
             Message::EndGame(_) => self.in_game = false,
             _ => {}
         }
         Ok(())
     }
 
-    /// A closed or added kan, or a north set aside: a replacement draw follows; another seat may rob `tile`
-    /// (`offer`), this seat keeps its rules by the meld.
-    fn kan_or_nuki(&mut self, actor: u8, meld: Meld, tile: Tile, offer: Offer) -> Result<(), String> {
+    /// A closed or added kan, or a north set aside: a replacement draw follows; another seat may rob it.
+    fn kan_or_nuki(&mut self, actor: u8, meld: Meld) -> Result<(), String> {
         self.table.call(actor, meld)?;
-        if meld.kind != MeldKind::Nuki {
-            self.kans += 1;
-        }
-        self.replacement = true;
-        if actor == self.seat {
-            self.extras.called(&self.table.seats[usize::from(actor)], &meld);
-        } else {
-            self.respond(actor, tile, offer);
-        }
+        self.round.called(&self.table, actor, &meld);
+        self.respond();
         Ok(())
     }
 
-    fn options(&self) -> SeatOptions<'_> {
-        SeatOptions {
-            table: &self.table,
-            rules: &self.rules,
-            ruleset: self.rules.ruleset(),
-            extras: &self.extras,
-            kans: self.kans,
-        }
-    }
-
-    /// Another seat showed `tile`: the seat is asked when it may win on it or call it.
-    fn respond(&mut self, from: u8, tile: Tile, offer: Offer) {
-        let me = self.seat;
-        if from == me || me >= self.table.players {
-            return;
-        }
-        let q = Question::Respond { from, tile, offer };
-        self.question = Some(q);
-        let mut legal = Vec::new();
-        self.legal_actions(&mut legal);
-        if legal.len() == 1 {
-            // nothing but to pass: the seat is not asked
-            self.question = None;
-        }
-        // a tile in the waits makes the seat furiten when it goes by (whether or not a yaku allowed the win),
-        // except a closed kan, which only thirteen orphans may rob
-        let in_waits = self.extras.waits & bit(tile.kind()) != 0;
-        if in_waits && (offer != Offer::Ankan || legal.contains(&Action::Ron)) {
-            self.passed = Some(tile);
+    /// A tile was shown: the seat is asked when the rules' bookkeeping says it may win on it or call it.
+    fn respond(&mut self) {
+        if let Moment::Respond { from, tile, offer, ron, call } = self.round.moment() {
+            if (ron | call) & (1 << self.seat) != 0 {
+                self.question = Some(Question::Respond { from, tile, offer });
+            }
         }
     }
 
@@ -455,11 +389,9 @@ impl Follower {
             hands,
         };
         self.table.start(&init, players);
+        self.round.set_rules(self.rules);
+        self.round.dealt(&self.table);
         self.safety.clear();
-        self.kans = 0;
-        self.replacement = false;
-        self.passed = None;
-        self.extras = SeatRules::dealt(&self.table.seats[usize::from(self.seat)]);
         Ok(())
     }
 

@@ -50,7 +50,7 @@ fn bot_at_draws(g: &GameBuilder) -> Vec<SeatRules> {
         let msg: Message = serde_json::from_str(line).expect("a message");
         f.take(&msg).unwrap_or_else(|e| panic!("{line}: {e}"));
         if matches!(msg, Message::Tsumo(_)) {
-            seen.push(f.extras.clone());
+            seen.push(f.extras().clone());
         }
     }
     seen

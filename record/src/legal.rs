@@ -11,6 +11,7 @@ use haifu_rules::table::TableRules;
 use haifu_rules::{Counts, Kind, Meld, MeldKind, Tile};
 
 use crate::action::Action;
+use crate::event::Event;
 use crate::state::{Offer, Riichi, SeatState, TableState};
 
 /// Where the tile that starts a turn came from.
@@ -184,16 +185,21 @@ impl SeatOptions<'_> {
             }
             return;
         }
-        for t in p.hand.tiles().iter() {
-            if s.kuikae & bit(t.kind()) == 0 {
-                out.push(Action::Discard { tile: t, riichi: false });
+        // riichi declared (`REACH step=1`): the riichi discard is due, one that keeps the hand tenpai
+        let declared = p.riichi == Riichi::Declared;
+        if !declared {
+            for t in p.hand.tiles().iter() {
+                if s.kuikae & bit(t.kind()) == 0 {
+                    out.push(Action::Discard { tile: t, riichi: false });
+                }
             }
         }
-        let may_riichi = source != TurnStart::Call
-            && p.closed()
-            && self.table.scores[usize::from(seat)] >= 1000
-            && self.table.draws_left >= self.rules.players
-            && p.riichi == Riichi::None;
+        let may_riichi = declared
+            || (source != TurnStart::Call
+                && p.closed()
+                && self.table.scores[usize::from(seat)] >= 1000
+                && self.table.draws_left >= self.rules.players
+                && p.riichi == Riichi::None);
         if may_riichi && shanten(p.hand.counts()) <= 0 {
             let held = p.held();
             // without a closed kan the exact shanten already says a wait exists (four copies at most in the
@@ -228,6 +234,9 @@ impl SeatOptions<'_> {
                 }
             }
         }
+        if declared {
+            return;
+        }
         if can_kan {
             for k in 0..34u8 {
                 if p.hand.counts()[usize::from(k)] == 4 {
@@ -259,6 +268,30 @@ impl SeatOptions<'_> {
         let mut after = before;
         after[usize::from(k.index())] = 0;
         waits_of(&before, &held) == waits_of(&after, &held)
+    }
+
+    /// Whether `seat` has any call on the discard: the full list ([`SeatOptions::call_options`]) is built only
+    /// when a look at the hand's counts says maybe (most discards find no seat that could call them).
+    pub fn has_call(&self, seat: u8, from: u8, tile: Tile) -> bool {
+        let p = &self.table.seats[usize::from(seat)];
+        if p.riichi.is_declared() || self.table.draws_left == 0 {
+            return false;
+        }
+        let k = tile.kind();
+        let c = p.hand.counts();
+        let ki = usize::from(k.index());
+        let chi_seat = self.rules.players == 4 && seat == (from + 1) % 4 && !k.is_honor() && {
+            let d = k.digit();
+            (d >= 3 && c[ki - 2] > 0 && c[ki - 1] > 0)
+                || ((2..=8).contains(&d) && c[ki - 1] > 0 && c[ki + 1] > 0)
+                || (d <= 7 && c[ki + 1] > 0 && c[ki + 2] > 0)
+        };
+        if c[ki] < 2 && !chi_seat {
+            return false;
+        }
+        let mut v = Vec::new();
+        self.call_options(seat, from, tile, &mut v);
+        !v.is_empty()
     }
 
     /// Chi, pon and daiminkan open to `seat` on the discard `tile` of `from`.
@@ -341,6 +374,231 @@ impl SeatOptions<'_> {
             return false;
         };
         offer != Offer::Ankan || sc.yakuman.iter().any(|&y| y == 47 || y == 48)
+    }
+}
+
+/// What a round asks now, as the rules' bookkeeping ([`RoundRules`]) follows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// Nothing is asked: before a deal, after a round's end, or while a kan's replacement draw is due.
+    Idle,
+    /// `seat` holds 3n+2 tiles and acts (after a draw, a replacement draw, or its chi or pon); `tsumo_ok`: the
+    /// drawn tile wins with a yaku. After `REACH step=1` the riichi discard is due (the seat's riichi is
+    /// [`Riichi::Declared`]).
+    Turn { seat: u8, source: TurnStart, tsumo_ok: bool },
+    /// `from` showed `tile` as `offer` (a discard, the tile added to a pon, a closed kan, a north): `ron` and
+    /// `call` are the seats (bit per seat) that may win on it and that may call it.
+    Respond { from: u8, tile: Tile, offer: Offer, ron: u8, call: u8 },
+}
+
+/// The rules' bookkeeping of a round for every seat, advanced by the same events as the table state, after it
+/// ([`RoundRules::after`]): each seat's [`SeatRules`], the kans, and what is asked now ([`Moment`]). The one
+/// home of "what may this seat do now": the engine of `haifu-sim` feeds it the events it writes, the mjai
+/// player of `haifu-play` the events it is told (the other hands hidden: only its own seat is asked), and the
+/// replay of `ingest` the events of a record, which it then holds to the answers (every call, riichi, kan and
+/// win must be among the options) and cuts the choices table from.
+#[derive(Clone, Debug)]
+pub struct RoundRules {
+    rules: TableRules,
+    ruleset: Ruleset,
+    seats: [SeatRules; 4],
+    kans: u8,
+    /// The next draw replaces a kan or a north.
+    replacement: bool,
+    moment: Moment,
+    /// Seats that had the tile last shown among their waits: furiten once the game moves on without their win.
+    passing: u8,
+}
+
+impl RoundRules {
+    pub fn new(rules: TableRules) -> RoundRules {
+        RoundRules {
+            ruleset: rules.ruleset(),
+            rules,
+            seats: Default::default(),
+            kans: 0,
+            replacement: false,
+            moment: Moment::Idle,
+            passing: 0,
+        }
+    }
+    pub fn rules(&self) -> &TableRules {
+        &self.rules
+    }
+    /// Other rules from the next event on (a log that states its player count only in its deal).
+    pub fn set_rules(&mut self, rules: TableRules) {
+        self.ruleset = rules.ruleset();
+        self.rules = rules;
+    }
+    /// A seat's bookkeeping: waits, furiten, kuikae, nagashi, pao.
+    pub fn seat(&self, seat: u8) -> &SeatRules {
+        &self.seats[usize::from(seat)]
+    }
+    /// Kans made this round by every seat.
+    pub fn kans(&self) -> u8 {
+        self.kans
+    }
+    pub fn moment(&self) -> Moment {
+        self.moment
+    }
+    /// What `seat` knows (the table) and its bookkeeping, to ask its options.
+    pub fn options<'a>(&'a self, table: &'a TableState, seat: u8) -> SeatOptions<'a> {
+        SeatOptions {
+            table,
+            rules: &self.rules,
+            ruleset: self.ruleset,
+            extras: &self.seats[usize::from(seat)],
+            kans: self.kans,
+        }
+    }
+
+    /// The legal actions of `seat` now (`out` cleared first; empty when it decides nothing). A seat asked about
+    /// a shown tile may always pass; in its turn it always has a discard.
+    pub fn legal_actions(&self, table: &TableState, seat: u8, out: &mut Vec<Action>) {
+        out.clear();
+        match self.moment {
+            Moment::Turn { seat: s, source, tsumo_ok } if s == seat => {
+                self.options(table, seat).turn_actions(seat, source, tsumo_ok, out)
+            }
+            Moment::Respond { from, tile, ron, call, .. } if (ron | call) & (1 << seat) != 0 => {
+                if ron & (1 << seat) != 0 {
+                    out.push(Action::Ron);
+                }
+                if call & (1 << seat) != 0 {
+                    self.options(table, seat).call_options(seat, from, tile, out);
+                }
+                out.push(Action::Pass);
+            }
+            _ => {}
+        }
+    }
+
+    /// Advances the bookkeeping by `event`, which `table` has just taken ([`TableState::apply`]). The typed
+    /// steps below are the same for a caller that holds no event (the mjai player).
+    pub fn after(&mut self, table: &TableState, event: &Event) {
+        match event {
+            Event::Init(_) => self.dealt(table),
+            Event::Draw { seat, tile } => self.drew(table, *seat, *tile),
+            Event::Discard { seat, tile } => self.discarded(table, *seat, *tile),
+            Event::Call { seat, meld, .. } => self.called(table, *seat, meld),
+            Event::Agari(_) | Event::Ryuukyoku(_) => self.round_over(),
+            Event::Reach(_) | Event::Dora { .. } => self.moved_on(table),
+            Event::Go(_) | Event::Players(_) | Event::Bye(_) | Event::Tag(_) => {}
+        }
+    }
+
+    /// A round is dealt.
+    pub fn dealt(&mut self, table: &TableState) {
+        for (r, s) in self.seats.iter_mut().zip(&table.seats) {
+            *r = SeatRules::dealt(s);
+        }
+        self.kans = 0;
+        self.replacement = false;
+        self.passing = 0;
+        self.moment = Moment::Idle;
+    }
+
+    /// `seat` drew `tile` (a hidden seat's draw: any tile): its turn.
+    pub fn drew(&mut self, table: &TableState, seat: u8, tile: Tile) {
+        self.moved_on(table);
+        let replacement = std::mem::take(&mut self.replacement);
+        let tsumo_ok = table.knows_hand(seat) && self.options(table, seat).tsumo_ok(seat, tile, replacement);
+        let source = if replacement { TurnStart::Replacement } else { TurnStart::Draw };
+        self.moment = Moment::Turn { seat, source, tsumo_ok };
+    }
+
+    /// `seat` discarded `tile`: the other seats may answer it.
+    pub fn discarded(&mut self, table: &TableState, seat: u8, tile: Tile) {
+        self.moved_on(table);
+        let s = usize::from(seat);
+        if table.knows_hand(seat) {
+            self.seats[s].discarded(&table.seats[s], tile);
+        }
+        self.offer(table, seat, tile, Offer::Discard);
+    }
+
+    /// A win or a draw ends the round: nothing is asked until the next deal.
+    pub fn round_over(&mut self) {
+        self.passing = 0;
+        self.moment = Moment::Idle;
+    }
+
+    /// The game went on past the last shown tile (a riichi stick paid, a kan's indicator turned, a draw, a
+    /// discard, a call): every seat that waited on that tile and did not win on it is furiten.
+    pub fn moved_on(&mut self, table: &TableState) {
+        let passing = std::mem::take(&mut self.passing);
+        for s in 0..4u8 {
+            if passing & (1 << s) != 0 {
+                self.seats[usize::from(s)].let_pass(&table.seats[usize::from(s)]);
+            }
+        }
+    }
+
+    /// `seat` made `meld` (a call of the last discard, a kan or a north from its hand).
+    pub fn called(&mut self, table: &TableState, seat: u8, meld: &Meld) {
+        self.moved_on(table);
+        let (s, p) = (usize::from(seat), &table.seats[usize::from(seat)]);
+        self.seats[s].called(p, meld);
+        self.moment = Moment::Idle;
+        match meld.kind {
+            MeldKind::Chi | MeldKind::Pon | MeldKind::Daiminkan => {
+                let from = (seat + meld.from) % 4;
+                self.seats[usize::from(from)].discard_called();
+                // pao: the call that completes the third dragon set or the fourth wind set
+                let k = meld.base_kind();
+                let sets = |pred: fn(Kind) -> bool| {
+                    p.melds
+                        .iter()
+                        .filter(|m| !matches!(m.kind, MeldKind::Chi | MeldKind::Nuki) && pred(m.base_kind()))
+                        .count()
+                };
+                if meld.kind != MeldKind::Chi
+                    && ((k.is_dragon() && sets(Kind::is_dragon) == 3) || (k.is_wind() && sets(Kind::is_wind) == 4))
+                {
+                    self.seats[s].pao = Some(from);
+                }
+                if meld.kind == MeldKind::Daiminkan {
+                    self.kans += 1;
+                    self.replacement = true;
+                } else {
+                    self.moment = Moment::Turn { seat, source: TurnStart::Call, tsumo_ok: false };
+                }
+            }
+            MeldKind::Ankan | MeldKind::Kakan | MeldKind::Nuki => {
+                let (tile, offer) = match meld.kind {
+                    MeldKind::Ankan => (meld.base_kind().ids()[0], Offer::Ankan),
+                    MeldKind::Kakan => (meld.added.unwrap_or(meld.tiles()[0]), Offer::Kakan),
+                    _ => (meld.tiles()[0], Offer::Nuki),
+                };
+                if meld.kind != MeldKind::Nuki {
+                    self.kans += 1;
+                }
+                self.replacement = true;
+                self.offer(table, seat, tile, offer);
+            }
+        }
+    }
+
+    /// `from` showed `tile`: who may win on it and who may call it; who waits on it (furiten if it goes by; a
+    /// closed kan only for the hands that may rob it, thirteen orphans).
+    fn offer(&mut self, table: &TableState, from: u8, tile: Tile, offer: Offer) {
+        let (mut ron, mut call, mut passing) = (0u8, 0u8, 0u8);
+        for s in (0..table.players.min(4)).filter(|&s| s != from && table.knows_hand(s)) {
+            let opts = self.options(table, s);
+            let b = 1 << s;
+            if opts.can_ron(s, from, tile, offer) {
+                ron |= b;
+            }
+            if offer == Offer::Discard && opts.has_call(s, from, tile) {
+                call |= b;
+            }
+            let waits = self.seats[usize::from(s)].waits & bit(tile.kind()) != 0;
+            if waits && (offer != Offer::Ankan || ron & b != 0) {
+                passing |= b;
+            }
+        }
+        self.passing = passing;
+        self.moment = Moment::Respond { from, tile, offer, ron, call };
     }
 }
 

@@ -6,7 +6,8 @@
 //!
 //! Three users share it, so that what a model sees in training is what it sees at the table:
 //! - the decision extractor of `ingest` checks a record against it and cuts decision rows from it;
-//! - the engine of `sim` keeps only its rule extras beside it (furiten, kuikae, waits, pao);
+//! - the engine of `sim`, the mjai player and the replay keep the rules' bookkeeping beside it
+//!   ([`crate::legal::RoundRules`]: furiten, kuikae, waits, pao, what is asked now);
 //! - a seat's view of it ([`TableState::view`]: its own hand and everything public) is what bots, the neural
 //!   encoder and the mjai player read.
 

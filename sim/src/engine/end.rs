@@ -26,7 +26,7 @@ impl<W: Wall> Engine<W> {
                 .table
                 .score_win(self.ruleset, w, from, tile, offer, rinshan, ura.clone())
                 .ok_or(IllegalAction::NotLegal { seat: w, action: "win (no score)".into() })?;
-            let pao = score::pao_payer(&sc, self.seats[usize::from(w)].pao, from);
+            let pao = score::pao_payer(&sc, self.round.seat(w).pao, from);
             let (honba, sticks) = if i == 0 { (self.table.honba, self.table.kyotaku) } else { (0, 0) };
             let delta = score::win_deltas(&sc, self.ruleset, w, from, self.table.dealer, pao, honba, sticks);
             let value = WinValue {
@@ -42,7 +42,7 @@ impl<W: Wall> Engine<W> {
             };
             let agari = self.table.win_end(w, from, tile, value);
             self.last_end = Some((self.events.len(), RoundEndTag::Agari(Box::new(agari.clone()))));
-            self.events.push(Event::agari(agari.clone()));
+            self.emit(Event::agari(agari.clone()));
             wins.push(agari);
         }
         let renchan = winners.contains(&self.table.dealer);
@@ -52,7 +52,8 @@ impl<W: Wall> Engine<W> {
     pub(super) fn exhaustive_draw(&mut self) -> Result<(), IllegalAction> {
         let np = usize::from(self.rules.players);
         let mut tenpai = [false; 4];
-        for ((t, s), p) in tenpai.iter_mut().zip(&self.seats).zip(&self.table.seats).take(np) {
+        for (i, (t, p)) in tenpai.iter_mut().zip(&self.table.seats).enumerate().take(np) {
+            let s = self.round.seat(i as u8);
             *t = agari::tenpai_at_draw(p.hand.counts());
             // `waits` leaves out kinds held four times with the melds: the rule's edge cases (counted)
             if s.waits == 0 && *t {
@@ -61,7 +62,7 @@ impl<W: Wall> Engine<W> {
                 self.tenpai_rule.noten_with_hand_copies += 1;
             }
         }
-        let nagashi: ArrayVec<u8, 4> = (0..np as u8).filter(|&s| self.seats[usize::from(s)].nagashi).collect();
+        let nagashi: ArrayVec<u8, 4> = (0..np as u8).filter(|&s| self.round.seat(s).nagashi).collect();
         let (kind, delta) = if nagashi.is_empty() {
             (DrawKind::Exhaustive, score::exhaustive_draw_deltas(tenpai, self.rules.players))
         } else {
@@ -88,7 +89,7 @@ impl<W: Wall> Engine<W> {
     pub(super) fn write_draw(&mut self, kind: DrawKind, shown: &[u8], delta: [i32; 4]) {
         let d = self.table.draw_end(kind, shown, delta);
         self.last_end = Some((self.events.len(), RoundEndTag::Ryuukyoku(Box::new(d.clone()))));
-        self.events.push(Event::ryuukyoku(d));
+        self.emit(Event::ryuukyoku(d));
     }
 
     pub(super) fn end_round(
@@ -153,7 +154,6 @@ impl<W: Wall> Engine<W> {
 
     pub(super) fn begin_round(&mut self, deal: Deal) -> Result<(), IllegalAction> {
         let np = self.rules.players;
-        self.kans = 0;
         self.kan_seats = 0;
         self.pending_dora = None;
         self.riichi_pending = None;
@@ -172,10 +172,7 @@ impl<W: Wall> Engine<W> {
             hands: deal.hands,
         };
         self.table.start(&init, np);
-        self.events.push(Event::init(init));
-        for (s, p) in self.seats.iter_mut().zip(&self.table.seats) {
-            *s = SeatRules::dealt(p);
-        }
+        self.emit(Event::init(init));
         self.draw(self.table.dealer, false)
     }
 }

@@ -15,25 +15,15 @@ impl<W: Wall> Engine<W> {
     /// [`Engine::legal_actions`] into a reused buffer (cleared first).
     pub fn legal_actions_into(&self, seat: u8, out: &mut Vec<Action>) {
         out.clear();
-        match self.phase {
-            Phase::Turn { seat: s, source, tsumo_ok } if s == seat => {
-                self.options(seat).turn_actions(seat, source, tsumo_ok, out)
-            }
-            Phase::Respond(r) if r.waiting & !r.answered & seat_bit(seat) != 0 => {
-                self.respond_actions(seat, &r, out);
-            }
-            _ => {}
+        let asked = match self.phase {
+            Phase::Turn { seat: s, .. } => s == seat,
+            // a seat that has answered waits for the others
+            Phase::Respond(r) => r.waiting & !r.answered & seat_bit(seat) != 0,
+            Phase::Over => false,
+        };
+        if asked {
+            self.round.legal_actions(&self.table, seat, out);
         }
-    }
-
-    pub(super) fn respond_actions(&self, seat: u8, r: &Respond, out: &mut Vec<Action>) {
-        if r.ron & seat_bit(seat) != 0 {
-            out.push(Action::Ron);
-        }
-        if r.offer == Offer::Discard {
-            self.options(seat).call_options(seat, r.from, r.tile, out);
-        }
-        out.push(Action::Pass);
     }
 
     /// The rule an action that is not legal now breaks, as a short name for reports (`haifu verify --json`):
@@ -42,7 +32,7 @@ impl<W: Wall> Engine<W> {
     /// `furiten_discard` / `_temporary` / `_riichi`, `no_yaku`, `not_complete`, `not_offered`,
     /// `call_not_allowed`, `not_allowed`.
     pub fn rule_broken(&self, seat: u8, action: &Action) -> &'static str {
-        let s = &self.seats[usize::from(seat)];
+        let s = self.round.seat(seat);
         let p = &self.table.seats[usize::from(seat)];
         let block = |b: Option<WinBlock>| match b {
             Some(WinBlock::Furiten("discard")) => "furiten_discard",
@@ -87,7 +77,7 @@ impl<W: Wall> Engine<W> {
     /// Why `seat` may not win on the tile now in question (the tile it drew, or the one offered), `None`
     /// when it may: the oracle replay says which rule refused a logged win.
     pub fn win_blocker(&self, seat: u8) -> Option<WinBlock> {
-        let s = &self.seats[usize::from(seat)];
+        let s = self.round.seat(seat);
         let p = &self.table.seats[usize::from(seat)];
         match self.phase {
             Phase::Turn { seat: t, source, tsumo_ok } if t == seat => {
@@ -113,7 +103,7 @@ impl<W: Wall> Engine<W> {
     /// Why `seat` could not ron `tile` shown by `from` as `offer`, asked before the tile is shown (the
     /// seat's state does not change when another seat discards).
     pub fn ron_blocker(&self, seat: u8, from: u8, tile: Tile, offer: Offer) -> Option<WinBlock> {
-        let s = &self.seats[usize::from(seat)];
+        let s = self.round.seat(seat);
         if seat == from || seat >= self.rules.players {
             return Some(WinBlock::NotOffered);
         }
@@ -135,18 +125,6 @@ impl<W: Wall> Engine<W> {
                 Some(WinBlock::NotOffered)
             }
             Some(_) => None,
-        }
-    }
-}
-
-impl<W: Wall> Engine<W> {
-    pub(super) fn options(&self, seat: u8) -> SeatOptions<'_> {
-        SeatOptions {
-            table: &self.table,
-            rules: &self.rules,
-            ruleset: self.ruleset,
-            extras: &self.seats[usize::from(seat)],
-            kans: self.kans,
         }
     }
 }

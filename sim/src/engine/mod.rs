@@ -43,7 +43,7 @@ mod play;
 
 use crate::action::{Action, IllegalAction};
 use crate::wall::{Deal, Wall};
-use haifu_record::legal::{bit, SeatRules};
+use haifu_record::legal::{bit, Moment, RoundRules, SeatRules};
 use haifu_record::state::{KanDora, RiverTile, TableState};
 use haifu_rules::table::{self, RoundOutcome, TableRules};
 
@@ -85,9 +85,9 @@ pub struct Engine<W: Wall> {
     wall: W,
     /// The public state: hands, melds, rivers, riichi, scores, sticks, dora, the wall's count.
     table: TableState,
-    /// The rules' bookkeeping beside it, per seat.
-    seats: [SeatRules; 4],
-    kans: u8,
+    /// The rules' bookkeeping beside it (each seat's furiten, waits, kuikae; the kans; who may answer a shown
+    /// tile), fed every event the engine writes.
+    round: RoundRules,
     /// Seats that made the kans of the round (bit mask).
     kan_seats: u8,
     /// A kan's indicator still to turn: the seat that made the kan and when ([`KanDora`]).
@@ -150,12 +150,11 @@ impl<W: Wall> Engine<W> {
         ];
         let table = TableState::new(np, rules.start_score());
         let mut e = Engine {
+            round: RoundRules::new(rules),
             ruleset: rules.ruleset(),
             rules,
             wall,
             table,
-            seats: Default::default(),
-            kans: 0,
             kan_seats: 0,
             pending_dora: None,
             riichi_pending: None,
@@ -184,7 +183,7 @@ impl<W: Wall> Engine<W> {
     /// The public state of the round (every seat's hand included: an engine knows them all).
     /// A seat's rule bookkeeping (waits, furiten, kuikae ...).
     pub fn seat_rules(&self, seat: u8) -> &SeatRules {
-        &self.seats[usize::from(seat)]
+        self.round.seat(seat)
     }
     pub fn table(&self) -> &TableState {
         &self.table

@@ -4,7 +4,7 @@
 use arrayvec::ArrayVec;
 use haifu_record::event::Event;
 use haifu_record::state::Riichi;
-use haifu_rules::{Kind, Meld, MeldKind, Tile};
+use haifu_rules::{Meld, MeldKind, Tile};
 
 use super::*;
 
@@ -80,7 +80,7 @@ impl<W: Wall> Engine<W> {
     /// Legality of the frequent actions without building the whole list (`None`: build it). Must agree with
     /// [`Engine::legal_actions`] (unit-tested against it).
     pub(super) fn quick_legal(&self, seat: u8, action: Action) -> Option<bool> {
-        let s = &self.seats[usize::from(seat)];
+        let s = self.round.seat(seat);
         let p = &self.table.seats[usize::from(seat)];
         match (self.phase, action) {
             (Phase::Turn { seat: t, .. }, Action::Discard { tile, riichi: false }) if t == seat => {
@@ -97,20 +97,26 @@ impl<W: Wall> Engine<W> {
         }
     }
 
+    /// After the kan's event: a fourth kan by more than one seat arms the abortive draw.
     pub(super) fn count_kan(&mut self, seat: u8) {
-        self.kans += 1;
         self.kan_seats |= seat_bit(seat);
-        if self.kans == 4 && self.kan_seats.count_ones() > 1 {
+        if self.round.kans() == 4 && self.kan_seats.count_ones() > 1 {
             self.kan4_armed = true;
         }
     }
 
-    /// Writes a call of `seat` and advances the table state by it; the seat's waits follow its hand.
+    /// Writes a call of `seat` and advances the table state by it (the rules' bookkeeping follows the event).
     pub(super) fn meld(&mut self, seat: u8, meld: Meld) -> Result<(), IllegalAction> {
         self.table.call(seat, meld).map_err(|why| IllegalAction::NotLegal { seat, action: why })?;
-        self.events.push(Event::call(seat, meld));
-        self.seats[usize::from(seat)].called(&self.table.seats[usize::from(seat)], &meld);
+        self.emit(Event::call(seat, meld));
         Ok(())
+    }
+
+    /// Writes an event the table state has taken, and advances the rules' bookkeeping by it: the one way an
+    /// event enters the record, so that the bookkeeping sees what a replay of the record sees.
+    pub(super) fn emit(&mut self, event: Event) {
+        self.round.after(&self.table, &event);
+        self.events.push(event);
     }
 
     pub(super) fn discard(&mut self, seat: u8, tile: Tile, riichi: bool) -> Result<(), IllegalAction> {
@@ -118,13 +124,12 @@ impl<W: Wall> Engine<W> {
         let illegal = |why: String| IllegalAction::NotLegal { seat, action: why };
         if riichi {
             self.table.reach(seat, 1).map_err(illegal)?;
-            self.events.push(Event::reach(Reach { who: seat, step: 1, scores: None }));
+            self.emit(Event::reach(Reach { who: seat, step: 1, scores: None }));
             self.riichi_pending = Some(seat);
         }
         let first = self.table.uninterrupted && self.table.seats[usize::from(seat)].discards == 0;
         self.table.discard(seat, tile).map_err(illegal)?;
-        self.seats[usize::from(seat)].discarded(&self.table.seats[usize::from(seat)], tile);
-        self.events.push(Event::Discard { seat, tile });
+        self.emit(Event::Discard { seat, tile });
         if first && self.rules.players == 4 {
             let k = tile.kind();
             self.first_wind = match (self.first_discards, self.first_wind) {
@@ -137,56 +142,21 @@ impl<W: Wall> Engine<W> {
         self.offer(seat, tile, Offer::Discard)
     }
 
-    /// Asks the other seats about a tile; resolves at once when nobody can do anything with it.
+    /// Asks the other seats about a tile, those the rules' bookkeeping says may win on it or call it (the
+    /// event that showed it is written); resolves at once when nobody can do anything with it.
     pub(super) fn offer(&mut self, from: u8, tile: Tile, offer: Offer) -> Result<(), IllegalAction> {
-        let mut r = Respond { from, tile, offer, waiting: 0, answered: 0, ron: 0, answers: [Action::Pass; 4] };
-        for s in 0..self.rules.players {
-            if s == from {
-                continue;
-            }
-            if self.can_ron(s, from, tile, offer) {
-                r.ron |= seat_bit(s);
-                r.waiting |= seat_bit(s);
-                continue;
-            }
-            if offer == Offer::Discard && self.has_call(s, from, tile) {
-                r.waiting |= seat_bit(s);
-            }
-        }
+        let (ron, call) = match self.round.moment() {
+            Moment::Respond { ron, call, .. } => (ron, call),
+            _ => (0, 0),
+        };
+        let answers = [Action::Pass; 4];
+        let r = Respond { from, tile, offer, waiting: ron | call, answered: 0, ron, answers };
         if r.waiting == 0 {
             self.resolve(r)
         } else {
             self.phase = Phase::Respond(r);
             Ok(())
         }
-    }
-
-    /// Whether `seat` has any call on the discard; the full list is built only when a quick look says maybe.
-    pub(super) fn has_call(&self, seat: u8, from: u8, tile: Tile) -> bool {
-        let p = &self.table.seats[usize::from(seat)];
-        if p.riichi.is_declared() || self.table.draws_left == 0 {
-            return false;
-        }
-        let k = tile.kind();
-        let have = p.hand.counts()[usize::from(k.index())];
-        let chi_seat = self.rules.players == 4 && seat == (from + 1) % 4 && !k.is_honor() && {
-            let c = p.hand.counts();
-            let ki = usize::from(k.index());
-            let d = k.digit();
-            (d >= 3 && c[ki - 2] > 0 && c[ki - 1] > 0)
-                || ((2..=8).contains(&d) && c[ki - 1] > 0 && c[ki + 1] > 0)
-                || (d <= 7 && c[ki + 1] > 0 && c[ki + 2] > 0)
-        };
-        if have < 2 && !chi_seat {
-            return false;
-        }
-        let mut v = Vec::new();
-        self.options(seat).call_options(seat, from, tile, &mut v);
-        !v.is_empty()
-    }
-
-    pub(super) fn can_ron(&self, seat: u8, from: u8, tile: Tile, offer: Offer) -> bool {
-        self.options(seat).can_ron(seat, from, tile, offer)
     }
 
     pub(super) fn resolve(&mut self, r: Respond) -> Result<(), IllegalAction> {
@@ -206,14 +176,7 @@ impl<W: Wall> Engine<W> {
             let kind = WinKind::Ron(r.offer);
             return self.win(&rons, r.from, r.tile, kind);
         }
-        if r.offer == Offer::Ankan {
-            // only thirteen orphans may rob a closed kan: nobody else let a win go by
-            for s in (0..np).filter(|&s| r.ron & seat_bit(s) != 0) {
-                self.seats[usize::from(s)].let_pass(&self.table.seats[usize::from(s)]);
-            }
-        } else {
-            self.mark_passed(r.from, r.tile);
-        }
+        // the seats that let a winning tile go by turn furiten with the next event (the rules' bookkeeping)
         match r.offer {
             Offer::Discard => {
                 let caller = (0..np)
@@ -249,16 +212,6 @@ impl<W: Wall> Engine<W> {
         }
     }
 
-    /// Every seat that let a winning tile go by is furiten until its next discard (for good after riichi).
-    pub(super) fn mark_passed(&mut self, from: u8, tile: Tile) {
-        let players = usize::from(self.rules.players);
-        for (i, (s, p)) in self.seats.iter_mut().zip(&self.table.seats).enumerate().take(players) {
-            if i as u8 != from && s.waits & bit(tile.kind()) != 0 {
-                s.let_pass(p);
-            }
-        }
-    }
-
     /// Pays the stick of a riichi discard that was not ronned (`REACH step=2`). True when it was the fourth
     /// riichi and the round ended (abortive draw).
     pub(super) fn settle_riichi(&mut self) -> Result<bool, IllegalAction> {
@@ -267,7 +220,7 @@ impl<W: Wall> Engine<W> {
             return Ok(false);
         }
         self.table.reach(who, 2).map_err(|why| IllegalAction::NotLegal { seat: who, action: why })?;
-        self.events.push(Event::reach(Reach { who, step: 2, scores: Some(self.table.scores) }));
+        self.emit(Event::reach(Reach { who, step: 2, scores: Some(self.table.scores) }));
         let np = self.rules.players;
         if np == 4 && self.table.seats.iter().all(|s| s.riichi.is_accepted()) {
             self.abort(DrawKind::Reach4, &[0, 1, 2, 3])?;
@@ -305,18 +258,8 @@ impl<W: Wall> Engine<W> {
             _ => return Err(bad()),
         };
         let meld = Meld::call(kind, &from_hand, tile, rel).map_err(|_| bad())?;
-        self.seats[usize::from(from)].discard_called();
+        // nagashi and pao follow the call in the rules' bookkeeping
         self.meld(caller, meld)?;
-        let p = &self.table.seats[usize::from(caller)];
-        let s = &mut self.seats[usize::from(caller)];
-        // pao: the call that completes the third dragon set or the fourth wind set
-        let k = tile.kind();
-        let sets_of = |pred: fn(Kind) -> bool| {
-            p.melds.iter().filter(|m| !matches!(m.kind, MeldKind::Chi | MeldKind::Nuki) && pred(m.base_kind())).count()
-        };
-        if (k.is_dragon() && sets_of(Kind::is_dragon) == 3) || (k.is_wind() && sets_of(Kind::is_wind) == 4) {
-            s.pao = Some(from);
-        }
         if kind == MeldKind::Daiminkan {
             self.count_kan(caller);
             self.owe_dora(caller, MeldKind::Daiminkan);
@@ -343,7 +286,7 @@ impl<W: Wall> Engine<W> {
         self.pending_dora = None;
         let t = self.wall.kan_dora().ok_or(IllegalAction::WallExhausted("kan dora"))?;
         self.table.dora(t).map_err(|_| IllegalAction::WallExhausted("a sixth dora indicator"))?;
-        self.events.push(Event::Dora { tile: t });
+        self.emit(Event::Dora { tile: t });
         Ok(())
     }
 
@@ -354,10 +297,11 @@ impl<W: Wall> Engine<W> {
         let tile = if replacement { self.wall.replacement() } else { self.wall.draw() };
         let tile = tile.ok_or(IllegalAction::WallExhausted(if replacement { "replacement draw" } else { "draw" }))?;
         self.table.draw(seat, tile).map_err(|why| IllegalAction::NotLegal { seat, action: why })?;
-        self.events.push(Event::Draw { seat, tile });
-        let tsumo_ok = self.options(seat).tsumo_ok(seat, tile, replacement);
-        let source = if replacement { TurnStart::Replacement } else { TurnStart::Draw };
-        self.phase = Phase::Turn { seat, source, tsumo_ok };
+        self.emit(Event::Draw { seat, tile });
+        self.phase = match self.round.moment() {
+            Moment::Turn { seat, source, tsumo_ok } => Phase::Turn { seat, source, tsumo_ok },
+            m => unreachable!("a draw leaves the drawing seat's turn, not {m:?}"),
+        };
         Ok(())
     }
 }

@@ -51,6 +51,8 @@ pub struct SeatRules {
     pub nagashi: bool,
     /// The seat liable for a daisangen / daisuushii completed by a call on its discard.
     pub pao: Option<u8>,
+    /// Shanten of the hand of 3n+1 tiles it holds between its turns (kept with the waits, which need it).
+    pub shanten: i8,
 }
 
 /// The one update of a seat's rule bookkeeping: the engine and a player following the game from its seat (the
@@ -69,12 +71,17 @@ impl SeatRules {
     /// The seat discarded `tile`: discard furiten, nagashi, the end of a temporary furiten and of kuikae, and
     /// the waits of the hand left (a hand in riichi discards what it draws: its waits stay).
     pub fn discarded(&mut self, seat: &SeatState, tile: Tile) {
+        self.discarded_knowing(seat, tile, None);
+    }
+    /// [`SeatRules::discarded`], told the shanten of the hand left when the caller has it already (the replay
+    /// records it at every discard).
+    pub fn discarded_knowing(&mut self, seat: &SeatState, tile: Tile, shanten_left: Option<i8>) {
         self.discarded |= bit(tile.kind());
         self.nagashi &= tile.kind().is_yaochuu();
         self.temp_furiten = false;
         self.kuikae = 0;
         if !seat.riichi.is_accepted() {
-            self.update_waits(seat);
+            self.update_waits_knowing(seat, shanten_left);
         }
     }
     /// The seat made `meld`: kuikae after a chi or pon; after a kan or a north, the waits of the hand left.
@@ -98,7 +105,16 @@ impl SeatRules {
     }
     /// Recomputes [`SeatRules::waits`] for a hand of 3n+1 tiles.
     fn update_waits(&mut self, seat: &SeatState) {
-        self.waits = waits_of(seat.hand.counts(), &seat.held());
+        self.update_waits_knowing(seat, None);
+    }
+    fn update_waits_knowing(&mut self, seat: &SeatState, shanten_left: Option<i8>) {
+        let counts = seat.hand.counts();
+        if counts.iter().sum::<u8>() % 3 != 1 {
+            self.waits = 0;
+            return;
+        }
+        self.shanten = shanten_left.unwrap_or_else(|| shanten(counts));
+        self.waits = if self.shanten == 0 { tenpai_waits(counts, &seat.held()) } else { 0 };
     }
 }
 
@@ -108,6 +124,11 @@ pub fn waits_of(counts: &Counts, held: &Counts) -> KindMask {
     if n % 3 != 1 || shanten(counts) != 0 {
         return 0;
     }
+    tenpai_waits(counts, held)
+}
+
+/// [`waits_of`] for a hand known to be tenpai.
+fn tenpai_waits(counts: &Counts, held: &Counts) -> KindMask {
     let after = shanten_each(counts, 1);
     let mut mask = 0;
     for k in 0..34 {
@@ -127,10 +148,14 @@ pub fn yaochuu_kinds(counts: &Counts) -> usize {
 /// and for a chi taken at one end, the kind beyond the other end (chi 3-4 on a 5: no 2 either).
 pub fn kuikae_of(meld: &Meld) -> KindMask {
     let Some(called) = meld.called else { return 0 };
-    let k = called.kind();
+    kuikae_kinds(meld.kind, called.kind(), meld.base_kind())
+}
+
+/// [`kuikae_of`] from the kinds alone: the meld's kind, the called tile's and the lowest of the meld.
+pub fn kuikae_kinds(kind: MeldKind, k: Kind, base: Kind) -> KindMask {
     let mut mask = bit(k);
-    if meld.kind == MeldKind::Chi {
-        let base = meld.base_kind().index();
+    if kind == MeldKind::Chi {
+        let base = base.index();
         let d = k.digit();
         if k.index() == base && d <= 6 {
             mask |= bit(Kind::from_index(base + 3));
@@ -159,6 +184,18 @@ impl SeatOptions<'_> {
     /// The actions of `seat`'s turn (it holds 3n+2 tiles), started by `source`; `tsumo_ok`: the drawn tile
     /// wins ([`SeatOptions::tsumo_ok`]).
     pub fn turn_actions(&self, seat: u8, source: TurnStart, tsumo_ok: bool, out: &mut Vec<Action>) {
+        self.turn(seat, source, tsumo_ok, true, out);
+    }
+
+    /// The options of `seat`'s turn beside its discards: a win, riichi, kans, norths, the abort. Riichi comes
+    /// once, as a riichi discard of the hand's first tile whatever the tile (which discards declare it is
+    /// [`SeatOptions::turn_actions`]' list; this one asks only whether some does, the cheaper question the
+    /// replay asks at every draw).
+    pub fn turn_choices(&self, seat: u8, source: TurnStart, tsumo_ok: bool, out: &mut Vec<Action>) {
+        self.turn(seat, source, tsumo_ok, false, out);
+    }
+
+    fn turn(&self, seat: u8, source: TurnStart, tsumo_ok: bool, full: bool, out: &mut Vec<Action>) {
         let s = self.extras;
         let p = &self.table.seats[usize::from(seat)];
         if tsumo_ok {
@@ -175,7 +212,9 @@ impl SeatOptions<'_> {
         }
         if p.riichi.is_accepted() {
             let Some(drawn) = p.last_draw else { return };
-            out.push(Action::Discard { tile: drawn, riichi: false });
+            if full {
+                out.push(Action::Discard { tile: drawn, riichi: false });
+            }
             let k = drawn.kind();
             if can_kan && p.hand.counts()[usize::from(k.index())] == 4 && self.riichi_ankan_keeps_waits(p, k) {
                 out.push(Action::Ankan { kind: k });
@@ -187,7 +226,7 @@ impl SeatOptions<'_> {
         }
         // riichi declared (`REACH step=1`): the riichi discard is due, one that keeps the hand tenpai
         let declared = p.riichi == Riichi::Declared;
-        if !declared {
+        if !declared && full {
             for t in p.hand.tiles().iter() {
                 if s.kuikae & bit(t.kind()) == 0 {
                     out.push(Action::Discard { tile: t, riichi: false });
@@ -200,11 +239,19 @@ impl SeatOptions<'_> {
                 && self.table.scores[usize::from(seat)] >= 1000
                 && self.table.draws_left >= self.rules.players
                 && p.riichi == Riichi::None);
-        if may_riichi && shanten(p.hand.counts()) <= 0 {
+        let has_kan = p.melds.iter().any(|m| m.kind == MeldKind::Ankan);
+        if may_riichi && !full && !has_kan {
+            // some discard leaves a tenpai hand when the 3n+2 tiles are at most tenpai; a draw lowers the
+            // shanten of the 3n+1 hand before it by one at most, so a hand that was two or more away is not
+            if s.shanten <= 1 && shanten(p.hand.counts()) <= 0 {
+                if let Some(t) = p.hand.tiles().iter().next() {
+                    out.push(Action::Discard { tile: t, riichi: true });
+                }
+            }
+        } else if may_riichi && shanten(p.hand.counts()) <= 0 {
             let held = p.held();
             // without a closed kan the exact shanten already says a wait exists (four copies at most in the
             // hand); with one, the kan's kind may be the only wait: ask for the waits
-            let has_kan = p.melds.iter().any(|m| m.kind == MeldKind::Ankan);
             let mut counts = *p.hand.counts();
             let mut tenpai_after: u64 = 0;
             if has_kan {
@@ -231,6 +278,9 @@ impl SeatOptions<'_> {
             for t in p.hand.tiles().iter() {
                 if tenpai_after & bit(t.kind()) != 0 {
                     out.push(Action::Discard { tile: t, riichi: true });
+                    if !full {
+                        break;
+                    }
                 }
             }
         }
@@ -289,13 +339,24 @@ impl SeatOptions<'_> {
         if c[ki] < 2 && !chi_seat {
             return false;
         }
-        let mut v = Vec::new();
-        self.call_options(seat, from, tile, &mut v);
-        !v.is_empty()
+        let mut any = false;
+        self.each_call(seat, from, tile, |_| {
+            any = true;
+            false
+        });
+        any
     }
 
     /// Chi, pon and daiminkan open to `seat` on the discard `tile` of `from`.
     pub fn call_options(&self, seat: u8, from: u8, tile: Tile, out: &mut Vec<Action>) {
+        self.each_call(seat, from, tile, |a| {
+            out.push(a);
+            true
+        });
+    }
+
+    /// Each call of [`SeatOptions::call_options`] to `emit`, until it returns false.
+    fn each_call(&self, seat: u8, from: u8, tile: Tile, mut emit: impl FnMut(Action) -> bool) {
         let p = &self.table.seats[usize::from(seat)];
         if p.riichi.is_declared() || self.table.draws_left == 0 {
             return;
@@ -308,14 +369,14 @@ impl SeatOptions<'_> {
             for i in 0..ids.len() {
                 for j in i + 1..ids.len() {
                     let pair = [ids[i], ids[j]];
-                    if self.call_leaves_discard(p, &pair, MeldKind::Pon, tile, from, seat) {
-                        out.push(Action::Pon { tiles: pair });
+                    if self.call_leaves_discard(p, &pair, MeldKind::Pon, tile) && !emit(Action::Pon { tiles: pair }) {
+                        return;
                     }
                 }
             }
         }
-        if have == 3 && self.kans < 4 {
-            out.push(Action::Daiminkan);
+        if have == 3 && self.kans < 4 && !emit(Action::Daiminkan) {
+            return;
         }
         if self.rules.players == 4 && seat == (from + 1) % 4 && !k.is_honor() {
             let d = k.digit();
@@ -329,8 +390,9 @@ impl SeatOptions<'_> {
                 for ta in ka.ids().into_iter().filter(|&t| p.hand.contains(t)) {
                     for tb in kb.ids().into_iter().filter(|&t| p.hand.contains(t)) {
                         let pair = [ta, tb];
-                        if self.call_leaves_discard(p, &pair, MeldKind::Chi, tile, from, seat) {
-                            out.push(Action::Chi { tiles: pair });
+                        if self.call_leaves_discard(p, &pair, MeldKind::Chi, tile) && !emit(Action::Chi { tiles: pair })
+                        {
+                            return;
                         }
                     }
                 }
@@ -339,17 +401,9 @@ impl SeatOptions<'_> {
     }
 
     /// A chi or pon is allowed only when the hand keeps a tile that kuikae lets it discard.
-    fn call_leaves_discard(
-        &self,
-        s: &SeatState,
-        pair: &[Tile; 2],
-        kind: MeldKind,
-        tile: Tile,
-        from: u8,
-        seat: u8,
-    ) -> bool {
-        let Ok(meld) = Meld::call(kind, pair, tile, (from + 4 - seat) % 4) else { return false };
-        let forbidden = kuikae_of(&meld);
+    fn call_leaves_discard(&self, s: &SeatState, pair: &[Tile; 2], kind: MeldKind, tile: Tile) -> bool {
+        let base = pair.iter().map(|t| t.kind()).fold(tile.kind(), |a, b| if b.index() < a.index() { b } else { a });
+        let forbidden = kuikae_kinds(kind, tile.kind(), base);
         let mut counts = *s.hand.counts();
         for t in pair {
             counts[usize::from(t.kind().index())] -= 1;
@@ -359,8 +413,15 @@ impl SeatOptions<'_> {
 
     /// The tile `seat` just drew (`replacement`: after a kan or north) completes its hand with a yaku.
     pub fn tsumo_ok(&self, seat: u8, tile: Tile, replacement: bool) -> bool {
+        // a closed hand's tsumo has a yaku (menzen tsumo), as has a hand in riichi: no need to score it
+        let p = &self.table.seats[usize::from(seat)];
         self.extras.waits & bit(tile.kind()) != 0
-            && self.table.score_win(self.ruleset, seat, seat, tile, Offer::Discard, replacement, Vec::new()).is_some()
+            && (p.closed()
+                || p.riichi.is_accepted()
+                || self
+                    .table
+                    .score_win(self.ruleset, seat, seat, tile, Offer::Discard, replacement, Vec::new())
+                    .is_some())
     }
 
     /// `seat` may ron `tile` shown by `from` as `offer`: a wait, not furiten, a yaku (a closed kan: thirteen
@@ -369,6 +430,10 @@ impl SeatOptions<'_> {
         let s = self.extras;
         if s.waits & bit(tile.kind()) == 0 || s.furiten() {
             return false;
+        }
+        // a hand in riichi has its yaku: only a closed kan asks which hand robs it
+        if offer != Offer::Ankan && self.table.seats[usize::from(seat)].riichi.is_accepted() {
+            return true;
         }
         let Some(sc) = self.table.score_win(self.ruleset, seat, from, tile, offer, false, Vec::new()) else {
             return false;
@@ -481,7 +546,9 @@ impl RoundRules {
             Event::Draw { seat, tile } => self.drew(table, *seat, *tile),
             Event::Discard { seat, tile } => self.discarded(table, *seat, *tile),
             Event::Call { seat, meld, .. } => self.called(table, *seat, meld),
-            Event::Agari(_) | Event::Ryuukyoku(_) => self.round_over(),
+            // a second AGARI on the same tile (a double ron) answers the same moment
+            Event::Agari(_) => self.passing = 0,
+            Event::Ryuukyoku(_) => self.round_over(),
             Event::Reach(_) | Event::Dora { .. } => self.moved_on(table),
             Event::Go(_) | Event::Players(_) | Event::Bye(_) | Event::Tag(_) => {}
         }
@@ -509,10 +576,15 @@ impl RoundRules {
 
     /// `seat` discarded `tile`: the other seats may answer it.
     pub fn discarded(&mut self, table: &TableState, seat: u8, tile: Tile) {
+        self.discarded_knowing(table, seat, tile, None);
+    }
+
+    /// [`RoundRules::discarded`], told the shanten of the hand left (see [`SeatRules::discarded_knowing`]).
+    pub fn discarded_knowing(&mut self, table: &TableState, seat: u8, tile: Tile, shanten_left: Option<i8>) {
         self.moved_on(table);
         let s = usize::from(seat);
         if table.knows_hand(seat) {
-            self.seats[s].discarded(&table.seats[s], tile);
+            self.seats[s].discarded_knowing(&table.seats[s], tile, shanten_left);
         }
         self.offer(table, seat, tile, Offer::Discard);
     }

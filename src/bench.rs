@@ -26,6 +26,9 @@ pub enum BenchCommand {
         /// is the difference: replay, rows, Parquet (encoding, compression, writing, commit).
         #[arg(long)]
         phases: bool,
+        /// Ingest as `haifu ingest --choices` does (the choices table, the rules' check of every action).
+        #[arg(long)]
+        choices: bool,
         #[arg(long)]
         json: bool,
     },
@@ -108,8 +111,8 @@ fn median(v: &mut [f64]) -> f64 {
 
 pub fn run(cmd: &BenchCommand) -> Result<()> {
     match cmd {
-        BenchCommand::Ingest { inputs, jobs, repeat, scratch, phases, json } => {
-            ingest(inputs, *jobs, *repeat, scratch.clone(), *phases, *json)
+        BenchCommand::Ingest { inputs, jobs, repeat, scratch, phases, choices, json } => {
+            ingest(inputs, *jobs, *repeat, scratch.clone(), (*phases, *choices), *json)
         }
         BenchCommand::Mine { dataset, engines, min_games, jobs, repeat, json } => {
             mine(dataset, engines, *min_games, *jobs, *repeat, *json)
@@ -271,7 +274,7 @@ fn ingest(
     jobs: usize,
     repeat: usize,
     scratch: Option<PathBuf>,
-    phases: bool,
+    (phases, choices): (bool, bool),
     json: bool,
 ) -> Result<()> {
     use haifu_ingest::pipeline::Stage;
@@ -305,6 +308,7 @@ fn ingest(
                 out: out.clone(),
                 jobs: *jobs,
                 stop_after: stage,
+                choices,
                 ..Default::default()
             };
             let (t0, c0) = (Instant::now(), cpu_seconds());

@@ -97,6 +97,7 @@ pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
         max_quarantined: None,
         keep_duplicates: false,
         keep_misscored: false,
+        choices: false,
         rules: Default::default(),
         json: false,
         quiet: a.json,

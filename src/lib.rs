@@ -146,6 +146,12 @@ pub struct IngestArgs {
     /// note in the games table (`notes`); without it such a game is quarantined.
     #[arg(long)]
     pub keep_misscored: bool,
+    /// Also write the choices table: every moment a seat could call, win, declare riichi, make a kan, abort
+    /// or extract a north beside its discard, what it was offered and what it did (docs/SCHEMA.md); every
+    /// such action of a log is held to the rules, a game where one is not is quarantined naming it. Costs
+    /// about a third more CPU (docs/PERFORMANCE.md).
+    #[arg(long)]
+    pub choices: bool,
     #[command(flatten)]
     pub rules: rules_args::RulesArgs,
     /// Print one JSON object with the summary on stdout.
@@ -338,6 +344,7 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
         max_quarantined: a.max_quarantined,
         keep_duplicates: a.keep_duplicates,
         keep_misscored: a.keep_misscored,
+        choices: a.choices,
         stop_after: haifu_ingest::pipeline::Stage::Dataset,
     };
     let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);

@@ -121,7 +121,10 @@ fn verify_file(f: &std::path::Path, opts: &haifu_record::ReadOptions) -> Result<
             for (i, g) in games.iter().enumerate() {
                 let label = if games.len() > 1 { format!("{name}#{i}") } else { name.clone() };
                 // a win worth other points than the log says is a scoring mismatch below, in its category
-                match haifu_ingest::extract::extract_with(g, true) {
+                match haifu_ingest::extract::extract_with(
+                    g,
+                    haifu_ingest::extract::ReplayOptions { keep_misscored: true, choices: false },
+                ) {
                     Ok(_) => rep.verified.merge(verify_game(&label, g)),
                     Err(e) => {
                         let (event, tag, reason) = (e.event, e.tag, e.message);

@@ -6,7 +6,7 @@ use std::time::Instant;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use haifu_ingest::batches::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch, TableBatch};
+use haifu_ingest::batches::{ChoicesBatch, DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch, TableBatch};
 use parquet::arrow::ArrowWriter;
 
 fn main() {
@@ -112,6 +112,7 @@ fn main() {
         ("rounds", table::<RoundsBatch>(&rows)),
         ("events", table::<EventsBatch>(&rows)),
         ("decisions", table::<DecisionsBatch>(&rows)),
+        ("choices", table::<ChoicesBatch>(&rows)),
     ] {
         println!("{name}: build {b:.2}s, parquet {w:.2}s, {sz:.1} MB");
     }

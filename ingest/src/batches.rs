@@ -1,4 +1,4 @@
-//! The four tables of the dataset (docs/SCHEMA.md): `games`, `rounds`, `events`, `decisions`, each declared
+//! The five tables of the dataset (docs/SCHEMA.md): `games`, `rounds`, `events`, `decisions`, `choices`, each declared
 //! once with [`columns!`](crate::columns!): every column's name, type and the value it takes from a game.
 //! Each table's builder takes whole games and hands out record batches.
 
@@ -280,6 +280,42 @@ columns! {
     pin_after_key: UInt32 = suit_key(&after, Suit::Pin),
     sou_before_key: UInt32 = suit_key(&d.before, Suit::Sou),
     sou_after_key: UInt32 = suit_key(&after, Suit::Sou),
+}
+
+// ---------------------------------------------------------------- choices
+
+columns! {
+    /// One row per moment a seat could do something other than discard: what it was offered, what it did.
+    pub struct ChoicesBatch("choices") for<'a> |g: GameRow<'a>| {
+        let info = &g.replayed.info;
+        let np = usize::from(info.n_players);
+        let red = info.game_type.is_none_or(|t| t.red());
+        for c in &g.replayed.choices;
+        let round = &g.replayed.rounds[usize::from(c.round)];
+        let player = &info.players[usize::from(c.seat)];
+    }
+    game_id: Int64 = g.game_id,
+    event_index: UInt32 = c.event_index,
+    round: UInt16 = c.round,
+    seat: UInt8 = c.seat,
+    player: Utf8 = player.name.as_str(),
+    dan: Option<Int8> = player.dan,
+    rate: Option<Float32> = player.rate,
+    moment: Utf8 = c.moment.name(),
+    from_seat: UInt8 = c.from,
+    tile: UInt8 = c.tile.id(),
+    options: List<Utf8> = Each(c.option_texts().map(Shown)),
+    chosen: Option<Utf8> = c.chosen_text().map(Shown),
+    turn: UInt8 = c.turn,
+    hand: Bytes<34> = c.hand.counts(),
+    hand_red: UInt8 = if red { c.hand.tiles().red_mask() } else { 0 },
+    melds: List<Utf8> = Each(c.melds.iter().map(Shown)),
+    shanten: Int8 = c.shanten,
+    scores: List<Int32> = &c.scores[..np],
+    riichi_seats: UInt8 = c.riichi,
+    dora_indicators: List<UInt8> = ids(&round.dora_indicators[..usize::from(c.dora_count)]),
+    tiles_left: UInt8 = c.tiles_left,
+    outcome: Utf8 = c.outcome.name(),
 }
 
 #[cfg(test)]

@@ -47,13 +47,14 @@ impl CheckReport {
 
 /// The schema of a dataset table as haifu writes it.
 fn expected_schema(table: &str) -> Option<SchemaRef> {
-    use crate::batches::{DecisionsBatch, EventsBatch, GamesBatch, RoundsBatch};
+    use crate::batches::{ChoicesBatch, DecisionsBatch, EventsBatch, GamesBatch, RoundsBatch};
     use crate::columns::Table;
     Some(match table {
         "games" => GamesBatch::schema(),
         "rounds" => RoundsBatch::schema(),
         "events" => EventsBatch::schema(),
         "decisions" => DecisionsBatch::schema(),
+        "choices" => ChoicesBatch::schema(),
         _ => return None,
     })
 }

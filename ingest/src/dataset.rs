@@ -2,7 +2,7 @@
 //! been ingested.
 //!
 //! Layout under the output directory:
-//! - `<table>/year=<YYYY>/part-<run>-<seq>.parquet` for `games`, `rounds`, `events`, `decisions`
+//! - `<table>/year=<YYYY>/part-<run>-<seq>.parquet` for `games`, `rounds`, `events`, `decisions`, `choices`
 //!   (`year=__HIVE_DEFAULT_PARTITION__` when the date is unknown: Polars and Spark read it as null);
 //! - `_haifu/parts.jsonl`: one line per part file a commit adds (table, partition, rows, bytes, checksum): what
 //!   readers read, exactly ([`crate::parts`]);
@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use crate::batches::{GameRow, TableBatch};
 
 /// The tables, in the order they are listed in docs/SCHEMA.md.
-pub const TABLES: [&str; 4] = ["games", "rounds", "events", "decisions"];
+pub const TABLES: [&str; 5] = ["games", "rounds", "events", "decisions", "choices"];
 
 /// Hive's name for a null partition value.
 pub const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
@@ -40,7 +40,9 @@ use crate::parts::{PartEntry, META_DIR};
 fn rows_per_group(table: &str) -> usize {
     match table {
         "events" => 131_072,
-        "decisions" => 32_768,
+        // a row group's columns each make a zstd context (its compressor and decompressor): a row group of
+        // 65,536 rows makes half as many as of 32,768
+        "decisions" | "choices" => 65_536,
         _ => 16_384,
     }
 }

@@ -19,12 +19,15 @@ use haifu_rules::shanten::{shanten, shanten_discard};
 use haifu_rules::table;
 use haifu_rules::{Counts, Hand, Meld, MeldKind, Tile, TileSet};
 
+use crate::choices::{Choice, ChoiceCutter};
 use crate::error::ExtractError;
 use haifu_record::event::{Event, Format, GameRecord};
+use haifu_record::legal::RoundRules;
 pub use haifu_record::state::{Melds, RiverTile};
 use haifu_record::state::{Offer, TableState};
 use haifu_record::tags::{Agari, DrawKind, GameType, Init, Owari, Player, Ryuukyoku};
 use haifu_record::walk::{walk, Visitor};
+use haifu_rules::table::TableRules;
 
 /// Where the tile a decision starts from came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,6 +173,8 @@ pub struct ExtractedGame {
     pub info: GameInfo,
     pub rounds: Vec<RoundRecord>,
     pub decisions: Vec<Decision>,
+    /// Every moment a seat could do something other than discard ([`crate::choices`]).
+    pub choices: Vec<Choice>,
     /// The game reached `owari`.
     pub complete: bool,
     /// Why the game is incomplete (rounds that did not end are dropped).
@@ -200,6 +205,7 @@ struct RoundState {
     /// ron on a nuki).
     robbable: Option<(u8, Offer, ArrayVec<Tile, 4>)>,
     first_decision: usize,
+    first_choice: usize,
     wins: Vec<Agari>,
 }
 
@@ -238,19 +244,36 @@ struct Replayer<'a> {
     /// A win whose record disagrees with its computed value is kept with a note instead of refused.
     keep_misscored: bool,
     notes: Vec<String>,
+    /// The rules' bookkeeping, its check of every event and the choices cut from it; none for a rule variant
+    /// the ranked tables do not play (its options are not Tenhou's ranked rules).
+    cutter: Option<ChoiceCutter>,
+    /// The cutter was set up (at the first `INIT`, once `GO` has said the rules).
+    rules_known: bool,
 }
 
 /// Names longer than this get a note in the games table (Tenhou's have at most 8 characters, bots' a few dozen).
 const MAX_NAME_CHARS: usize = 64;
 
-/// Replays a game record. Errors name the event; a record that stops early yields the complete rounds.
-pub fn extract(record: &GameRecord) -> Result<ExtractedGame, ExtractError> {
-    extract_with(record, false)
+/// What a replay does beside its checks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReplayOptions {
+    /// A win whose recorded value (AGARI `ten`, `yaku`) differs from what its hand is worth is kept, with a
+    /// note naming both values ([`ExtractedGame::notes`]), instead of refused.
+    pub keep_misscored: bool,
+    /// Follow the rules' bookkeeping ([`crate::choices`]): every call, riichi, kan, north, abort and win is held
+    /// to the options the rules give (a game where one is not is refused), and the choices are cut
+    /// ([`ExtractedGame::choices`]).
+    pub choices: bool,
 }
 
-/// [`extract`]; `keep_misscored`: a win whose recorded value (AGARI `ten`, `yaku`) differs from what its hand
-/// is worth is kept, with a note naming both values ([`ExtractedGame::notes`]), instead of refused.
-pub fn extract_with(record: &GameRecord, keep_misscored: bool) -> Result<ExtractedGame, ExtractError> {
+/// Replays a game record. Errors name the event; a record that stops early yields the complete rounds.
+pub fn extract(record: &GameRecord) -> Result<ExtractedGame, ExtractError> {
+    extract_with(record, ReplayOptions::default())
+}
+
+/// [`extract`] with [`ReplayOptions`].
+pub fn extract_with(record: &GameRecord, opts: ReplayOptions) -> Result<ExtractedGame, ExtractError> {
+    let keep_misscored = opts.keep_misscored;
     let mut r = Replayer {
         events: &record.events,
         info: GameInfo { n_players: 4, ..GameInfo::default() },
@@ -267,6 +290,9 @@ pub fn extract_with(record: &GameRecord, keep_misscored: bool) -> Result<Extract
         format: record.format,
         keep_misscored,
         notes: Vec::new(),
+        cutter: None,
+        // without choices the bookkeeping is never set up
+        rules_known: !opts.choices,
     };
     if let Err(e) = walk(&record.events, TableState::default(), &mut r) {
         return Err(error_at(&record.events, e.event, e.message));
@@ -285,8 +311,10 @@ pub fn extract_with(record: &GameRecord, keep_misscored: bool) -> Result<Extract
         });
     }
     let mut truncation = None;
+    let mut choices = r.cutter.take().map(|c| c.choices).unwrap_or_default();
     if let Some(open) = r.round.take() {
         r.decisions.truncate(open.first_decision);
+        choices.truncate(open.first_choice);
         truncation = Some(format!("round {} (event {}) has no end", open.index, open.first_event));
     } else if !r.complete {
         truncation = Some("no owari".into());
@@ -295,6 +323,7 @@ pub fn extract_with(record: &GameRecord, keep_misscored: bool) -> Result<Extract
         info: r.info,
         rounds: r.rounds,
         decisions: r.decisions,
+        choices,
         complete: r.complete,
         truncation,
         notes: r.notes,
@@ -318,6 +347,36 @@ impl Visitor for Replayer<'_> {
         if self.complete && ev.carries_play() {
             return Err("game event after owari".into());
         }
+        self.check_record(ev, table)?;
+        // the record holds together: now its moves are held to the rules
+        match &mut self.cutter {
+            Some(c) if self.round.is_some() => c.check(ev, table),
+            _ => Ok(()),
+        }
+    }
+
+    fn after(&mut self, i: usize, ev: &Event, table: &TableState) -> Result<(), String> {
+        let round = self.round.as_ref().map_or(self.rounds.len() as u16, |r| r.index);
+        // the choices' rows are told what the event did before a round's end gives them their outcomes
+        if ev.ends_round() {
+            if let Some(c) = &mut self.cutter {
+                c.after(i, round, ev, table, None);
+            }
+            return self.cut(i, ev, table);
+        }
+        self.cut(i, ev, table)?;
+        if let Some(c) = &mut self.cutter {
+            // the decision just cut knows the shanten of the hand a discard leaves
+            let left = matches!(ev, Event::Discard { .. }).then(|| self.decisions.last().map(|d| d.shanten_after));
+            c.after(i, round, ev, table, left.flatten());
+        }
+        Ok(())
+    }
+}
+
+impl Replayer<'_> {
+    /// The record's own checks of an event, before the table takes it.
+    fn check_record(&mut self, ev: &Event, table: &TableState) -> Result<(), String> {
         match ev {
             Event::Draw { tile, .. } => {
                 let r = self.round.as_mut().ok_or(OUTSIDE)?;
@@ -383,7 +442,8 @@ impl Visitor for Replayer<'_> {
         }
     }
 
-    fn after(&mut self, i: usize, ev: &Event, table: &TableState) -> Result<(), String> {
+    /// What the state left after an event: the decisions and the rounds.
+    fn cut(&mut self, i: usize, ev: &Event, table: &TableState) -> Result<(), String> {
         match ev {
             Event::Draw { seat, tile } => {
                 let r = self.round.as_mut().ok_or(OUTSIDE)?;
@@ -407,6 +467,7 @@ impl Visitor for Replayer<'_> {
                     last_decision: None,
                     robbable: None,
                     first_decision: self.decisions.len(),
+                    first_choice: self.cutter.as_ref().map_or(0, |c| c.choices.len()),
                     wins: Vec::new(),
                 });
                 Ok(())
@@ -467,6 +528,12 @@ impl Replayer<'_> {
             self.info.n_players = n;
         } else if n != self.info.n_players {
             return Err(format!("INIT deals {n} hands in a {}-player game", self.info.n_players));
+        }
+        if !std::mem::replace(&mut self.rules_known, true) {
+            let go = self.info.game_type.unwrap_or(GameType::houou_hanchan(self.info.n_players));
+            let rules = RoundRules::new(TableRules::from_go_type(go.0));
+            let discards = self.decisions.capacity();
+            self.cutter = (!go.is_variant()).then(|| ChoiceCutter::new(rules, discards));
         }
         let np = usize::from(self.info.n_players);
         let sum: i32 = init.scores.iter().sum::<i32>() + 1000 * i32::from(init.kyotaku);
@@ -831,6 +898,9 @@ impl Replayer<'_> {
         let r = self.round.take().ok_or("round end outside a round")?;
         for d in &mut self.decisions[r.first_decision..] {
             d.outcome = outcomes[usize::from(d.seat)];
+        }
+        if let Some(c) = &mut self.cutter {
+            c.end_round(r.first_choice, &outcomes);
         }
         let deltas = match &end {
             RoundEnd::Agari(w) => w.iter().fold([0; 4], |mut acc, a| {

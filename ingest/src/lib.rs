@@ -3,6 +3,7 @@
 
 pub mod batches;
 pub mod check;
+pub mod choices;
 pub mod columns;
 pub mod dataset;
 pub mod error;

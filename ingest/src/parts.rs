@@ -262,9 +262,13 @@ pub fn run_totals(dataset: &Path) -> Result<BTreeMap<String, u64>> {
     for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
         let v: serde_json::Value =
             serde_json::from_str(line).with_context(|| format!("{} line {}", path.display(), i + 1))?;
-        for (table, key) in
-            [("games", "games_ingested"), ("rounds", "rounds"), ("events", "events"), ("decisions", "decisions")]
-        {
+        for (table, key) in [
+            ("games", "games_ingested"),
+            ("rounds", "rounds"),
+            ("events", "events"),
+            ("decisions", "decisions"),
+            ("choices", "choices"),
+        ] {
             *sums.entry(table.to_string()).or_insert(0) += v.get(key).and_then(serde_json::Value::as_u64).unwrap_or(0);
         }
     }

@@ -14,9 +14,9 @@ use arrow::datatypes::{Int64Type, UInt32Type};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::batches::{DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
+use crate::batches::{ChoicesBatch, DecisionsBatch, EventsBatch, GameRow, GamesBatch, RoundsBatch};
 use crate::dataset::{clean_uncommitted, read_manifest, DatasetWriter, ManifestEntry, Staged};
-use crate::extract::{extract_with, ExtractedGame};
+use crate::extract::{extract_with, ExtractedGame, ReplayOptions};
 use crate::lock::WriterLock;
 use crate::source;
 use haifu_record::event::GameRecord;
@@ -55,6 +55,10 @@ pub struct IngestOptions {
     /// Keep a win whose recorded value (AGARI `ten`, `yaku`) is not what its hand is worth, with a note in the
     /// games table, instead of quarantining its game.
     pub keep_misscored: bool,
+    /// Write the choices table (every moment a seat could call, win, riichi, kan, abort or extract a north,
+    /// and what it did), holding every such action of a log to the rules (a game where one is not is
+    /// quarantined).
+    pub choices: bool,
     /// Where the run stops ([`Stage::Dataset`]: a whole ingest).
     pub stop_after: Stage,
 }
@@ -134,6 +138,8 @@ pub struct Summary {
     pub rounds: u64,
     pub events: u64,
     pub decisions: u64,
+    /// Rows of the choices table: moments a seat could do something other than discard.
+    pub choices: u64,
     /// Bytes of the files as stored, and after decompression.
     pub input_bytes: u64,
     pub decompressed_bytes: u64,
@@ -236,7 +242,7 @@ fn display(p: &Path) -> String {
 }
 
 /// Reads, parses and replays one file.
-fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions, keep_misscored: bool) -> FileOut {
+fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions, replay: ReplayOptions) -> FileOut {
     let name = display(path);
     let raw_len = raw.len() as u64;
     let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -261,7 +267,7 @@ fn process(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions, keep_mis
         .and_then(|id| haifu_record::source::log_id_date(&id))
         .or_else(|| haifu_record::source::name_date(&file_name));
     for record in records {
-        match extract_with(&record, keep_misscored) {
+        match extract_with(&record, replay) {
             Ok(replayed) => out.games.push(GameOut { play_hash: record.play_hash(), record, replayed }),
             Err(e) => out.quarantined.push(Quarantined {
                 file: name.clone(),
@@ -309,6 +315,7 @@ fn account(
         summary.rounds += g.replayed.rounds.len() as u64;
         summary.events += g.record.events.len() as u64;
         summary.decisions += g.replayed.decisions.len() as u64;
+        summary.choices += g.replayed.choices.len() as u64;
         if let Some(reason) = &g.replayed.truncation {
             summary.games_truncated += 1;
             summary.truncated.push(Truncated {
@@ -379,9 +386,9 @@ fn name_kept_games(dataset: &Path, duplicates: &mut [Duplicate]) {
 
 /// [`process`], with a panic turned into a quarantine entry: a bug met on one file must not take down the
 /// batch (the reason asks for a report).
-fn process_guarded(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions, keep_misscored: bool) -> FileOut {
+fn process_guarded(path: &Path, raw: Vec<u8>, hash: String, read: &ReadOptions, replay: ReplayOptions) -> FileOut {
     let len = raw.len() as u64;
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(path, raw, hash.clone(), read, keep_misscored)))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| process(path, raw, hash.clone(), read, replay)))
         .unwrap_or_else(|e| {
             let what = e
                 .downcast_ref::<&str>()
@@ -476,22 +483,23 @@ fn ingest_run(
     let (tx, rx) = crossbeam_channel::bounded::<Vec<FileOut>>(1);
     let strict = opts.strict;
     let read_opts = opts.read;
-    let keep_misscored = opts.keep_misscored;
+    let replay = ReplayOptions { keep_misscored: opts.keep_misscored, choices: opts.choices };
     // one thread per table: encoding Parquet is most of the work, and the tables are independent
-    let (mut games, mut rounds, mut events, mut decisions) = (
+    let (mut games, mut rounds, mut events, mut decisions, mut choices) = (
         writer.table::<GamesBatch>(),
         writer.table::<RoundsBatch>(),
         writer.table::<EventsBatch>(),
         writer.table::<DecisionsBatch>(),
+        writer.table::<ChoicesBatch>(),
     );
     if opts.stop_after == Stage::Rows {
-        (games, rounds, events, decisions) =
-            (games.rows_only(), rounds.rows_only(), events.rows_only(), decisions.rows_only());
+        (games, rounds, events, decisions, choices) =
+            (games.rows_only(), rounds.rows_only(), events.rows_only(), decisions.rows_only(), choices.rows_only());
     }
     let replay_only = opts.stop_after == Stage::Replay;
 
     let result: Result<Vec<Staged>> = std::thread::scope(|scope| {
-        let reader = scope.spawn(move || read_and_replay(inputs, &mut seen, &pool, &tx, &read_opts, keep_misscored));
+        let reader = scope.spawn(move || read_and_replay(inputs, &mut seen, &pool, &tx, &read_opts, replay));
         let mut senders = Vec::new();
         let mut tables = Vec::new();
         macro_rules! table_thread {
@@ -515,6 +523,7 @@ fn ingest_run(
         table_thread!(rounds);
         table_thread!(events);
         table_thread!(decisions);
+        table_thread!(choices);
 
         let mut failure: Option<anyhow::Error> = None;
         'chunks: for mut outs in rx.iter() {
@@ -574,7 +583,7 @@ fn read_and_replay(
     pool: &rayon::ThreadPool,
     tx: &crossbeam_channel::Sender<Vec<FileOut>>,
     read_opts: &ReadOptions,
-    keep_misscored: bool,
+    replay: ReplayOptions,
 ) {
     for chunk in inputs.chunks(CHUNK) {
         let mut todo = Vec::with_capacity(chunk.len());
@@ -588,7 +597,7 @@ fn read_and_replay(
             todo.into_par_iter()
                 .map(|(p, read, hash, skip)| match read {
                     Ok(raw) if skip => FileOut::skipped(p, raw.len() as u64, hash),
-                    Ok(raw) => process_guarded(p, raw, hash, read_opts, keep_misscored),
+                    Ok(raw) => process_guarded(p, raw, hash, read_opts, replay),
                     Err(reason) => FileOut::unreadable(p, reason),
                 })
                 .collect()

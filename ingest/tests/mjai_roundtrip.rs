@@ -30,6 +30,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use haifu_ingest::extract::RoundEnd;
+use haifu_ingest::extract::{extract_with, ReplayOptions};
 use haifu_ingest::{extract, ExtractedGame, Outcome};
 use haifu_record::event::{Event, Tag};
 use haifu_record::mjai::write::{to_mjai, WriteError};
@@ -210,6 +211,26 @@ fn pao_rounds(g: &ExtractedGame) -> Vec<u16> {
     g.rounds.iter().filter(|r| r.wins().iter().any(|w| w.pao_who.is_some())).map(|r| r.index).collect()
 }
 
+/// The replay of both sides of a round trip: with the rules' bookkeeping, whose choices must agree too.
+const WITH_CHOICES: ReplayOptions = ReplayOptions { keep_misscored: false, choices: true };
+
+/// The choices of a replayed game, one line each ([`haifu_ingest::choices::Choice`]'s `Display`); in a pao round
+/// the outcomes are not compared (as the decisions'), nor any choice of a rule variant's game (`source`), whose
+/// rules the bookkeeping does not follow while the read-back game, which mjai cannot mark, is held to them.
+fn choice_facts<'g>(g: &'g ExtractedGame, source: &ExtractedGame, pao: &'g [u16]) -> Vec<String> {
+    if source.info.game_type.is_some_and(|t| t.is_variant()) {
+        return Vec::new();
+    }
+    let line = |k: usize, c: &haifu_ingest::choices::Choice| {
+        let l = format!("choice {k}: {c}");
+        match (pao.contains(&c.round), l.rsplit_once(" outcome ")) {
+            (true, Some((head, _))) => format!("{head} outcome (pao round: not compared)"),
+            _ => l,
+        }
+    };
+    g.choices.iter().enumerate().map(|(k, c)| line(k, c)).collect()
+}
+
 /// Why a game did not round-trip.
 #[derive(Debug)]
 enum Trip {
@@ -236,7 +257,7 @@ fn custom_total(a: &ExtractedGame) -> Option<i32> {
 
 /// Writes a record as mjai, reads it back, replays both and compares.
 fn round_trip(record: &GameRecord) -> Result<Tripped, Trip> {
-    let a = extract(record).map_err(|e| Trip::Failed(format!("the record does not replay: {e}")))?;
+    let a = extract_with(record, WITH_CHOICES).map_err(|e| Trip::Failed(format!("the record does not replay: {e}")))?;
     let text = to_mjai(record).map_err(|e| Trip::Failed(format!("to_mjai: {e}")))?;
     let mut games = match mjai::parse(text.as_bytes()) {
         Ok(g) => g,
@@ -253,12 +274,14 @@ fn round_trip(record: &GameRecord) -> Result<Tripped, Trip> {
         return Err(Trip::Failed(format!("the mjai text holds {} games", games.len())));
     }
     let back = games.remove(0);
-    let b = extract(&back).map_err(|e| Trip::Failed(format!("the mjai game does not replay: {e}")))?;
+    let b =
+        extract_with(&back, WITH_CHOICES).map_err(|e| Trip::Failed(format!("the mjai game does not replay: {e}")))?;
     if a.complete && back.play_hash() != record.play_hash() {
         return Err(Trip::Failed("the mjai game has another play hash: ingest would keep both".into()));
     }
     let pao = pao_rounds(&a);
-    let (fa, fb) = (facts(&a, &pao), facts(&b, &pao));
+    let fa: Vec<String> = facts(&a, &pao).into_iter().chain(choice_facts(&a, &a, &pao)).collect();
+    let fb: Vec<String> = facts(&b, &pao).into_iter().chain(choice_facts(&b, &a, &pao)).collect();
     if let Some(k) = (0..fa.len().max(fb.len())).find(|&k| fa.get(k) != fb.get(k)) {
         return Err(Trip::Failed(format!(
             "differ at fact {k}:\n  mjlog: {}\n  mjai:  {}",

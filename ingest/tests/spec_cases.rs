@@ -847,7 +847,11 @@ fn error_agari_worth_other_than_recorded() {
         // kept with --keep-misscored, with a note naming the round
         let events = mjlog::parse(g.xml().as_bytes()).unwrap();
         let record = GameRecord { format: Format::Mjlog, index_in_file: 0, log_id: None, events, notes: Vec::new() };
-        let kept = haifu_ingest::extract::extract_with(&record, true).expect("kept");
+        let kept = haifu_ingest::extract::extract_with(
+            &record,
+            haifu_ingest::extract::ReplayOptions { keep_misscored: true, choices: false },
+        )
+        .expect("kept");
         assert!(kept.notes.iter().any(|n| n.contains("round 0") && n.contains("--keep-misscored")), "{:?}", kept.notes);
     }
     // the unedited round replays

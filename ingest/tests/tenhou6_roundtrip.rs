@@ -27,6 +27,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use haifu_ingest::extract::RoundEnd;
+use haifu_ingest::extract::{extract_with, ReplayOptions};
 use haifu_ingest::{extract, ExtractedGame};
 use haifu_record::event::Event;
 use haifu_record::source::decompress;
@@ -187,6 +188,18 @@ fn facts(g: &ExtractedGame) -> Vec<String> {
     out
 }
 
+/// The replay of both sides of a round trip: with the rules' bookkeeping, whose choices must agree too.
+const WITH_CHOICES: ReplayOptions = ReplayOptions { keep_misscored: false, choices: true };
+
+/// The choices of a replayed game, one line each ([`haifu_ingest::choices::Choice`]'s `Display`); none of a rule
+/// variant's game (`source`), whose rules the bookkeeping does not follow.
+fn choice_facts(g: &ExtractedGame, source: &ExtractedGame) -> Vec<String> {
+    if source.info.game_type.is_some_and(|t| t.is_variant()) {
+        return Vec::new();
+    }
+    g.choices.iter().enumerate().map(|(k, c)| format!("choice {k}: {c}")).collect()
+}
+
 /// Why a game did not round-trip.
 #[derive(Debug)]
 enum Trip {
@@ -215,7 +228,7 @@ fn round_trip(record: &GameRecord) -> Result<String, Trip> {
 
 /// Writes a record as tenhou.net/6 JSON, reads it back, replays both and compares; the JSON when they agree.
 fn trip(record: &GameRecord) -> Result<String, Trip> {
-    let a = extract(record).map_err(|e| Trip::Failed(format!("the record does not replay: {e}")))?;
+    let a = extract_with(record, WITH_CHOICES).map_err(|e| Trip::Failed(format!("the record does not replay: {e}")))?;
     let text = to_tenhou6(record).map_err(|e| Trip::Failed(format!("to_tenhou6: {e}")))?;
     let name = record.log_id.clone().map(|id| format!("{id}.json")).unwrap_or_default();
     let mut games = match read_games(&name, text.as_bytes()) {
@@ -224,11 +237,13 @@ fn trip(record: &GameRecord) -> Result<String, Trip> {
         Err(e) => return Err(Trip::Failed(format!("read back: {e}"))),
     };
     let back = games.remove(0);
-    let b = extract(&back).map_err(|e| Trip::Failed(format!("the tenhou.net/6 game does not replay: {e}")))?;
+    let b = extract_with(&back, WITH_CHOICES)
+        .map_err(|e| Trip::Failed(format!("the tenhou.net/6 game does not replay: {e}")))?;
     if a.complete && back.play_hash() != record.play_hash() {
         return Err(Trip::Failed("the tenhou.net/6 game has another play hash: ingest would keep both".into()));
     }
-    let (fa, fb) = (facts(&a), facts(&b));
+    let fa: Vec<String> = facts(&a).into_iter().chain(choice_facts(&a, &a)).collect();
+    let fb: Vec<String> = facts(&b).into_iter().chain(choice_facts(&b, &a)).collect();
     if let Some(k) = (0..fa.len().max(fb.len())).find(|&k| fa.get(k) != fb.get(k)) {
         return Err(Trip::Failed(format!(
             "differ at fact {k}:\n  record:  {}\n  tenhou6: {}",

@@ -4,7 +4,7 @@
 //! must be the ones its row names.
 
 use arrow::datatypes::{DataType, Field, Schema};
-use haifu_ingest::batches::{DecisionsBatch, EventsBatch, GamesBatch, RoundsBatch, WinColumns};
+use haifu_ingest::batches::{ChoicesBatch, DecisionsBatch, EventsBatch, GamesBatch, RoundsBatch, WinColumns};
 use haifu_ingest::columns::{as_read, Columns, Table};
 use haifu_ingest::shapes::ShapesBatch;
 use haifu_mining::tables::{PlayersTable, SequencesTable};
@@ -107,6 +107,7 @@ fn schema_doc_matches_the_declared_tables() {
         (RoundsBatch::NAME, RoundsBatch::fields()),
         (EventsBatch::NAME, EventsBatch::fields()),
         (DecisionsBatch::NAME, DecisionsBatch::fields()),
+        (ChoicesBatch::NAME, ChoicesBatch::fields()),
         (ShapesBatch::NAME, ShapesBatch::fields()),
         (SequencesTable::NAME, SequencesTable::fields()),
         (PlayersTable::NAME, PlayersTable::fields()),

@@ -7,9 +7,10 @@
 //! - [`wall`]: where tiles come from, behind the [`Wall`] trait: [`SeededWall`] shuffles each round from a
 //!   `u64` seed (same seed, same game); [`ScriptedWall`] takes the deal, every draw, kan dora and ura dora from
 //!   a log, so the engine plays a logged game again.
-//! - the table state and each seat's rule bookkeeping (furiten, waits, kuikae) are `haifu_record`'s
-//!   (`state::TableState`, `legal::SeatRules`), and so is what a seat may do (`legal::SeatOptions`): the
-//!   engine and the mjai follower ask the same rules.
+//! - the table state and the rules' bookkeeping of a round (each seat's furiten, waits, kuikae; the kans; what
+//!   is asked now) are `haifu_record`'s (`state::TableState`, `legal::RoundRules`), and so is what a seat may do
+//!   (`legal::SeatOptions`): the engine feeds the bookkeeping every event it writes, as the mjai follower and
+//!   the ingest replay feed it theirs, so all three ask the same rules.
 //! - [`engine`]: the state machine ([`Engine`]): turns and responses, priorities (ron > pon/kan > chi, double
 //!   ron, triple ron abortive), kans and their dora timing, riichi, abortive and exhaustive draws, honba,
 //!   sticks, dealer rotation, the end of the game. Scoring is `haifu_rules::score`: a seat may win exactly when

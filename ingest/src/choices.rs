@@ -16,7 +16,7 @@ use haifu_record::legal::{Moment, RoundRules, TurnStart};
 use haifu_record::state::{Melds, Offer, TableState};
 use haifu_record::tags::DrawKind;
 use haifu_rules::shanten::shanten;
-use haifu_rules::{Hand, MeldKind, Tile};
+use haifu_rules::{Hand, MeldKind, MjaiTile, Tile};
 
 use crate::extract::Outcome;
 
@@ -109,14 +109,18 @@ impl fmt::Display for Choice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let red = self.red;
         let (round, seat, moment, from, turn) = (self.round, self.seat, self.moment.name(), self.from, self.turn);
-        write!(f, "round {round} seat {seat} {moment} from {from} tile {} turn {turn} hand", TileText(self.tile, red))?;
+        write!(
+            f,
+            "round {round} seat {seat} {moment} from {from} tile {} turn {turn} hand",
+            tile_text(self.tile, red)
+        )?;
         for t in self.hand.tiles().iter() {
-            write!(f, " {}", TileText(t, red))?;
+            write!(f, " {}", tile_text(t, red))?;
         }
         f.write_str(" melds")?;
         for m in &self.melds {
             for t in m.tiles() {
-                write!(f, " {}", TileText(*t, red))?;
+                write!(f, " {}", tile_text(*t, red))?;
             }
             f.write_str(" |")?;
         }
@@ -142,16 +146,8 @@ impl fmt::Display for Choice {
 }
 
 /// A tile in mjai notation, `5mr` only where the game has red fives.
-struct TileText(Tile, bool);
-
-impl fmt::Display for TileText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0.kind().name())?;
-        if self.1 && self.0.is_red_id() {
-            f.write_str("r")?;
-        }
-        Ok(())
-    }
+fn tile_text(t: Tile, red: bool) -> MjaiTile {
+    MjaiTile { kind: t.kind(), red: red && t.is_red_id() }
 }
 
 /// An option as the choices table names it (`.1`: the game has red fives).
@@ -160,7 +156,7 @@ pub struct OptionText(pub Action, pub bool);
 
 impl fmt::Display for OptionText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let t = |x: Tile| TileText(x, self.1);
+        let t = |x: Tile| tile_text(x, self.1);
         match self.0 {
             Action::Discard { riichi: true, .. } => f.write_str("riichi"),
             Action::KyuushuKyuuhai => f.write_str("kyuushu"),
@@ -202,19 +198,6 @@ pub struct ChoiceCutter {
     scratch: Vec<Action>,
 }
 
-/// A seat's action now as an [`Action`] of the rules, from a call event.
-fn call_action(meld: &haifu_rules::Meld) -> Action {
-    let hand: arrayvec::ArrayVec<Tile, 4> = meld.from_hand().collect();
-    match meld.kind {
-        MeldKind::Chi => Action::Chi { tiles: [hand[0], hand[1]] },
-        MeldKind::Pon => Action::Pon { tiles: [hand[0], hand[1]] },
-        MeldKind::Daiminkan => Action::Daiminkan,
-        MeldKind::Ankan => Action::Ankan { kind: meld.base_kind() },
-        MeldKind::Kakan => Action::Kakan { tile: meld.added.unwrap_or(meld.tiles()[0]) },
-        MeldKind::Nuki => Action::Nuki { tile: meld.tiles()[0] },
-    }
-}
-
 /// The same choice for a player: the same action with tiles of the same kinds and the same red fives (`red`: the
 /// game has them).
 fn same_choice(a: Action, b: Action, red: bool) -> bool {
@@ -250,7 +233,10 @@ impl ChoiceCutter {
     pub fn check(&mut self, event: &Event, table: &TableState) -> Result<(), String> {
         let taken = match event {
             Event::Discard { seat, tile } => return self.check_discard(*seat, *tile, table),
-            Event::Call { seat, meld, .. } => (*seat, call_action(meld), meld.kind.name()),
+            Event::Call { seat, meld, .. } => {
+                let action = Action::of_call(meld).ok_or("an added kan that does not say its added tile")?;
+                (*seat, action, meld.kind.name())
+            }
             Event::Reach(r) if r.step == 1 => {
                 (r.who, Action::Discard { tile: Tile::from_id(0), riichi: true }, "riichi")
             }
@@ -420,7 +406,9 @@ impl ChoiceCutter {
                     let riichi = c.options.iter().find(|o| matches!(o, Action::Discard { riichi: true, .. }));
                     c.chosen = riichi.map_or(Chosen::Unknown, |&a| Chosen::Took(a));
                 }
-                Event::Call { seat, meld, .. } if *seat == c.seat => took(c, call_action(meld)),
+                Event::Call { seat, meld, .. } if *seat == c.seat => {
+                    c.chosen = Action::of_call(meld).map_or(Chosen::Unknown, Chosen::Took)
+                }
                 Event::Ryuukyoku(d) if d.kind == DrawKind::Yao9 => took(c, Action::KyuushuKyuuhai),
                 Event::Discard { .. } | Event::Agari(_) | Event::Ryuukyoku(_) => {}
                 // a kan's indicator, a reconnection: the turn goes on
@@ -447,7 +435,7 @@ impl ChoiceCutter {
                 let pon = meld.kind != MeldKind::Chi;
                 for c in &mut self.choices[rows] {
                     if c.seat == *seat {
-                        took(c, call_action(meld));
+                        c.chosen = Action::of_call(meld).map_or(Chosen::Unknown, Chosen::Took);
                     } else if pon && !c.options.contains(&Action::Ron) {
                         // a chi that the pon took first: never asked
                         c.chosen = Chosen::Unknown;

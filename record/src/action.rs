@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use haifu_rules::{Kind, Tile};
+use haifu_rules::{Kind, Meld, MeldKind, Tile};
+
+use crate::state::Offer;
 
 /// One decision of a seat. Tiles are exact ids: a red five and a plain five are different choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,6 +32,35 @@ pub enum Action {
     KyuushuKyuuhai,
     /// Let a discard (or kan) go by.
     Pass,
+}
+
+impl Action {
+    /// The action a logged call is: a chi or pon with its two tiles from the hand, a kan, a north. `None` for an
+    /// added kan that does not say which tile was added.
+    pub fn of_call(meld: &Meld) -> Option<Action> {
+        let mut hand = meld.from_hand();
+        let mut pair = || Some([hand.next()?, hand.next()?]);
+        Some(match meld.kind {
+            MeldKind::Chi => Action::Chi { tiles: pair()? },
+            MeldKind::Pon => Action::Pon { tiles: pair()? },
+            MeldKind::Daiminkan => Action::Daiminkan,
+            MeldKind::Ankan => Action::Ankan { kind: meld.base_kind() },
+            MeldKind::Kakan => Action::Kakan { tile: meld.added? },
+            MeldKind::Nuki => Action::Nuki { tile: meld.tiles()[0] },
+        })
+    }
+
+    /// The tile a closed or added kan or a north shows the other seats, who may rob it, and how; `None` for
+    /// every other action.
+    pub fn shown(self) -> Option<(Tile, Offer)> {
+        match self {
+            // a closed kan is shown as the first copy of its kind
+            Action::Ankan { kind } => Some((kind.ids()[0], Offer::Ankan)),
+            Action::Kakan { tile } => Some((tile, Offer::Kakan)),
+            Action::Nuki { tile } => Some((tile, Offer::Nuki)),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Action {

@@ -324,9 +324,6 @@ impl SeatOptions<'_> {
     /// when a look at the hand's counts says maybe (most discards find no seat that could call them).
     pub fn has_call(&self, seat: u8, from: u8, tile: Tile) -> bool {
         let p = &self.table.seats[usize::from(seat)];
-        if p.riichi.is_declared() || self.table.draws_left == 0 {
-            return false;
-        }
         let k = tile.kind();
         let c = p.hand.counts();
         let ki = usize::from(k.index());
@@ -637,16 +634,13 @@ impl RoundRules {
                 }
             }
             MeldKind::Ankan | MeldKind::Kakan | MeldKind::Nuki => {
-                let (tile, offer) = match meld.kind {
-                    MeldKind::Ankan => (meld.base_kind().ids()[0], Offer::Ankan),
-                    MeldKind::Kakan => (meld.added.unwrap_or(meld.tiles()[0]), Offer::Kakan),
-                    _ => (meld.tiles()[0], Offer::Nuki),
-                };
                 if meld.kind != MeldKind::Nuki {
                     self.kans += 1;
                 }
                 self.replacement = true;
-                self.offer(table, seat, tile, offer);
+                if let Some((tile, offer)) = Action::of_call(meld).and_then(Action::shown) {
+                    self.offer(table, seat, tile, offer);
+                }
             }
         }
     }

@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use haifu_record::event::{Event, GameRecord};
 use haifu_record::tags::{Agari, DrawKind, GameType, Owari, Ryuukyoku};
-use haifu_rules::{Meld, MeldKind, Tile};
+use haifu_rules::{Meld, Tile};
 use serde::Serialize;
 
 use crate::action::{Action, IllegalAction};
@@ -462,34 +462,13 @@ impl Driver<'_> {
     }
 
     fn call(&mut self, i: usize, to: usize, seat: u8, meld: Meld) -> bool {
-        let pair = |m: &Meld| -> [Tile; 2] {
-            let v: Vec<Tile> = m.from_hand().collect();
-            [v[0], v[1]]
-        };
-        match meld.kind {
-            MeldKind::Chi => self.act(i, seat, Action::Chi { tiles: pair(&meld) }) && self.pass_all(i),
-            MeldKind::Pon => self.act(i, seat, Action::Pon { tiles: pair(&meld) }) && self.pass_all(i),
-            MeldKind::Daiminkan => self.act(i, seat, Action::Daiminkan) && self.pass_all(i),
-            MeldKind::Ankan => {
-                let kind = meld.base_kind();
-                self.pass_all(i)
-                    && self.rons_allowed(i, to, seat, kind.ids()[0], Offer::Ankan)
-                    && self.act(i, seat, Action::Ankan { kind })
+        let Some(action) = Action::of_call(&meld) else { return false };
+        match action.shown() {
+            // a kan or a north from the hand: the seats that could rob it had their say first
+            Some((tile, offer)) => {
+                self.pass_all(i) && self.rons_allowed(i, to, seat, tile, offer) && self.act(i, seat, action)
             }
-            MeldKind::Kakan => match meld.added {
-                Some(tile) => {
-                    self.pass_all(i)
-                        && self.rons_allowed(i, to, seat, tile, Offer::Kakan)
-                        && self.act(i, seat, Action::Kakan { tile })
-                }
-                None => false,
-            },
-            MeldKind::Nuki => {
-                let tile = meld.tiles()[0];
-                self.pass_all(i)
-                    && self.rons_allowed(i, to, seat, tile, Offer::Nuki)
-                    && self.act(i, seat, Action::Nuki { tile })
-            }
+            None => self.act(i, seat, action) && self.pass_all(i),
         }
     }
 

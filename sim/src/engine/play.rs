@@ -57,7 +57,7 @@ impl<W: Wall> Engine<W> {
             Action::Ankan { kind } => {
                 self.meld(seat, Meld::ankan(kind))?;
                 self.count_kan(seat);
-                self.offer(seat, kind.ids()[0], Offer::Ankan)
+                self.offer()
             }
             Action::Kakan { tile } => {
                 let bad = || IllegalAction::NotLegal { seat, action: action.to_string() };
@@ -66,11 +66,11 @@ impl<W: Wall> Engine<W> {
                 let kakan = pon.ok_or_else(bad)?.kakan_of(tile).map_err(|_| bad())?;
                 self.meld(seat, kakan)?;
                 self.count_kan(seat);
-                self.offer(seat, tile, Offer::Kakan)
+                self.offer()
             }
             Action::Nuki { tile } => {
                 self.meld(seat, Meld::nuki(tile))?;
-                self.offer(seat, tile, Offer::Nuki)
+                self.offer()
             }
             Action::KyuushuKyuuhai => self.abort(DrawKind::Yao9, &[seat]),
             _ => Err(IllegalAction::NotLegal { seat, action: action.to_string() }),
@@ -139,15 +139,14 @@ impl<W: Wall> Engine<W> {
             };
             self.first_discards += 1;
         }
-        self.offer(seat, tile, Offer::Discard)
+        self.offer()
     }
 
-    /// Asks the other seats about a tile, those the rules' bookkeeping says may win on it or call it (the
-    /// event that showed it is written); resolves at once when nobody can do anything with it.
-    pub(super) fn offer(&mut self, from: u8, tile: Tile, offer: Offer) -> Result<(), IllegalAction> {
-        let (ron, call) = match self.round.moment() {
-            Moment::Respond { ron, call, .. } => (ron, call),
-            _ => (0, 0),
+    /// Asks the other seats about the tile the event just written showed (a discard, a kan, a north): those the
+    /// rules' bookkeeping says may win on it or call it; resolves at once when nobody can do anything with it.
+    pub(super) fn offer(&mut self) -> Result<(), IllegalAction> {
+        let Moment::Respond { from, tile, offer, ron, call } = self.round.moment() else {
+            unreachable!("a discard, a kan or a north leaves a shown tile, not {:?}", self.round.moment())
         };
         let answers = [Action::Pass; 4];
         let r = Respond { from, tile, offer, waiting: ron | call, answered: 0, ron, answers };

@@ -247,8 +247,9 @@ struct Replayer<'a> {
     /// The rules' bookkeeping, its check of every event and the choices cut from it; none for a rule variant
     /// the ranked tables do not play (its options are not Tenhou's ranked rules).
     cutter: Option<ChoiceCutter>,
-    /// The cutter was set up (at the first `INIT`, once `GO` has said the rules).
-    rules_known: bool,
+    /// Follow the rules' bookkeeping ([`ReplayOptions::choices`]): the cutter is set up at the first `INIT`,
+    /// once `GO` has said the rules.
+    choices: bool,
 }
 
 /// Names longer than this get a note in the games table (Tenhou's have at most 8 characters, bots' a few dozen).
@@ -291,8 +292,7 @@ pub fn extract_with(record: &GameRecord, opts: ReplayOptions) -> Result<Extracte
         keep_misscored,
         notes: Vec::new(),
         cutter: None,
-        // without choices the bookkeeping is never set up
-        rules_known: !opts.choices,
+        choices: opts.choices,
     };
     if let Err(e) = walk(&record.events, TableState::default(), &mut r) {
         return Err(error_at(&record.events, e.event, e.message));
@@ -529,7 +529,7 @@ impl Replayer<'_> {
         } else if n != self.info.n_players {
             return Err(format!("INIT deals {n} hands in a {}-player game", self.info.n_players));
         }
-        if !std::mem::replace(&mut self.rules_known, true) {
+        if self.choices && !self.started {
             let go = self.info.game_type.unwrap_or(GameType::houou_hanchan(self.info.n_players));
             let rules = RoundRules::new(TableRules::from_go_type(go.0));
             let discards = self.decisions.capacity();

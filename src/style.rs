@@ -230,6 +230,7 @@ fn show(a: &ShowArgs) -> Result<()> {
     top.sort_by(|x, y| y.1.cmp(x.1).then_with(|| x.0.cmp(y.0)));
     top.truncate(a.top);
     let shape = |k: u32| haifu_mining::Shape::from_key(k).to_string();
+    let choice_rates = db.choices_of(&p.player).map(|(own, all)| haifu_style::choice::rates(own, all));
     if a.db.json {
         let seqs: Vec<Value> = top
             .iter()
@@ -237,13 +238,33 @@ fn show(a: &ShowArgs) -> Result<()> {
             .collect();
         return print_json(&json!({
             "player": p.player, "counts": p.tally, "rates": rates_json(&p.tally), "everyone": rates_json(&db.all),
-            "sequences": dist.total, "top_sequences": seqs,
+            "choices": choice_rates, "sequences": dist.total, "top_sequences": seqs,
         }));
     }
     println!("{}: {} games, {} rounds, {} chosen discards", p.player, p.tally.games, p.tally.rounds, p.tally.decisions);
     println!("{:<16} {:>9} {:>9}  what", "rate", "player", "everyone");
     for (r, (mine, all)) in RATES.iter().zip(p.tally.rates().into_iter().zip(db.all.rates())) {
         println!("{:<16} {:>9} {:>9}  {}", r.name, rate_text(r.name, mine), rate_text(r.name, all), r.what);
+    }
+    match &choice_rates {
+        None => println!("no choices (the dataset was ingested without --choices): no rate per opportunity"),
+        Some(rates) => {
+            println!("per opportunity          player (95% interval)       of offers  everyone  what");
+            for r in rates {
+                let pct = |x: Option<f64>| x.map_or("-".to_string(), |x| format!("{:.1}%", 100.0 * x));
+                let interval =
+                    r.interval.map_or(String::new(), |(lo, hi)| format!("({:.1}-{:.1}%)", 100.0 * lo, 100.0 * hi));
+                println!(
+                    "{:<24} {:>7} {:<17} {:>10}  {:>8}  {}",
+                    r.name,
+                    pct(r.share),
+                    interval,
+                    r.player.offered,
+                    pct(r.everyone_share),
+                    r.what
+                );
+            }
+        }
     }
     println!("most frequent sequences (a pair and its mirror as one) of {} counted:", dist.total);
     for ((b, af), n) in top {

@@ -31,11 +31,37 @@ fn style_db(dir: &Path) -> String {
         "20230101",
     ]);
     assert!(sim.status.success(), "{}", String::from_utf8_lossy(&sim.stderr));
-    let ingest = haifu(&["ingest", logs.to_str().unwrap(), "--out", ds.to_str().unwrap()]);
+    let ingest = haifu(&["ingest", logs.to_str().unwrap(), "--out", ds.to_str().unwrap(), "--choices"]);
     assert!(ingest.status.success(), "{}", String::from_utf8_lossy(&ingest.stderr));
     let build = haifu(&["style", "build", "--dataset", ds.to_str().unwrap(), "--out", db.to_str().unwrap()]);
     assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
     db.to_str().unwrap().to_string()
+}
+
+/// The chi and pon each player made in the mjai logs of a match folder, by name.
+fn calls_by_name(out: &Path) -> std::collections::HashMap<String, usize> {
+    let mut calls = std::collections::HashMap::new();
+    for e in std::fs::read_dir(out).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "mjson") {
+            continue;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            let m: serde_json::Value = serde_json::from_str(line).unwrap();
+            match m["type"].as_str() {
+                Some("start_game") => {
+                    names = m["names"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect();
+                    for n in &names {
+                        calls.entry(n.clone()).or_insert(0);
+                    }
+                }
+                Some("chi" | "pon") => *calls.get_mut(&names[m["actor"].as_u64().unwrap() as usize]).unwrap() += 1,
+                _ => {}
+            }
+        }
+    }
+    calls
 }
 
 /// Starts the server on a free port; returns it and the port its first line names.
@@ -122,12 +148,17 @@ fn imitators_and_sim_bots_play_full_games_over_tcp() {
     );
     check_match(&report, &bots, 2, &out);
     for b in &bots {
-        // the player's own table decided most discards; its rates came from the database
+        // the player's own table decided most discards, its own choices the calls and riichi; its fold rate came
+        // from the database
         assert!(b["sources"]["own_table"].as_u64().unwrap() > b["sources"]["shanten"].as_u64().unwrap(), "{b}");
+        assert!(b["sources"]["own_choices"].as_u64().unwrap() > 0, "{b}");
+        assert_eq!(b["sources"]["rule_choices"], 0, "{b}");
         assert!(b["rates"]["fold"].as_f64().unwrap() > 0.0, "{b}");
     }
-    // the folder bot never called in the self-play games: its imitator calls with probability 0
-    assert_eq!(bots[3]["rates"]["call"], 0.0);
+    // the folder bot never called in the self-play games, so its imitator never calls; the callers' do
+    let calls = calls_by_name(&out);
+    assert_eq!(calls["Oda"], 0, "{calls:?}");
+    assert!(calls["Tanaka"] + calls["Chiba"] + calls["Yagi"] > 0, "{calls:?}");
 
     // three players (north extraction): two imitators and a sim bot
     let out3 = s.0.join("three");
@@ -237,7 +268,7 @@ fn imitators_of_real_players_finish_a_hanchan() {
     let Some(corpus) = common::corpus() else { return };
     let s = Scratch::new("mjai-real");
     let (ds, db) = (s.0.join("ds"), s.0.join("db"));
-    let ingest = haifu(&["ingest", corpus.join("mjlog").to_str().unwrap(), "--out", ds.to_str().unwrap()]);
+    let ingest = haifu(&["ingest", corpus.join("mjlog").to_str().unwrap(), "--out", ds.to_str().unwrap(), "--choices"]);
     assert!(ingest.status.success(), "{}", String::from_utf8_lossy(&ingest.stderr));
     let build = haifu(&["style", "build", "--dataset", ds.to_str().unwrap(), "--out", db.to_str().unwrap()]);
     assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
@@ -263,5 +294,7 @@ fn imitators_of_real_players_finish_a_hanchan() {
     }
     for b in &bots {
         assert!(b["sources"]["own_table"].as_u64().unwrap() > 0, "{b}");
+        // calls, riichi and kans by the real player's own choices, where it met a situation it had met before
+        assert!(b["sources"]["own_choices"].as_u64().unwrap() > 0, "{b}");
     }
 }

@@ -10,22 +10,24 @@
 //! 4. The shanten rule last: the discard that keeps the hand closest to complete, most tile acceptance
 //!    among equals (the `efficiency` bot of `haifu sim`).
 //!
-//! # Everything else (a simple policy, read from the player's rates in the style database)
-//! - Wins: always (tsumo and ron), and norths are always set aside (3 players); nine terminals are declared.
-//! - Riichi: when a riichi discard is legal, declared with probability `min(1, riichi_rate / ALL's)`: a
-//!   player who declares riichi in as many rounds as everyone always does; one who declares half as often,
-//!   half the time (else dama). The riichi discard is the imitator's choice when it keeps tenpai, else the
-//!   shanten rule's.
-//! - Calls: a chi or pon the `caller` style bot would take (it gets closer to tenpai and keeps a yaku in sight)
-//!   is taken with probability `min(1, call_rate / ALL's)`. Open kans are never called.
-//! - Kans: an added kan always; a closed kan when the four tiles are not needed (the hand without them is no
-//!   further from tenpai), and in riichi whenever the rules allow it.
+//! # Every other decision: calls, riichi, kans, wins, aborts, norths (a lookup over the player's choices)
+//! Each kind of option the seat has now (a chi, a pon, riichi, a closed kan, ...) is put in its situation
+//! (`haifu_style::choice`: the facts of the hand and the table the database counted the player's choices by),
+//! and the share of such offers the player took there is looked up: the player's own counts, smoothed towards
+//! everyone's in the same situation ([`haifu_style::choice::take_share`]). The kind with the largest share is
+//! taken when that share is above one half (the player's majority choice, as the discard side plays the
+//! player's most frequent sequence), else the seat passes (or discards without riichi). Of several options of
+//! the kind (two ways to chi), the one that leaves the hand closest to tenpai is played.
+//! - A database built from a dataset without choices (`haifu ingest` without `--choices`), and the plain
+//!   player, decide by rule in the same situations: every win, north and abort; riichi; a call that brings
+//!   tenpai closer with a yaku in sight; an added kan; a closed kan in riichi or of four tiles not needed.
+//! - The riichi discard is the imitator's choice when it keeps tenpai, else the shanten rule's.
 //! - Folding: facing another seat's riichi with a hand two or more from tenpai, the seat folds (discards the
 //!   safest tile: the riichi seat's river first, then honors, then terminals) with probability `fold_rate`,
 //!   the share of such rounds the player gave up.
 //!
 //! A player the database does not profile is refused (`Player::from_db`); [`Player::plain`] (no tables, the
-//! default rates) is the baseline for tests. Randomness comes from `--seed`.
+//! rules) is the baseline for tests. Randomness (the fold) comes from `--seed`.
 
 use std::path::Path;
 
@@ -36,6 +38,9 @@ use haifu_rules::shanten::shanten;
 use haifu_rules::{Kind, MeldKind, Tile, KINDS};
 use haifu_sim::style::{Lean, Style, StyleBot};
 use haifu_sim::{Action, Bot};
+use haifu_style::choice::{
+    take_share, ChoiceCounts, Offer, Opt, Situation, Spot, ADVANCES, IN_RIICHI, NOT_NEEDED, YAKU,
+};
 use haifu_style::db::StyleDb;
 use haifu_style::tally::Tally;
 use rand::rngs::SmallRng;
@@ -43,11 +48,9 @@ use rand::{Rng, SeedableRng};
 
 use crate::follow::{Follower, Question};
 
-/// The probabilities the policy plays by (see the module documentation).
+/// The share of rounds the player gave up facing another's riichi (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Rates {
-    pub riichi: f64,
-    pub call: f64,
     pub fold: f64,
 }
 
@@ -55,26 +58,18 @@ impl Rates {
     /// From a player's counts beside everyone's.
     pub fn of(player: &Tally, all: &Tally) -> Rates {
         let share = |a: u64, b: u64| (b > 0).then(|| a as f64 / b as f64);
-        let relative = |p: Option<f64>, a: Option<f64>| match (p, a) {
-            (Some(p), Some(a)) if a > 0.0 => (p / a).min(1.0),
-            _ => 1.0,
-        };
-        Rates {
-            riichi: relative(share(player.riichi, player.rounds), share(all.riichi, all.rounds)),
-            call: relative(share(player.calls, player.rounds), share(all.calls, all.rounds)),
-            fold: share(player.folds, player.facing_riichi).or(share(all.folds, all.facing_riichi)).unwrap_or(0.5),
-        }
+        Rates { fold: share(player.folds, player.facing_riichi).or(share(all.folds, all.facing_riichi)).unwrap_or(0.5) }
     }
 }
 
 impl Default for Rates {
-    /// No database: always riichi, always call what the caller bot calls, fold half the time.
+    /// No database: fold half the time.
     fn default() -> Rates {
-        Rates { riichi: 1.0, call: 1.0, fold: 0.5 }
+        Rates { fold: 0.5 }
     }
 }
 
-/// Where a discard came from, counted for the summary.
+/// Where a discard came from, and what decided the other choices, counted for the summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Sources {
     pub own_table: u64,
@@ -82,6 +77,23 @@ pub struct Sources {
     pub network: u64,
     pub shanten: u64,
     pub fold: u64,
+    /// Choices of a situation the player's own counts hold (smoothed towards everyone's).
+    pub own_choices: u64,
+    /// Choices of a situation only everyone's counts hold.
+    pub all_choices: u64,
+    /// Choices decided by rule (no choices in the database).
+    pub rule_choices: u64,
+}
+
+/// What the seat does with its options besides the plain discard (or pass).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OptionChoice {
+    /// An option that is an action of its own.
+    Take(Action),
+    /// Declare riichi with the discard.
+    Riichi,
+    /// None of the options: pass, or discard without riichi.
+    Decline,
 }
 
 /// A neural model that proposes a discard where the tables have none (`haifu mjai-bot --model`: the network
@@ -98,10 +110,11 @@ pub struct Imitator {
     /// The player's scope in the tables (`None`: only ALL).
     scope: Option<String>,
     pub rates: Rates,
+    /// The player's choice counts (if the database profiles any of its choices) and everyone's.
+    choices: Option<(Option<ChoiceCounts>, ChoiceCounts)>,
     backoff: Option<Box<dyn Backoff + Send>>,
     estimator: RoundEstimator,
     round: Option<(u8, u8)>,
-    caller: StyleBot,
     folder: StyleBot,
     efficient: StyleBot,
     rng: SmallRng,
@@ -122,10 +135,10 @@ impl Imitator {
             tables: None,
             scope: None,
             rates: Rates::default(),
+            choices: None,
             backoff: None,
             estimator: RoundEstimator::default(),
             round: None,
-            caller: StyleBot::new(style("caller", true, false, None), seed ^ 1),
             folder: StyleBot::new(style("folder", false, false, Some(2)), seed ^ 2),
             efficient: StyleBot::new(style("efficiency", false, true, None), seed ^ 3),
             rng: SmallRng::seed_from_u64(seed),
@@ -150,6 +163,7 @@ impl Imitator {
         p.scope = tables.has_scope(player).then(|| player.to_string());
         p.tables = Some(tables);
         p.rates = rates;
+        p.choices = db.choices_of(player).map(|(own, all)| (own.cloned(), all.clone()));
         Ok(p)
     }
 
@@ -161,34 +175,17 @@ impl Imitator {
 
     /// The action for the question now; `legal` is not empty.
     pub fn decide(&mut self, f: &Follower, legal: &[Action]) -> Action {
-        let view = f.view();
-        if let Some(a) = legal.iter().find(|a| matches!(a, Action::Tsumo | Action::Ron | Action::Nuki { .. })) {
-            return *a;
-        }
         if let Some(Question::RiichiDiscard) = f.question() {
             let chosen = self.riichi_tile.take().map(|tile| Action::Discard { tile, riichi: true });
             return chosen.filter(|a| legal.contains(a)).unwrap_or(legal[0]);
         }
-        if legal.contains(&Action::Pass) {
-            let call = self.caller.decide(&view, legal);
-            let takes = matches!(call, Action::Chi { .. } | Action::Pon { .. });
-            if takes && self.rng.random_bool(self.rates.call.clamp(0.0, 1.0)) {
-                return call;
-            }
-            return Action::Pass;
-        }
-        if legal.contains(&Action::KyuushuKyuuhai) {
-            return Action::KyuushuKyuuhai;
-        }
-        if let Some(a) = legal.iter().find(|a| matches!(a, Action::Kakan { .. })) {
-            return *a;
-        }
-        if let Some(a) = legal.iter().find(|a| matches!(a, Action::Ankan { .. })) {
-            let Action::Ankan { kind } = *a else { unreachable!() };
-            if view.own().riichi.is_accepted() || self.kan_keeps_shape(f, kind) {
-                return *a;
-            }
-        }
+        let riichi = match self.option_choice(f, legal) {
+            OptionChoice::Take(a) => return a,
+            OptionChoice::Decline if legal.contains(&Action::Pass) => return Action::Pass,
+            OptionChoice::Decline => false,
+            OptionChoice::Riichi => true,
+        };
+        let view = f.view();
         let discards: Vec<Action> =
             legal.iter().copied().filter(|a| matches!(a, Action::Discard { riichi: false, .. })).collect();
         if discards.is_empty() {
@@ -203,7 +200,7 @@ impl Imitator {
             return self.folder.decide(&view, &discards);
         }
         let choice = self.discard(f, &discards);
-        if riichi_ok && self.rng.random_bool(self.rates.riichi.clamp(0.0, 1.0)) {
+        if riichi {
             let Action::Discard { tile, .. } = choice else { return choice };
             let mut r = Action::Discard { tile, riichi: true };
             if !legal.contains(&r) {
@@ -220,6 +217,62 @@ impl Imitator {
             return r;
         }
         choice
+    }
+
+    /// The options besides the plain discard or pass, looked up in the player's choices (module
+    /// documentation).
+    fn option_choice(&mut self, f: &Follower, legal: &[Action]) -> OptionChoice {
+        // the options, a riichi once however many discards declare it
+        let mut opts: Vec<(Opt, Action)> = Vec::new();
+        for a in legal {
+            if let Some(o) = Opt::of_action(a) {
+                if !opts.iter().any(|(x, _)| *x == o) {
+                    opts.push((o, *a));
+                }
+            }
+        }
+        if opts.is_empty() {
+            return OptionChoice::Decline;
+        }
+        let view = f.view();
+        let tile = match view.offered {
+            Some((_, tile, _)) => tile.kind(),
+            None => view.own().last_draw.map_or(Kind::from_index(0), |t| t.kind()),
+        };
+        let spot = Spot::at(&f.table, f.seat(), tile);
+        let options: Vec<Opt> = opts.iter().map(|(o, _)| *o).collect();
+        let mut best: Option<(f64, usize)> = None;
+        for (situation, i) in spot.situations(&options) {
+            let share = match &self.choices {
+                Some((own, all)) => {
+                    let counted = own.as_ref().is_some_and(|c| c.0.get(&situation).is_some_and(|n| n.offered > 0));
+                    if counted {
+                        self.sources.own_choices += 1;
+                    } else {
+                        self.sources.all_choices += 1;
+                    }
+                    take_share(own.as_ref(), all, &situation)
+                }
+                None => {
+                    self.sources.rule_choices += 1;
+                    if rule_takes(&situation) {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
+            };
+            if best.is_none_or(|(b, _)| share > b) {
+                best = Some((share, i));
+            }
+        }
+        match best {
+            Some((share, i)) if share > 0.5 => match opts[i] {
+                (Opt::Riichi, _) => OptionChoice::Riichi,
+                (_, a) => OptionChoice::Take(a),
+            },
+            _ => OptionChoice::Decline,
+        }
     }
 
     fn efficient_choice(&mut self, f: &Follower, discards: &[Action]) -> Action {
@@ -245,22 +298,6 @@ impl Imitator {
             }
         }
         best >= 2
-    }
-
-    /// A closed kan of `kind` leaves the rest of the hand no further from tenpai.
-    fn kan_keeps_shape(&self, f: &Follower, kind: Kind) -> bool {
-        let mut c = *f.table.seats[usize::from(f.seat())].hand.counts();
-        let best_now = (0..KINDS)
-            .filter(|&k| c[k] > 0)
-            .map(|k| {
-                let mut d = c;
-                d[k] -= 1;
-                shanten(&d)
-            })
-            .min()
-            .unwrap_or(i8::MAX);
-        c[usize::from(kind.index())] = 0;
-        shanten(&c) <= best_now
     }
 
     /// The discard: own tables, ALL, the network, the shanten rule (module documentation).
@@ -333,6 +370,16 @@ impl Imitator {
     }
 }
 
+/// The rule of a player without choice counts: every option but a call that does not bring tenpai closer with a
+/// yaku in sight, and a closed kan out of riichi of tiles the hand needs.
+fn rule_takes(s: &Situation) -> bool {
+    match s.offer {
+        Offer::Chi | Offer::Pon | Offer::Daiminkan => s.context & (ADVANCES | YAKU) == ADVANCES | YAKU,
+        Offer::Ankan => s.context & (IN_RIICHI | NOT_NEEDED) != 0,
+        _ => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,9 +389,7 @@ mod tests {
         let all = Tally { rounds: 1000, riichi: 200, calls: 300, facing_riichi: 100, folds: 40, ..Tally::default() };
         let p = Tally { rounds: 100, riichi: 10, calls: 60, facing_riichi: 10, folds: 7, ..Tally::default() };
         let r = Rates::of(&p, &all);
-        // riichi half as often as everyone; calls twice as often (capped); folds 7 of 10
-        assert!((r.riichi - 0.5).abs() < 1e-12);
-        assert_eq!(r.call, 1.0);
+        // folds 7 of 10
         assert!((r.fold - 0.7).abs() < 1e-12);
         // no riichi faced: everyone's fold share
         let q = Tally { rounds: 10, ..Tally::default() };

@@ -1,6 +1,7 @@
 //! `haifu report player P`: one player's habits, for the player to read.
 //!
-//! - the profile's rates beside everyone's (from the style database);
+//! - the profile's rates beside everyone's (from the style database), and its rates per opportunity (calls,
+//!   riichi, kans, wins taken of those offered, each with its 95% interval) where the database counted choices;
 //! - **individual moves** (the thesis's term): the player's discards that go against the all-players table's
 //!   majority, its first candidate (SPEC 4), where that majority is clear: the majority's score (its sequence's
 //!   count with the mirror's) and the score of the player's own choice together at least `min_count`, the
@@ -118,6 +119,31 @@ fn rates_table(tally: &Tally, db: &StyleDb, o: &PlayerOptions) -> Table {
     }
     rates.note(format!("{} games, {} rounds in the database {}", tally.games, tally.rounds, db.dir.display()));
     rates
+}
+
+/// The player's rates per opportunity beside everyone's (`None`: the database counted no choices).
+fn choices_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
+    let (own, all) = db.choices_of(&o.player)?;
+    let cols = ["rate", "player", "95% low", "95% high", "offered", "everyone", "what"];
+    let mut t =
+        Table::new("choice_rates", &format!("{}: calls, riichi, kans and wins per opportunity", o.player), &cols);
+    for r in haifu_style::choice::rates(own, all) {
+        let (lo, hi) = r.interval.unzip();
+        t.push(vec![
+            Cell::text(r.name),
+            Cell::opt_percent(r.share),
+            Cell::opt_percent(lo),
+            Cell::opt_percent(hi),
+            Cell::int(r.player.offered),
+            Cell::opt_percent(r.everyone_share),
+            Cell::text(r.what),
+        ]);
+    }
+    t.note(
+        "an opportunity is a moment the rules offered the option (the dataset's choices table); a moment whose \
+            answer the log cannot say (a chi another seat's pon took first) counts nothing",
+    );
+    Some(t)
 }
 
 /// How many individual moves of each kind, per 100 decisions.
@@ -340,6 +366,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
 
     let mut out_tables = Vec::new();
     out_tables.push(rates_table(&profile.tally, db, o));
+    out_tables.extend(choices_table(db, o));
 
     out_tables.push(kinds_table(&found, decisions, mine.len(), o));
 

@@ -5,6 +5,8 @@
 //!                        players and ALL: DB is also a tables folder for `haifu imitate`
 //! DB/players.parquet     what the mining counted per scope and strategy (as `haifu mine` writes it)
 //! DB/profiles.parquet    one row per profiled player, and one for ALL: the counts of [`Tally`] and the rates
+//! DB/choice_counts.parquet per profiled player and ALL, the offers and takes of each situation of a call,
+//!                        riichi, kan or win ([`crate::choice`]), where the dataset has its choices table
 //! DB/meta.json           the options, the dataset, the table size and rule sets of the games profiled
 //! ```
 //!
@@ -28,6 +30,7 @@ use haifu_mining::tables::{write_parquet, write_tables_into};
 use haifu_mining::{MineOptions, Strategy};
 use haifu_rules::table::GameType;
 
+use crate::choice::{self, ChoiceCounts, CHOICES};
 use crate::played::{self, Played, Reading};
 use crate::tally::{of_game, Tally, RATES};
 
@@ -149,6 +152,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     rules.sets.sort_unstable();
     rules.sets.dedup();
     let (per, all) = tallies(&games);
+    let (mut choices_per, choices_all) = choice::read(dataset, &opts.years, &games)?;
     let mut profiles: Vec<Profile> = per
         .into_iter()
         .filter(|(_, t)| t.games >= u64::from(opts.min_games))
@@ -183,8 +187,15 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
         "haifu": env!("CARGO_PKG_VERSION"), "dataset": dataset.display().to_string(), "options": mine,
         "decisions_read": mined.decisions_read, "style": style,
     });
+    let mut choices: Vec<(&str, ChoiceCounts)> = Vec::new();
+    if !choices_all.is_empty() {
+        for p in &profiles[..profiles.len() - 1] {
+            choices.push((p.player.as_str(), choices_per.remove(&p.player).unwrap_or_default()));
+        }
+        choices.push((ALL_SCOPE, choices_all));
+    }
     let mut own = haifu_mining::tables::TABLE_FILES.to_vec();
-    own.push(PROFILES);
+    own.extend([PROFILES, CHOICES]);
     haifu_ingest::folder::replace_folder(out, &own, |tmp| {
         write_tables_into(tmp, &mined, &meta)?;
         let mut table = Some(ProfilesTable::default());
@@ -194,7 +205,12 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
                 t.push(p);
             }
             Some(t.finish())
-        })
+        })?;
+        if choices.is_empty() {
+            return Ok(());
+        }
+        let refs: Vec<(&str, &ChoiceCounts)> = choices.iter().map(|(p, c)| (*p, c)).collect();
+        choice::write(&tmp.join(CHOICES), &refs)
     })?;
     Ok(style)
 }
@@ -206,6 +222,8 @@ pub struct StyleDb {
     pub profiles: Vec<Profile>,
     pub all: Tally,
     pub meta: StyleMeta,
+    /// The choices' counts by player, ALL's under [`ALL_SCOPE`] (empty: built from a dataset without choices).
+    pub choices: HashMap<String, ChoiceCounts>,
 }
 
 impl StyleDb {
@@ -258,7 +276,8 @@ impl StyleDb {
         if profiles.is_empty() {
             bail!("{}: an empty style database (no player profile)", dir.display());
         }
-        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta })
+        let choices = choice::read_db(dir)?;
+        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices })
     }
 
     /// The `all` strategy tables (every source summed) of `scopes`, or of every scope; what comparison,
@@ -267,6 +286,12 @@ impl StyleDb {
         let scopes = scopes.map(|s| s.iter().map(|x| x.to_string()).collect());
         let load = LoadOptions { scopes, strategies: vec![Strategy::All], sources: None };
         Ok(StyleTables(Tables::load(&self.dir, &load)?))
+    }
+
+    /// A player's choice counts and everyone's (`None` where the database has no choices).
+    pub fn choices_of(&self, player: &str) -> Option<(Option<&ChoiceCounts>, &ChoiceCounts)> {
+        let all = self.choices.get(ALL_SCOPE)?;
+        Some((self.choices.get(player), all))
     }
 
     pub fn profile(&self, player: &str) -> Result<&Profile> {

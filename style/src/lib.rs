@@ -1,9 +1,10 @@
 //! The style database (issue 12): per player, the sequence tables of `haifu mine` and the rates of a profile
 //! ([`tally`], counted from the dataset's tables as [`played`] reads them), written as Parquet ([`db`]); two players compared and the nearest found ([`compare`]); a seat
 //! of a log attributed to the database's players ([`identify`]) and how often that is right on held-out games
-//! ([`accuracy`]).
+//! ([`accuracy`]); every decision but the discard counted per opportunity and situation ([`choice`]).
 
 pub mod accuracy;
+pub mod choice;
 pub mod compare;
 pub mod db;
 pub mod identify;

@@ -8,6 +8,7 @@ use haifu_ingest::batches::{ChoicesBatch, DecisionsBatch, EventsBatch, GamesBatc
 use haifu_ingest::columns::{as_read, Columns, Table};
 use haifu_ingest::shapes::ShapesBatch;
 use haifu_mining::tables::{PlayersTable, SequencesTable};
+use haifu_style::choice::ChoicesTable;
 use haifu_style::db::ProfilesTable;
 
 const DOC: &str = include_str!("../../docs/SCHEMA.md");
@@ -112,6 +113,7 @@ fn schema_doc_matches_the_declared_tables() {
         (SequencesTable::NAME, SequencesTable::fields()),
         (PlayersTable::NAME, PlayersTable::fields()),
         (ProfilesTable::NAME, ProfilesTable::fields()),
+        (ChoicesTable::NAME, ChoicesTable::fields()),
     ];
     // the doc describes each table as a reader of the file sees it (a coded text column as text)
     let declared: Vec<(&str, Vec<Field>)> = declared

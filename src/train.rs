@@ -3,13 +3,18 @@
 
 use std::path::PathBuf;
 
-use haifu_encoding::options::{Arch, DeviceChoice, Tune};
+use haifu_encoding::options::{Arch, Decisions, DeviceChoice, Tune};
 
 #[derive(clap::Args)]
 pub struct TrainArgs {
     /// Dataset written by `haifu ingest`.
     #[arg(long)]
     pub dataset: PathBuf,
+    /// What the network learns: discards (which tile), or choices (every other decision: call or pass, riichi
+    /// or dama, kans, wins, nine terminals, north; the kinds of option offered as the legal mask, the kind
+    /// chosen as the label; mlp and densemlp, no --augment), reported beside the majority choice.
+    #[arg(long, default_value = "discards")]
+    pub decisions: Decisions,
     /// Model: mlp, densemlp, cnn (seed 004) or transformer (seed 000, topology-masked attention).
     #[arg(long, default_value = "mlp")]
     pub model: Arch,

@@ -1,5 +1,6 @@
 //! Encoded positions kept beside the dataset, one file per year partition and table size
-//! (`DATASET/_haifu/cache/neural/<features>/<players>p-year=<Y>.bin`), so that every epoch, model and
+//! (`DATASET/_haifu/cache/neural/<features>/<players>p-year=<Y>.bin`; the features are the discards' or the
+//! choices' encoding), so that every epoch, model and
 //! evaluation after the first reads them instead of replaying the events again. A file records a key: the
 //! feature encoding's name and the part-list lines of the partition's games and events (their checksums);
 //! when the dataset's parts or the encoder change, the key differs and the positions are encoded again.
@@ -15,24 +16,24 @@ use anyhow::{bail, Context, Result};
 
 use haifu_ingest::dataset::partition_name;
 
-use crate::features::FEATURES;
+use crate::options::Decisions;
 use crate::positions::{Positions, PACKED};
 
 const MAGIC: &[u8; 8] = b"HAIFUPOS";
 const VERSION: u32 = 1;
 
 /// The cache file of one partition.
-pub fn path(dataset: &Path, players: u8, year: Option<i32>) -> PathBuf {
+pub fn path(dataset: &Path, decisions: Decisions, players: u8, year: Option<i32>) -> PathBuf {
     dataset
         .join(haifu_ingest::parts::META_DIR)
         .join("cache/neural")
-        .join(FEATURES)
+        .join(decisions.features())
         .join(format!("{players}p-{}.bin", partition_name(year)))
 }
 
 /// The keys of the partitions' positions: the encoding's name and the part-list lines of each partition's
 /// games and events (the part list read once for all of them).
-pub fn keys(dataset: &Path, years: &[Option<i32>]) -> Result<Vec<u64>> {
+pub fn keys(dataset: &Path, decisions: Decisions, years: &[Option<i32>]) -> Result<Vec<u64>> {
     let list = dataset.join(haifu_ingest::parts::META_DIR).join("parts.jsonl");
     let text = std::fs::read_to_string(&list).with_context(|| format!("reading {}", list.display()))?;
     // (partition, line) of every games and events part
@@ -50,7 +51,7 @@ pub fn keys(dataset: &Path, years: &[Option<i32>]) -> Result<Vec<u64>> {
         .map(|&y| {
             let want = partition_name(y);
             let mut h = xxhash_rust::xxh3::Xxh3::new();
-            h.update(FEATURES.as_bytes());
+            h.update(decisions.features().as_bytes());
             for (_, l) in parts.iter().filter(|(p, _)| *p == want) {
                 h.update(l.as_bytes());
                 h.update(b"\n");

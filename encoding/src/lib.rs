@@ -1,13 +1,14 @@
 //! Positions as a network's input, without libtorch: seed 004's flat features of one seat's view
 //! ([`features`], with the per-opponent [`features::Safety`] the mjai player keeps too), the CNN's planes and
 //! the augmentations as index maps over them ([`planes`], [`augment`]), the positions of a dataset replayed
-//! from its events ([`positions`]) and cached beside it ([`cache`]), the train/test split, and the names of a
+//! from its events ([`positions`]; every other decision's in [`choices`]) and cached beside it ([`cache`]), the train/test split, and the names of a
 //! run's options ([`options`]). The `haifu-neural` crate builds the networks on these with tch; every crate
 //! that only encodes (the mjai player, the command line's argument parsing) depends on this one and never
 //! links libtorch.
 
 pub mod augment;
 pub mod cache;
+pub mod choices;
 pub mod features;
 pub mod options;
 pub mod planes;
@@ -19,6 +20,7 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
 pub use haifu_ingest::stored::GameIndex as Games;
+pub use options::Decisions;
 pub use positions::Positions;
 
 /// Which games feed training and which the test.
@@ -35,6 +37,8 @@ pub struct Split {
     /// Train on this share of the training games only (a learning curve), chosen by a hash of the game id so
     /// that a smaller share is part of every larger one; `None`: all of them.
     pub fraction: Option<f64>,
+    /// The discards, or every other choice ([`choices`]).
+    pub decisions: Decisions,
 }
 
 /// Whether a training game is in the first `fraction` of the games (nested: 1/8 within 1/4 within 1/2),
@@ -65,7 +69,7 @@ pub fn load(dataset: &Path, games: &Games, split: &Split) -> Result<(Positions, 
     let wanted = games.year_partitions(|y| {
         split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y) || split.test_years.contains(&y))
     });
-    let mut all = cached(dataset, split.players, games, &wanted)?;
+    let mut all = cached(dataset, split.decisions, split.players, games, &wanted)?;
     if let Some(p) = &split.player {
         all = of_player(games, &all, p);
         if all.is_empty() {
@@ -84,16 +88,22 @@ pub fn of_player(games: &Games, p: &Positions, player: &str) -> Positions {
 /// The positions of the games of `years` (every year when empty) at tables of `players` seats.
 pub fn load_years(dataset: &Path, games: &Games, years: &[i32], players: u8) -> Result<Positions> {
     let wanted = games.year_partitions(|y| years.is_empty() || y.is_some_and(|y| years.contains(&y)));
-    cached(dataset, players, games, &wanted)
+    cached(dataset, Decisions::Discards, players, games, &wanted)
 }
 
 /// The positions of the chosen partitions, each from its cache file when that is current; the others are
 /// replayed from the events (in parallel) and cached.
-fn cached(dataset: &Path, players: u8, games: &Games, wanted: &[Option<i32>]) -> Result<Positions> {
+fn cached(
+    dataset: &Path,
+    decisions: Decisions,
+    players: u8,
+    games: &Games,
+    wanted: &[Option<i32>],
+) -> Result<Positions> {
     let mut found: hashbrown::HashMap<Option<i32>, Positions> = hashbrown::HashMap::new();
     let mut missing = Vec::new();
-    for (&y, key) in wanted.iter().zip(cache::keys(dataset, wanted)?) {
-        match cache::read(&cache::path(dataset, players, y), key) {
+    for (&y, key) in wanted.iter().zip(cache::keys(dataset, decisions, wanted)?) {
+        match cache::read(&cache::path(dataset, decisions, players, y), key) {
             Some(p) => {
                 found.insert(y, p);
             }
@@ -102,13 +112,13 @@ fn cached(dataset: &Path, players: u8, games: &Games, wanted: &[Option<i32>]) ->
     }
     if !missing.is_empty() {
         let todo: Vec<Option<i32>> = missing.iter().map(|m| m.0).collect();
-        let mut fresh = replay(dataset, players, |g| {
+        let mut fresh = replay(dataset, decisions, players, |g| {
             let y = games.year(g);
             todo.contains(&y).then_some(y)
         })?;
         for (y, key) in missing {
             let p = fresh.remove(&y).unwrap_or_default();
-            cache::write(&cache::path(dataset, players, y), key, &p)?;
+            cache::write(&cache::path(dataset, decisions, players, y), key, &p)?;
             found.insert(y, p);
         }
     }
@@ -123,6 +133,7 @@ fn cached(dataset: &Path, players: u8, games: &Games, wanted: &[Option<i32>]) ->
 /// the events table.
 fn replay<S: Copy + Eq + std::hash::Hash + Send + Sync>(
     dataset: &Path,
+    decisions: Decisions,
     players: u8,
     side: impl Fn(i64) -> Option<S> + Sync,
 ) -> Result<hashbrown::HashMap<S, Positions>> {
@@ -130,7 +141,13 @@ fn replay<S: Copy + Eq + std::hash::Hash + Send + Sync>(
     let parts: Vec<(S, Positions)> = games
         .par_iter()
         .filter_map(|(g, r)| side(*g).map(|s| (s, g, r)))
-        .map(|(s, g, r)| Ok((s, positions::of_game(*g, r)?)))
+        .map(|(s, g, r)| {
+            let p = match decisions {
+                Decisions::Discards => positions::of_game(*g, r)?,
+                Decisions::Choices => choices::of_game(*g, r)?,
+            };
+            Ok((s, p))
+        })
         .collect::<Result<_>>()?;
     let mut sides: hashbrown::HashMap<S, Positions> = hashbrown::HashMap::new();
     for (s, p) in parts {

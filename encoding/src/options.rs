@@ -1,5 +1,5 @@
 //! The names of a network run's options as the command line takes them: the architecture (`--model`), the
-//! device (`--device`) and the weights a fine-tuning trains (`--tune`). They live here, without libtorch, so
+//! decisions learnt (`--decisions`), the device (`--device`) and the weights a fine-tuning trains (`--tune`). They live here, without libtorch, so
 //! that the `haifu` binary parses every command's arguments (and lists them in `--help`) before it hands a
 //! network command to the network binary; `haifu-neural` gives them their meaning.
 
@@ -50,6 +50,37 @@ impl std::fmt::Display for Arch {
             Arch::Cnn => "cnn",
             Arch::Transformer => "transformer",
         })
+    }
+}
+
+/// Which decisions a network learns (`--decisions`): the discards, or every other choice (calls, riichi, kans,
+/// wins, aborts, norths: [`crate::choices`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decisions {
+    #[default]
+    Discards,
+    Choices,
+}
+
+impl FromStr for Decisions {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Decisions, String> {
+        match s {
+            "discards" => Ok(Decisions::Discards),
+            "choices" => Ok(Decisions::Choices),
+            _ => Err(format!("unknown --decisions {s:?}: discards or choices")),
+        }
+    }
+}
+
+impl Decisions {
+    /// The name of the positions' encoding (recorded in a run and in the cache's key).
+    pub fn features(self) -> &'static str {
+        match self {
+            Decisions::Discards => crate::features::FEATURES,
+            Decisions::Choices => crate::choices::CHOICE_FEATURES,
+        }
     }
 }
 

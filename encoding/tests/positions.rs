@@ -148,3 +148,58 @@ fn augmented_positions_stay_consistent() {
         }
     }
 }
+
+/// The choice positions of calling, riichi-declaring bots' games are the replay's choices that say what the
+/// seat did, in order: the kinds offered as the mask (declining always among them), the kind chosen as the
+/// label, the hand of the moment in the hand bits and the tile of the moment in its slots.
+#[test]
+fn choice_positions_are_the_replays_answered_choices() {
+    use haifu_encoding::choices::{class_of, of_game as choices_of, TILE};
+    use haifu_ingest::choices::{Chosen, MomentKind};
+    use haifu_ingest::extract::{extract_with, ReplayOptions};
+    let mut kinds_seen = 0u64;
+    for seed in 0..10u64 {
+        let go = if seed % 3 == 0 { 177 } else { 225 };
+        let names = ["caller", "yakuhai", "efficiency", "tanyao"];
+        let mut bots: Vec<StyleBot> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| StyleBot::new(Style::preset(n).unwrap(), seed * 4 + i as u64))
+            .collect();
+        let mut refs: Vec<&mut dyn Bot> = bots.iter_mut().map(|b| b as &mut dyn Bot).collect();
+        let rec = self_play(go, seed, &mut refs).unwrap();
+        let p = choices_of(seed as i64, &rec).unwrap();
+        let replayed = extract_with(&rec, ReplayOptions { keep_misscored: false, choices: true }).unwrap();
+        let answered: Vec<_> = replayed.choices.iter().filter(|c| c.chosen != Chosen::Unknown).collect();
+        assert_eq!(p.len(), answered.len(), "seed {seed}");
+        for (i, c) in answered.iter().enumerate() {
+            let row = p.row(i);
+            let mask = c.options.iter().filter_map(class_of).fold(1u64, |m, k| m | (1 << k));
+            assert_eq!(p.legal[i], mask, "seed {seed}, position {i}");
+            kinds_seen |= mask;
+            let label = match c.chosen {
+                Chosen::Took(a) => class_of(&a).unwrap(),
+                _ => 0,
+            };
+            assert_eq!(p.label[i], label, "seed {seed}, position {i}");
+            assert!(p.legal[i] >> p.label[i] & 1 == 1, "the choice is among the kinds offered");
+            let counts = c.hand.counts();
+            for k in 0..34 {
+                let held = (0..4).filter(|&j| row[4 * k + j] == 1).count();
+                assert_eq!(held, usize::from(counts[k]).min(4), "seed {seed}, position {i}, kind {k}");
+            }
+            let k = usize::from(c.tile.kind().index());
+            let slots: Vec<usize> = (0..20).filter(|&j| row[TILE + j] == 1).collect();
+            let mut want = vec![k % 9, 9 + k / 9];
+            if matches!(c.moment, MomentKind::Shown(_)) {
+                want.push(13);
+            }
+            assert_eq!(slots, want, "seed {seed}, position {i}: the tile of the moment");
+            assert_eq!((p.seat[i], p.game[i]), (c.seat, seed as i64));
+        }
+    }
+    // chi, pon, riichi, tsumo and ron were all offered somewhere
+    for class in [1, 2, 4, 7, 8] {
+        assert!(kinds_seen >> class & 1 == 1, "class {class} never offered: {kinds_seen:b}");
+    }
+}

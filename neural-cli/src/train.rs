@@ -14,6 +14,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         players: a.players,
         player: a.player.clone(),
         fraction: a.fraction,
+        decisions: a.decisions,
     };
     let opts = TrainOptions {
         arch: a.model,
@@ -32,6 +33,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         augment: a.augment,
         bf16: a.bf16,
         cudnn_benchmark: a.cudnn_benchmark,
+        decisions: a.decisions,
     };
     // a GPU's fixed start costs paid while the positions are read (haifu_neural::train::warm_up)
     let warming = std::thread::spawn({
@@ -85,6 +87,25 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         for (i, scales) in report.topology_scales.iter().flatten().enumerate() {
             let shown: Vec<String> = scales.iter().map(|s| format!("{s:.3}")).collect();
             println!("layer {i} topology_scale (sequence, sequence, identity, identity, boundary, boundary, global, global): {}", shown.join(" "));
+        }
+        if let Some(c) = &report.choices {
+            println!(
+                "choices: the network's top-1 {:.2}%, the majority choice's {:.2}% ({} test positions)",
+                100.0 * c.network_top1,
+                100.0 * c.majority_top1,
+                c.positions
+            );
+            println!("  {:<10} {:>9} {:>8} {:>9} {:>9}", "offered", "positions", "taken", "network", "majority");
+            for o in &c.by_offer {
+                println!(
+                    "  {:<10} {:>9} {:>7.1}% {:>8.2}% {:>8.2}%",
+                    o.offer,
+                    o.positions,
+                    100.0 * o.taken,
+                    100.0 * o.network_top1,
+                    100.0 * o.majority_top1
+                );
+            }
         }
         println!(
             "{} on {}: {:.0} positions/s; checkpoints and metrics.csv in {}",

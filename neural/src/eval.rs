@@ -81,6 +81,13 @@ impl Loaded {
 
 pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
     let info = RunInfo::read(dir)?;
+    if info.decisions() != crate::train::Decisions::Discards {
+        bail!(
+            "{}: a network of the choices (`haifu train --decisions choices`): it ranks calls, riichi and kans, \
+             not discards",
+            dir.display()
+        );
+    }
     if info.epochs == 0 {
         bail!("{}: no epoch finished yet (no checkpoint)", dir.display());
     }

@@ -21,7 +21,7 @@ use crate::features::FLAT;
 use crate::model::{masked, Arch, Dims, Net, Scorer, HIDDEN};
 use crate::positions::{Positions, PACKED};
 
-pub use haifu_encoding::options::{DeviceChoice, Tune};
+pub use haifu_encoding::options::{Decisions, DeviceChoice, Tune};
 
 /// The device to train or score on; `cuda` without a usable GPU is an error that says why.
 pub fn device(choice: DeviceChoice) -> Result<Device> {
@@ -69,6 +69,8 @@ pub struct TrainOptions {
     /// `init + a * (fine-tuned - init)` (weight-space ensembling of the two networks, WiSE-FT: Wortsman et al.,
     /// "Robust fine-tuning of zero-shot models", CVPR 2022); the last checkpoint and figures are of that network.
     pub interpolate: Option<f64>,
+    /// What the positions are: discards, or every other choice (their classes, [`crate::choices`]).
+    pub decisions: Decisions,
 }
 
 impl TrainOptions {
@@ -92,6 +94,7 @@ impl TrainOptions {
             init: None,
             tune: Tune::All,
             interpolate: None,
+            decisions: Decisions::Discards,
         }
     }
 
@@ -120,18 +123,19 @@ pub struct RunInfo {
 }
 
 pub const RUN_INFO: &str = "model.json";
+pub use haifu_encoding::choices::CHOICE_FEATURES;
 pub use haifu_encoding::features::FEATURES;
 
 impl RunInfo {
     /// A new run of this network on positions of `players` seats (no epoch done).
-    fn new(shape: Dims, players: u8, bf16: bool) -> RunInfo {
+    fn new(shape: Dims, players: u8, bf16: bool, decisions: Decisions) -> RunInfo {
         RunInfo {
             model: shape.arch.to_string(),
             layers: shape.layers,
             channels: (matches!(shape.arch, Arch::Cnn | Arch::Transformer) || shape.channels != HIDDEN)
                 .then_some(shape.channels),
             players,
-            features: FEATURES.into(),
+            features: decisions.features().into(),
             epochs: 0,
             bf16,
         }
@@ -146,11 +150,11 @@ impl RunInfo {
     /// Refuses the checkpoints of `other` (`what` names the option) unless they are of this network and
     /// table size.
     fn fits(&self, other: &RunInfo, what: &str) -> Result<()> {
-        let key = |r: &RunInfo| (r.model.clone(), r.layers, r.channels, r.players, r.bf16);
+        let key = |r: &RunInfo| (r.model.clone(), r.layers, r.channels, r.players, r.bf16, r.features.clone());
         if key(self) != key(other) {
             bail!(
-                "{what}: a {} of {} layers ({:?} channels, bf16 {}) on {}-player positions; this run asks a {} of {} ({:?}, bf16 {}) on {}",
-                other.model, other.layers, other.channels, other.bf16, other.players, self.model, self.layers, self.channels, self.bf16, self.players
+                "{what}: a {} of {} layers ({:?} channels, bf16 {}) on {}-player positions ({}); this run asks a {} of {} ({:?}, bf16 {}) on {} ({})",
+                other.model, other.layers, other.channels, other.bf16, other.players, other.features, self.model, self.layers, self.channels, self.bf16, self.players, self.features
             );
         }
         Ok(())
@@ -163,10 +167,24 @@ impl RunInfo {
         })?;
         let info: RunInfo =
             serde_json::from_str(&text).with_context(|| format!("{} is not a run description", path.display()))?;
-        if info.features != FEATURES {
-            bail!("{}: features {:?}, this build encodes {FEATURES:?}: train again", path.display(), info.features);
+        if info.features != FEATURES && info.features != CHOICE_FEATURES {
+            bail!(
+                "{}: features {:?}, this build encodes {FEATURES:?} (discards) and {CHOICE_FEATURES:?} (choices): \
+                 train again",
+                path.display(),
+                info.features
+            );
         }
         Ok(info)
+    }
+
+    /// What the run's network ranks.
+    pub fn decisions(&self) -> Decisions {
+        if self.features == CHOICE_FEATURES {
+            Decisions::Choices
+        } else {
+            Decisions::Discards
+        }
     }
 
     fn write(&self, dir: &std::path::Path) -> Result<()> {
@@ -219,6 +237,9 @@ pub struct TrainReport {
     /// The Transformer's learnt `topology_scale` per layer and head (seed 000: which structure mattered).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub topology_scales: Option<Vec<Vec<f64>>>,
+    /// A choices run: the test figures by kind of option, beside the majority choice's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<crate::choices::ChoiceFigures>,
     pub out: String,
 }
 
@@ -329,6 +350,16 @@ pub(crate) fn score(net: &Net, data: &OnDevice, n: usize, batch: usize, mut f: i
 /// booleans, the first column the first choice.
 pub(crate) fn top3_hits(logits: &Tensor, y: &Tensor) -> Tensor {
     logits.topk(3, -1, true, true).1.eq_tensor(&y.unsqueeze(1))
+}
+
+/// The network's first choice (among the legal) for each of the first `n` positions.
+fn predicted(net: &Net, data: &OnDevice, n: usize, batch: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(n);
+    score(net, data, n, batch, |logits, _| {
+        let best: Vec<i64> = Vec::try_from(logits.argmax(-1, false)).unwrap_or_default();
+        out.extend(best.into_iter().map(|k| k as u8));
+    });
+    out
 }
 
 /// Loss, top-1 and top-3 of a model over positions.
@@ -452,6 +483,12 @@ fn check_options(opts: &TrainOptions) -> Result<()> {
     if opts.channels <= 0 {
         bail!("--channels must be at least 1");
     }
+    if opts.decisions == Decisions::Choices && (opts.augment || matches!(opts.arch, Arch::Cnn | Arch::Transformer)) {
+        bail!(
+            "--decisions choices: the flat networks (mlp, densemlp), without --augment (the classes are kinds of \
+             option, not tiles the augmentations could move)"
+        );
+    }
     if opts.arch == Arch::Transformer && opts.channels % 8 != 0 {
         bail!("--channels (the transformer's width) must be a multiple of its 8 heads, not {}", opts.channels);
     }
@@ -542,7 +579,7 @@ pub fn train_with_progress(
     if opts.bf16 {
         vs.bfloat16();
     }
-    let mut info = RunInfo::new(shape, train.players.first().copied().unwrap_or(4), opts.bf16);
+    let mut info = RunInfo::new(shape, train.players.first().copied().unwrap_or(4), opts.bf16, opts.decisions);
     let mut metrics = open_metrics(opts, &mut vs, &mut info)?;
     let start = starting_weights(opts, &vs)?;
     // the frozen layers' batch norm keeps the init's statistics: evaluation mode unless every weight trains
@@ -611,6 +648,8 @@ pub fn train_with_progress(
     let Some(last) = epochs.last().cloned() else {
         bail!("{} has all {} epochs already (--epochs sets the total)", opts.out.display(), opts.epochs);
     };
+    let choices = (opts.decisions == Decisions::Choices)
+        .then(|| crate::choices::figures(train, test, &predicted(&net, &te, test.len(), opts.batch)));
     Ok(TrainReport {
         model: opts.arch,
         layers: opts.layers,
@@ -628,6 +667,7 @@ pub fn train_with_progress(
             Net::Transformer(t) => Some(t.topology_scales()),
             _ => None,
         },
+        choices,
         epochs,
         out: opts.out.display().to_string(),
     })

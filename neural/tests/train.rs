@@ -194,3 +194,83 @@ fn tuning_the_bias_moves_the_bias_alone() {
     assert!(train(&train_set, &test_set, &refused).is_err());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A choices run on self-play games: its figures are those of its test positions, by kind of option (the
+/// yakuhai bots pon value honors and decline every chi), it is refused as a discard model, and the
+/// augmentations, which move tiles and not classes, are refused.
+#[test]
+fn a_choices_run_reports_by_offer_and_is_no_discard_model() {
+    use haifu_neural::choices::ChoiceFigures;
+    use haifu_neural::train::Decisions;
+    let (mut train_set, mut test_set) = (Positions::default(), Positions::default());
+    for seed in 0..200u64 {
+        let names = ["yakuhai"; 4];
+        let mut bots: Vec<StyleBot> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| StyleBot::new(Style::preset(n).unwrap(), seed * 4 + i as u64))
+            .collect();
+        let mut refs: Vec<&mut dyn Bot> = bots.iter_mut().map(|b| b as &mut dyn Bot).collect();
+        let rec = self_play(225, seed, &mut refs).unwrap();
+        let id = seed as i64 * 7919;
+        let p = haifu_neural::choices_of_game(id, &rec).unwrap();
+        if held_out(id) {
+            test_set.extend(p);
+        } else {
+            train_set.extend(p);
+        }
+    }
+    assert!(train_set.len() > 3_000 && test_set.len() > 200, "{} / {}", train_set.len(), test_set.len());
+    let dir = std::env::temp_dir().join(format!("haifu-choices-{}", std::process::id()));
+    let opts = TrainOptions {
+        layers: 2,
+        epochs: 2,
+        batch: 256,
+        device: DeviceChoice::Cpu,
+        decisions: Decisions::Choices,
+        ..TrainOptions::new(Arch::Mlp, dir.clone())
+    };
+    let report = train(&train_set, &test_set, &opts).unwrap();
+    let f: ChoiceFigures = report.choices.clone().expect("a choices run reports its figures");
+    assert_eq!(f.positions, test_set.len());
+    assert!((f.network_top1 - report.test_top1).abs() < 1e-9, "{f:?} / {}", report.test_top1);
+    let pon = f.by_offer.iter().find(|o| o.offer == "pon").expect("pons offered");
+    let chi = f.by_offer.iter().find(|o| o.offer == "chi").expect("chi offered");
+    assert!(pon.taken > 0.05 && chi.taken == 0.0 && chi.majority_top1 == 1.0, "{f:?}");
+    let offered: usize = f.by_offer.iter().map(|o| o.positions).sum();
+    assert!(offered >= f.positions, "every position offers a kind: {f:?}");
+    let refused = load_run(&dir, DeviceChoice::Cpu).err().expect("a choices run is no discard model").to_string();
+    assert!(refused.contains("choices"), "{refused}");
+    let augmented = TrainOptions { augment: true, out: dir.join("augmented"), ..opts };
+    assert!(train(&train_set, &test_set, &augmented).is_err(), "the augmentations move tiles, not classes");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// On the real corpus's four-player games, an MLP (two layers, two epochs: settings fixed before any run)
+/// chooses as the players did more often than the majority choice of each set of options, overall and on the
+/// pons (where the majority declines three times in four).
+#[test]
+fn an_mlp_beats_the_majority_choice_on_the_corpus() {
+    use haifu_neural::train::Decisions;
+    let Some(corpus) = haifu_testkit::corpus_dir() else { return };
+    let dir = std::env::temp_dir().join(format!("haifu-choices-corpus-{}", std::process::id()));
+    let ds = dir.join("ds");
+    let files = haifu_ingest::source::expand_inputs(&[corpus.join("mjlog")], &[]).unwrap();
+    let opts = haifu_ingest::pipeline::IngestOptions { out: ds.clone(), ..Default::default() };
+    haifu_ingest::pipeline::ingest(&files, &opts, &haifu_ingest::pipeline::Silent).unwrap();
+    let split = haifu_neural::Split { players: 4, decisions: Decisions::Choices, ..Default::default() };
+    let (train_set, test_set) = haifu_neural::load(&ds, &haifu_neural::Games::read(&ds).unwrap(), &split).unwrap();
+    assert!(train_set.len() > 100_000, "{}", train_set.len());
+    let opts = TrainOptions {
+        layers: 2,
+        epochs: 2,
+        device: DeviceChoice::Cpu,
+        decisions: Decisions::Choices,
+        ..TrainOptions::new(Arch::Mlp, dir.join("run"))
+    };
+    let f = train(&train_set, &test_set, &opts).unwrap().choices.unwrap();
+    assert!(f.network_top1 > f.majority_top1 + 0.01, "{f:?}");
+    let pon = f.by_offer.iter().find(|o| o.offer == "pon").unwrap();
+    assert!(pon.network_top1 > pon.majority_top1 + 0.02, "{f:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -339,3 +339,79 @@ fn an_mjai_game_goes_by_its_game_id() {
     let every = json(&haifu(&[&args[..], &["--game", &hex, "--out", out.to_str().unwrap(), "--json"]].concat()));
     assert_eq!(every["games"].as_array().unwrap().len(), 4);
 }
+
+/// The seat's calls, riichi declarations and wins in an mjlog, counted from its tags: `N` (every call and kan),
+/// `REACH step="1"`, `AGARI` (who).
+fn taken_in_log(xml: &str, seat: usize) -> usize {
+    let who = format!("who=\"{seat}\"");
+    xml.split('<')
+        .skip(1)
+        .filter(|tag| {
+            let name: String = tag.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+            let mine = tag.contains(&who);
+            mine && (name == "N" || name == "AGARI" || (name == "REACH" && tag.contains("step=\"1\"")))
+        })
+        .count()
+}
+
+#[test]
+fn calls_riichi_kans_and_wins_are_reviewed_beside_everyones_rates() {
+    let s = Scratch::new("review-choices");
+    let (logs, ds, db) = (s.0.join("logs"), s.0.join("ds"), s.0.join("db"));
+    let players = ["Tanaka=tanyao", "Yagi=yakuhai", "Ito=efficiency", "Oda=folder"];
+    let mut sim = vec!["sim", "--games", "8", "--seed", "9", "--out", logs.to_str().unwrap(), "--players"];
+    sim.extend(players);
+    assert!(haifu(&sim).status.success());
+    let ingest = haifu(&["ingest", logs.to_str().unwrap(), "--out", ds.to_str().unwrap(), "--choices"]);
+    assert!(ingest.status.success());
+    let build = haifu(&[
+        "style",
+        "build",
+        "--dataset",
+        ds.to_str().unwrap(),
+        "--out",
+        db.to_str().unwrap(),
+        "--min-games",
+        "1",
+    ]);
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stderr));
+    for player in ["Yagi", "Oda"] {
+        let out = s.0.join(player);
+        let r = json(&haifu(&[
+            "review",
+            "--dataset",
+            ds.to_str().unwrap(),
+            "--tables",
+            db.to_str().unwrap(),
+            "--player",
+            player,
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ]));
+        assert_eq!(r["choice_counts"], true);
+        for g in r["games"].as_array().unwrap() {
+            let seat = g["seat"].as_u64().unwrap() as usize;
+            let xml = std::fs::read_to_string(logs.join(format!("{}.xml", g["log_id"].as_str().unwrap()))).unwrap();
+            let choices = g["choices"].as_array().unwrap();
+            // every call, kan, riichi and win of the seat is a choice it took
+            let taken = choices.iter().filter(|c| !matches!(c["chosen"].as_str().unwrap(), "pass" | "discard")).count();
+            assert_eq!(taken, taken_in_log(&xml, seat), "{player} {}", g["log_id"]);
+            for c in choices {
+                let (p, own) = (c["everyone"].as_f64().unwrap(), c["own"].as_f64().unwrap());
+                assert!((0.0..=1.0).contains(&p) && (0.0..=1.0).contains(&own), "{c}");
+                let offered: Vec<&str> = c["options"].as_array().unwrap().iter().map(|o| o.as_str().unwrap()).collect();
+                // the folder never calls: its own counts agree with every pass of a call it was offered
+                let only_calls = offered.iter().all(|o| o.starts_with("chi") || o.starts_with("pon"));
+                if player == "Oda" && only_calls {
+                    assert_eq!((c["chosen"].as_str(), c["agrees_own"].as_bool()), (Some("pass"), Some(true)), "{c}");
+                }
+            }
+            let page = std::fs::read_to_string(out.join(g["page"].as_str().unwrap())).unwrap();
+            assert!(page.contains("id=\"choices\"") && page.contains("less than 5%"));
+            assert_eq!(page.matches("<tr id=\"c").count(), choices.len());
+        }
+        let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+        assert!(index.contains("rare (&lt;5%)") && index.contains("less than 5%"));
+    }
+}

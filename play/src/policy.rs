@@ -39,7 +39,7 @@ use haifu_rules::{Kind, MeldKind, Tile, KINDS};
 use haifu_sim::style::{Lean, Style, StyleBot};
 use haifu_sim::{Action, Bot};
 use haifu_style::choice::{
-    take_share, ChoiceCounts, Offer, Opt, Situation, Spot, ADVANCES, IN_RIICHI, NOT_NEEDED, YAKU,
+    majority, take_share, ChoiceCounts, Offer, Opt, Situation, Spot, ADVANCES, IN_RIICHI, NOT_NEEDED, YAKU,
 };
 use haifu_style::db::StyleDb;
 use haifu_style::tally::Tally;
@@ -241,37 +241,30 @@ impl Imitator {
         };
         let spot = Spot::at(&f.table, f.seat(), tile);
         let options: Vec<Opt> = opts.iter().map(|(o, _)| *o).collect();
-        let mut best: Option<(f64, usize)> = None;
-        for (situation, i) in spot.situations(&options) {
+        let found = spot.situations(&options);
+        let mut shares: Vec<(Situation, f64)> = Vec::with_capacity(found.len());
+        for (situation, _) in &found {
             let share = match &self.choices {
                 Some((own, all)) => {
-                    let counted = own.as_ref().is_some_and(|c| c.0.get(&situation).is_some_and(|n| n.offered > 0));
+                    let counted = own.as_ref().is_some_and(|c| c.0.get(situation).is_some_and(|n| n.offered > 0));
                     if counted {
                         self.sources.own_choices += 1;
                     } else {
                         self.sources.all_choices += 1;
                     }
-                    take_share(own.as_ref(), all, &situation)
+                    take_share(own.as_ref(), all, situation)
                 }
                 None => {
                     self.sources.rule_choices += 1;
-                    if rule_takes(&situation) {
-                        1.0
-                    } else {
-                        0.0
-                    }
+                    f64::from(u8::from(rule_takes(situation)))
                 }
             };
-            if best.is_none_or(|(b, _)| share > b) {
-                best = Some((share, i));
-            }
+            shares.push((*situation, share));
         }
-        match best {
-            Some((share, i)) if share > 0.5 => match opts[i] {
-                (Opt::Riichi, _) => OptionChoice::Riichi,
-                (_, a) => OptionChoice::Take(a),
-            },
-            _ => OptionChoice::Decline,
+        match majority(&shares).map(|b| opts[found[b].1]) {
+            Some((Opt::Riichi, _)) => OptionChoice::Riichi,
+            Some((_, a)) => OptionChoice::Take(a),
+            None => OptionChoice::Decline,
         }
     }
 

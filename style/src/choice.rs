@@ -438,6 +438,28 @@ pub fn take_share(player: Option<&ChoiceCounts>, all: &ChoiceCounts, s: &Situati
     (own.taken as f64 + PRIOR_OFFERS * prior) / (own.offered as f64 + PRIOR_OFFERS)
 }
 
+/// The kind a reference takes among the shares of a moment's kinds (`(situation, share)`, as
+/// [`Spot::situations`] lists them): the largest share when it is above one half (the majority choice), else
+/// none (a pass, or a plain discard). Returns its place in `shares`.
+pub fn majority(shares: &[(Situation, f64)]) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, (_, share)) in shares.iter().enumerate() {
+        if best.is_none_or(|b| *share > shares[b].1) {
+            best = Some(i);
+        }
+    }
+    best.filter(|&b| shares[b].1 > 0.5)
+}
+
+/// The probability a reference gives a choice among the kinds' shares: a take of a kind is its share, declining
+/// them all is the product of one minus each share.
+pub fn probability_of(shares: &[(Situation, f64)], took: Option<Offer>) -> f64 {
+    match took {
+        Some(o) => shares.iter().find(|(s, _)| s.offer == o).map_or(0.0, |(_, p)| *p),
+        None => shares.iter().map(|(_, p)| 1.0 - p).product(),
+    }
+}
+
 /// The rates of a profile that count opportunities: (name, what, the kind and the facts that select them).
 pub const CHOICE_RATES: [(&str, &str, Offer, u8); 10] = [
     ("chi_taken", "chi taken of chi offered", Offer::Chi, 0),
@@ -542,6 +564,18 @@ fn count_part(path: &Path, games: &[Played], place: &HashMap<i64, usize>) -> Res
 }
 
 impl Spot {
+    /// The spot of a choice as the replay cut it (`kyoku`: its round's, `players` at the table).
+    pub fn of_choice(c: &haifu_ingest::choices::Choice, players: u8, kyoku: u8) -> Spot {
+        let mut melded = [0u8; KINDS];
+        for m in c.melds.iter().filter(|m| m.kind != MeldKind::Nuki) {
+            for t in m.tiles() {
+                melded[usize::from(t.kind().index())] += 1;
+            }
+        }
+        let open = c.melds.iter().any(|m| !matches!(m.kind, MeldKind::Ankan | MeldKind::Nuki));
+        Spot::of_parts(*c.hand.counts(), melded, open, (c.seat, players, kyoku), c.turn, c.riichi, c.tile.kind())
+    }
+
     /// The spot of a choices row: its hand, melds (`chi:3p4p5p`), (seat, players, kyoku), turn and riichi
     /// seats (bit per seat).
     pub fn of_row(
@@ -564,10 +598,22 @@ impl Spot {
                 melded[usize::from(k.index())] += 1;
             }
         }
+        Ok(Spot::of_parts(*hand, melded, open, (seat, players, kyoku), turn, riichi_seats, tile))
+    }
+
+    fn of_parts(
+        hand: Counts,
+        melded: Counts,
+        open: bool,
+        (seat, players, kyoku): (u8, u8, u8),
+        turn: u8,
+        riichi_seats: u8,
+        tile: Kind,
+    ) -> Spot {
         let n = players.max(3);
         let dealer = kyoku % n;
-        Ok(Spot {
-            hand: *hand,
+        Spot {
+            hand,
             melded,
             open,
             seat_wind: Kind::from_index(Kind::EAST.index() + (seat + n - dealer) % n),
@@ -577,7 +623,7 @@ impl Spot {
             threat: riichi_seats & !(1 << seat) != 0,
             in_riichi: riichi_seats & (1 << seat) != 0,
             tile,
-        })
+        }
     }
 }
 

@@ -14,8 +14,16 @@
 //! candidate), `honor_rule` (the imitator puts isolated honors first by rule, not by counts), `unjudged` (the
 //! table does not know the choice's suit shape).
 //!
-//! The game is replayed from the dataset's events by ingest's extractor (the decisions, as ingest cut them) and
-//! walked once more for the boards ([`board`]); [`page`] writes the HTML.
+//! Beside the discards, every other choice of the seat (a call offered and taken or passed, riichi or dama, a
+//! kan, a win, an abort, a north: the moments of the dataset's choices table, cut by the same replay) is
+//! listed with the kinds it was offered, each in its situation (`haifu_style::choice`), and the shares of such
+//! offers everyone and the player took there, where the tables are a style database with choice counts
+//! (`choice_counts.parquet`). A reference agrees with a choice when its majority choice is the same kind (the
+//! imitator's rule); it calls a choice *rare* when it gives it less than 5% (a take: the kind's share; a pass or
+//! a plain discard: the product of one minus each kind's share).
+//!
+//! The game is replayed from the dataset's events by ingest's extractor (the decisions and choices, as ingest
+//! cut them) and walked once more for the boards ([`board`]); [`page`] writes the HTML.
 
 pub mod board;
 pub mod page;
@@ -30,11 +38,13 @@ use serde_json::{json, Value};
 use haifu_encoding::Positions;
 use haifu_imitate::rank::{rank, Ranking, Reason, Winds};
 use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
-use haifu_ingest::extract::{extract, Decision, TileSource};
+use haifu_ingest::choices::{Choice, Chosen};
+use haifu_ingest::extract::{extract_with, Decision, ExtractedGame, ReplayOptions, TileSource};
 use haifu_ingest::stored::{read_games_where, GameIndex};
 use haifu_mining::Strategy;
 use haifu_record::event::GameRecord;
 use haifu_rules::Kind;
+use haifu_style::choice::{self as choice, ChoiceCounts, Opt, Situation, Spot};
 
 use board::Board;
 
@@ -226,6 +236,51 @@ pub struct Reviewed {
     pub sureness: f64,
 }
 
+/// A choice is rare to a reference that gives it less than this.
+pub const RARE: f64 = 0.05;
+
+/// One kind offered at a choice: its situation and the shares of such offers taken.
+#[derive(Clone, Debug, Serialize)]
+pub struct KindShare {
+    pub offer: &'static str,
+    pub situation: String,
+    /// Everyone's share (smoothed by one take and one pass).
+    pub everyone: f64,
+    /// The player's, smoothed towards everyone's (`haifu_style::choice::take_share`); the offers it counts.
+    pub own: f64,
+    pub own_offered: u64,
+}
+
+/// One reviewed choice (not a discard): what was offered, what the seat did, and what the counts say of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ChoiceReviewed {
+    pub event_index: u32,
+    pub round: u16,
+    pub round_name: String,
+    pub turn: u8,
+    /// `draw` (the seat's turn), `discard`, `kakan`, `ankan`, `nuki` (another seat showed the tile).
+    pub moment: &'static str,
+    pub tile: String,
+    pub options: Vec<String>,
+    /// An option, `pass` or `discard`.
+    pub chosen: String,
+    /// Empty where the tables hold no choice counts.
+    pub kinds: Vec<KindShare>,
+    /// The probability everyone's counts and the player's give the choice (none without counts).
+    pub everyone: Option<f64>,
+    pub own: Option<f64>,
+    /// The choice is the reference's majority choice.
+    pub agrees_everyone: Option<bool>,
+    pub agrees_own: Option<bool>,
+}
+
+impl ChoiceReviewed {
+    /// Everyone's counts give the choice less than [`RARE`].
+    pub fn rare(&self) -> bool {
+        self.everyone.is_some_and(|p| p < RARE)
+    }
+}
+
 /// One seat of one game, reviewed.
 #[derive(Clone, Debug)]
 pub struct GameReview {
@@ -236,6 +291,8 @@ pub struct GameReview {
     pub names: Vec<String>,
     pub red: bool,
     pub decisions: Vec<Reviewed>,
+    /// Every other choice the log shows the answer of, in the order of play.
+    pub choices: Vec<ChoiceReviewed>,
 }
 
 impl GameReview {
@@ -266,6 +323,14 @@ impl GameReview {
         Some(format!("https://tenhou.net/0/?log={l}&tw={}{ts}", self.seat))
     }
 
+    /// Choices that are the majority choice of everyone's counts (`own`: the player's), of those judged; and
+    /// the rare ones (everyone's counts give them less than [`RARE`]).
+    pub fn choice_agreement(&self, own: bool) -> (usize, usize, usize) {
+        let judged = self.choices.iter().filter_map(|c| if own { c.agrees_own } else { c.agrees_everyone });
+        let (hits, n) = judged.fold((0, 0), |(h, n), a| (h + usize::from(a), n + 1));
+        (hits, n, self.choices.iter().filter(|c| c.rare()).count())
+    }
+
     /// Decisions whose choice is the reference's first, of those it answered.
     pub fn agreement(&self, reference: usize) -> (usize, usize) {
         let answered = self.decisions.iter().filter(|d| !d.references[reference].candidates.is_empty());
@@ -284,6 +349,8 @@ pub struct Review {
     pub generation_years: Option<Vec<i32>>,
     /// The network run, when one was given.
     pub network: Option<String>,
+    /// The tables hold choice counts (a style database built from a dataset with its choices table).
+    pub choice_counts: bool,
     pub games: Vec<GameReview>,
 }
 
@@ -347,6 +414,7 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<
     let all = t
         .get(ALL_SCOPE, Strategy::All)
         .ok_or_else(|| anyhow!("{}: no all-players (ALL) table (written by `haifu mine`)", tables.display()))?;
+    let counts = choice::read_db(tables)?;
     let wanted: hashbrown::HashSet<i64> = chosen.iter().map(|c| c.0).collect();
     let records = read_games_where(dataset, |g| wanted.contains(&g))?;
     let records: hashbrown::HashMap<i64, GameRecord> = records.into_iter().collect();
@@ -370,7 +438,9 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<
                     let at = Seat { game_id: *g, year: index.year(*g), record, seat, names: &names, red };
                     let own = t.get(&names[usize::from(seat)], Strategy::All);
                     let net = label.map(|l| (l, scored.get(&(*g, seat)).map_or(&[][..], Vec::as_slice)));
-                    review_seat(&at, all, own, net).with_context(|| {
+                    let choices =
+                        counts.get(ALL_SCOPE).map(|everyone| (counts.get(&names[usize::from(seat)]), everyone));
+                    review_seat(&at, all, own, net, choices).with_context(|| {
                         format!("{}: game {}", dataset.display(), record.log_id.as_deref().unwrap_or(""))
                     })
                 })
@@ -383,6 +453,7 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<
         tables: tables.to_path_buf(),
         generation_years: t.meta.as_ref().map(|m| crate::thesis::generation(Some(m)).years),
         network: network.map(|n| n.label.clone()),
+        choice_counts: counts.contains_key(ALL_SCOPE),
         games,
     })
 }
@@ -436,9 +507,11 @@ fn review_seat(
     all: &SeqTable,
     own: Option<&SeqTable>,
     net: Option<(&str, &[Answer])>,
+    counts: Option<(Option<&ChoiceCounts>, &ChoiceCounts)>,
 ) -> Result<GameReview> {
     let (record, seat, names) = (at.record, at.seat, at.names);
-    let g = extract(record).map_err(|e| anyhow!("the replay stops: {e}"))?;
+    let g = extract_with(record, ReplayOptions { keep_misscored: false, choices: true })
+        .map_err(|e| anyhow!("the replay stops: {e}"))?;
     let mine: Vec<&Decision> = g.decisions.iter().filter(|d| d.seat == seat && !d.in_riichi).collect();
     if let Some((label, answers)) = net {
         if answers.len() != mine.len() {
@@ -488,7 +561,65 @@ fn review_seat(
         names: names.to_vec(),
         red: at.red,
         decisions,
+        choices: g
+            .choices
+            .iter()
+            .filter(|c| c.seat == seat && c.chosen != Chosen::Unknown)
+            .map(|c| review_choice(&g, c, counts))
+            .collect(),
     })
+}
+
+/// One choice with its kinds' situations and what the counts say of it.
+fn review_choice(
+    g: &ExtractedGame,
+    c: &Choice,
+    counts: Option<(Option<&ChoiceCounts>, &ChoiceCounts)>,
+) -> ChoiceReviewed {
+    let init = g.rounds.get(usize::from(c.round)).map(|r| &r.init);
+    let (kyoku, honba) = init.map_or((0, 0), |i| (i.kyoku, i.honba));
+    let options: Vec<Opt> = c.options.iter().filter_map(Opt::of_action).collect();
+    let took = match c.chosen {
+        Chosen::Took(a) => Opt::of_action(&a).map(Opt::offer),
+        _ => None,
+    };
+    let mut out = ChoiceReviewed {
+        event_index: c.event_index,
+        round: c.round,
+        round_name: haifu_rules::table::round_name(kyoku, honba),
+        turn: c.turn,
+        moment: c.moment.name(),
+        tile: haifu_rules::tile::MjaiTile { kind: c.tile.kind(), red: c.red && c.tile.is_red_id() }.to_string(),
+        options: c.option_texts().map(|o| o.to_string()).collect(),
+        chosen: c.chosen_text().map(|t| t.to_string()).unwrap_or_default(),
+        kinds: Vec::new(),
+        everyone: None,
+        own: None,
+        agrees_everyone: None,
+        agrees_own: None,
+    };
+    let Some((own, all)) = counts else { return out };
+    let spot = Spot::of_choice(c, g.info.n_players, kyoku);
+    let situations: Vec<Situation> = spot.situations(&options).into_iter().map(|(s, _)| s).collect();
+    let everyone: Vec<(Situation, f64)> = situations.iter().map(|s| (*s, choice::take_share(None, all, s))).collect();
+    let mine: Vec<(Situation, f64)> = situations.iter().map(|s| (*s, choice::take_share(own, all, s))).collect();
+    let agrees = |shares: &[(Situation, f64)]| choice::majority(shares).map(|b| shares[b].0.offer) == took;
+    out.kinds = situations
+        .iter()
+        .zip(everyone.iter().zip(&mine))
+        .map(|(s, (e, m))| KindShare {
+            offer: s.offer.name(),
+            situation: s.to_string(),
+            everyone: round4(e.1),
+            own: round4(m.1),
+            own_offered: own.and_then(|o| o.0.get(s)).map_or(0, |n| n.offered),
+        })
+        .collect();
+    out.everyone = Some(round4(choice::probability_of(&everyone, took)));
+    out.own = Some(round4(choice::probability_of(&mine, took)));
+    out.agrees_everyone = Some(agrees(&everyone));
+    out.agrees_own = Some(agrees(&mine));
+    out
 }
 
 /// The category of a decision and, when it goes against the all-players table, how surely.
@@ -532,6 +663,7 @@ impl Review {
             "tables": self.tables.display().to_string(),
             "generation_years": self.generation_years,
             "network": self.network,
+            "choice_counts": self.choice_counts,
             "games": games,
         })
     }
@@ -584,6 +716,7 @@ fn game_json(review: &Review, g: &GameReview) -> Value {
         // the tables hold this game's own discards (mined from its year)
         "in_tables": g.in_tables(review),
         "decisions": decisions,
+        "choices": g.choices,
     })
 }
 

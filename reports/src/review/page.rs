@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use haifu_rules::Tile;
 
 use super::board::{board_html, face_symbols, tiles_svg, Mark, MARK_CSS};
-use super::{Category, GameReview, Reference, Review, Reviewed};
+use super::{Category, ChoiceReviewed, GameReview, Reference, Review, Reviewed};
 use crate::html::escape;
 
 const CSS: &str = "
@@ -23,6 +23,7 @@ p.note,.legend{font-size:.85rem;color:#555;margin:.2rem 0}
 .legend span{margin-right:1rem;white-space:nowrap}
 .sw{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;vertical-align:-1px;margin-right:.25rem}
 .timeline{overflow-x:auto;margin:.4rem 0}
+tr.rare td{background:#ffebe9}
 .timeline svg a rect{cursor:pointer}
 .timeline svg a.current rect{stroke:#000;stroke-width:2}
 .decision{border:1px solid #d0d7de;border-radius:6px;padding:.6rem .8rem;margin:.8rem 0}
@@ -223,6 +224,109 @@ fn reference_html(r: &Reference, chosen: Tile, red: bool) -> String {
     out
 }
 
+/// What the choices' marks and columns mean, for the page.
+const CHOICES_NOTE: &str = "Calls, riichi, kans, wins, aborts and norths: every moment the rules offered the seat \
+something other than a plain discard and the log shows its answer. Each kind offered is put in its situation (the \
+kind and facts of the hand and the table: another seat in riichi, the call brings tenpai closer, a yaku stays in \
+sight, a value honor, the wait, the turn) and given the share of such offers everyone took there, and the \
+player's own share smoothed towards everyone's. A reference agrees when its majority choice (the kind with the \
+largest share, if above one half; else a pass or a plain discard) is the seat's. Rare: everyone's counts give \
+the choice less than 5% (a take: the kind's share; a pass or plain discard: the product of one minus each kind's \
+share), the bad-move rate of other review tools counted on everyone's own choices, not on a strong player's.";
+
+fn choice_colour(c: &ChoiceReviewed) -> &'static str {
+    match c.agrees_everyone {
+        _ if c.rare() => "#cf222e",
+        Some(true) => colour(Category::Agree),
+        Some(false) => "#bf8700",
+        None => "#d0d7de",
+    }
+}
+
+/// The choices' timeline: one mark per choice (green: everyone's majority, red: rare, amber: another), each a
+/// link to its row.
+fn choices_timeline(g: &GameReview) -> String {
+    if g.choices.is_empty() {
+        return String::new();
+    }
+    let (w, h) = (10.0, 16.0);
+    let mut body = String::new();
+    for (i, c) in g.choices.iter().enumerate() {
+        let _ = write!(
+            body,
+            "<a href=\"#c{i}\"><title>{} turn {}: {} of [{}]</title><rect x=\"{:.0}\" y=\"2\" width=\"{:.0}\" \
+             height=\"{h:.0}\" rx=\"2\" fill=\"{}\" stroke=\"#fff\"/></a>",
+            c.round_name,
+            c.turn,
+            escape(&c.chosen),
+            escape(&c.options.join(", ")),
+            2.0 + w * i as f64,
+            w - 1.0,
+            choice_colour(c)
+        );
+    }
+    format!(
+        "<div class=\"timeline\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\">{body}</svg></div>",
+        4.0 + w * g.choices.len() as f64,
+        h + 4.0
+    )
+}
+
+/// The choices of the seat, a row each.
+fn choices_html(review: &Review, g: &GameReview) -> String {
+    let (agree, judged, rare) = g.choice_agreement(false);
+    let (own_agree, own_judged, _) = g.choice_agreement(true);
+    let mut out = format!("<h2 id=\"choices\">Calls, riichi, kans and wins ({})</h2>", g.choices.len());
+    if review.choice_counts {
+        let _ = write!(
+            out,
+            "<p>Everyone's majority choice {agree} of {judged}, the player's own {own_agree} of {own_judged}; rare to \
+             everyone {rare}.</p>"
+        );
+    } else {
+        out.push_str(
+            "<p class=\"note warn\">The tables hold no choice counts: build them with <code>haifu style build</code> \
+             from a dataset ingested with <code>--choices</code> to see everyone's and the player's rates here.</p>",
+        );
+    }
+    let _ = write!(out, "<p class=\"legend\">{}</p>", escape(CHOICES_NOTE));
+    out.push_str(&choices_timeline(g));
+    out.push_str(
+        "<table class=\"data\" data-name=\"choices\"><thead><tr><th>round</th><th>turn</th><th class=\"text\">moment</th>\
+         <th>tile</th><th class=\"text\">offered</th><th class=\"text\">chose</th><th class=\"text\">situations: \
+         everyone's share, own (offers)</th><th>everyone gives the choice</th><th>own gives it</th></tr></thead><tbody>",
+    );
+    let pct = |p: Option<f64>| p.map_or("-".to_string(), |p| format!("{:.1}%", 100.0 * p));
+    for (i, c) in g.choices.iter().enumerate() {
+        let kinds: Vec<String> = c
+            .kinds
+            .iter()
+            .map(|k| {
+                let (e, o) = (100.0 * k.everyone, 100.0 * k.own);
+                format!("{}: {e:.0}%, own {o:.0}% ({})", escape(&k.situation), k.own_offered)
+            })
+            .collect();
+        let flag = if c.rare() { " class=\"rare\"" } else { "" };
+        let _ = write!(
+            out,
+            "<tr id=\"c{i}\"{flag}><td>{}</td><td>{}</td><td class=\"text\">{}</td><td>{}</td><td class=\"text\">{}</td>\
+             <td class=\"text\" style=\"border-left:4px solid {}\">{}</td><td class=\"text\">{}</td><td>{}</td><td>{}</td></tr>",
+            c.round_name,
+            c.turn,
+            c.moment,
+            escape(&c.tile),
+            escape(&c.options.join(", ")),
+            choice_colour(c),
+            escape(&c.chosen),
+            kinds.join("<br>"),
+            pct(c.everyone),
+            pct(c.own),
+        );
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
 /// One decision: its header, the board with the hand, the three references, the steps.
 fn decision_html(g: &GameReview, i: usize, r: &Reviewed) -> String {
     let d = &r.decision;
@@ -328,6 +432,7 @@ pub fn game_page(review: &Review, g: &GameReview) -> String {
         body.push_str(&decision_html(g, i, r));
     }
     body.push_str("</div>");
+    body.push_str(&choices_html(review, g));
     document(&title, &body, true)
 }
 
@@ -400,6 +505,10 @@ pub fn index_page(review: &Review) -> String {
     for c in Category::ALL.iter().skip(1) {
         let _ = write!(body, "<th title=\"{}\">{}</th>", escape(c.what()), c.name());
     }
+    body.push_str(
+        "<th title=\"calls, riichi, kans, wins, aborts, norths\">choices</th><th>ALL's majority</th><th>own majority</th>\
+         <th title=\"everyone's counts give the choice less than 5%\">rare (&lt;5%)</th>",
+    );
     body.push_str("<th class=\"text\">replay</th></tr></thead><tbody>");
     for g in &review.games {
         let share = |(h, n): (usize, usize)| {
@@ -423,10 +532,22 @@ pub fn index_page(review: &Review) -> String {
         for c in Category::ALL.iter().skip(1) {
             let _ = write!(body, "<td>{}</td>", g.decisions.iter().filter(|d| d.category == *c).count());
         }
+        let (agree, judged, rare) = g.choice_agreement(false);
+        let (own_agree, own_judged, _) = g.choice_agreement(true);
+        let rare = if judged == 0 { "-".to_string() } else { share((rare, g.choices.len())) };
+        let _ = write!(
+            body,
+            "<td><a href=\"games/{}#choices\">{}</a></td><td>{}</td><td>{}</td><td>{rare}</td>",
+            g.file(),
+            g.choices.len(),
+            share((agree, judged)),
+            share((own_agree, own_judged))
+        );
         let replay = g.replay(None).map_or(String::new(), |u| format!("<a href=\"{}\">tenhou.net</a>", escape(&u)));
         let _ = write!(body, "<td class=\"text\">{replay}</td></tr>");
     }
     body.push_str("</tbody></table>");
+    let _ = write!(body, "<p class=\"legend\">{}</p>", escape(CHOICES_NOTE));
     body.push_str("<h2>Clearest deviations</h2><p class=\"note\">Choices of another suit tile than the all-players table's first, ranked by how surely its counts disagree: the lower bound of the 95% interval of the share of its counts on the candidates above the choice. Decisions under another's riichi, after calls and on honors are counted above in their own columns, not here.</p>");
     body.push_str(&deviations_html(review, Category::Style, 50));
     body.push_str("<h2>What the tables cannot judge</h2><p class=\"note\">Departures from the all-players table's first candidate kept apart from style, each category the surest first (at most 20).</p>");

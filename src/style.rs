@@ -33,6 +33,23 @@ pub enum StyleCommand {
     Identify(IdentifyArgs),
     /// Identification on games the database never saw: top-1 and top-5 from 1 and from 10 games, against chance.
     Accuracy(AccuracyArgs),
+    /// How often the imitator's lookup over a player's own choices (calls, riichi, kans, wins) takes what the
+    /// player took, on games the database never saw, beside everyone's counts and always declining.
+    Choices(ChoicesArgs),
+}
+
+#[derive(clap::Args)]
+pub struct ChoicesArgs {
+    #[command(flatten)]
+    pub db: DbArgs,
+    /// Dataset with the test games and their choices table (ingested with --choices): of a database built
+    /// with --sample, the games it left out; else every game of the years (warned: those the database profiled
+    /// flatter the figures).
+    #[arg(long)]
+    pub dataset: PathBuf,
+    /// Test years, comma-separated (default: the database's).
+    #[arg(long, value_delimiter = ',')]
+    pub years: Vec<i32>,
 }
 
 #[derive(clap::Args)]
@@ -155,7 +172,63 @@ pub fn run(c: &StyleCommand, network: Option<&dyn Network>) -> Result<()> {
         StyleCommand::Nearest(a) => nearest(a),
         StyleCommand::Identify(a) => identify(a, network),
         StyleCommand::Accuracy(a) => accuracy(a, network),
+        StyleCommand::Choices(a) => choices(a),
     }
+}
+
+fn choices(a: &ChoicesArgs) -> Result<()> {
+    use haifu_style::choice::{agreement, Agreement};
+    let db = StyleDb::open(&a.db.db)?;
+    let Some(all) = db.choices.get(haifu_imitate::ALL_SCOPE) else {
+        anyhow::bail!(
+            "{}: no choice counts (build the database from a dataset ingested with `haifu ingest --choices`)",
+            a.db.db.display()
+        );
+    };
+    let years = if a.years.is_empty() { db.meta.years.clone() } else { a.years.clone() };
+    let sample = db.meta.sample;
+    let reading = haifu_style::played::Reading { years: &years, players: db.meta.rules.players, tiles: false };
+    let games = haifu_style::played::read(&a.dataset, &reading, |_, g| {
+        sample.is_none() || !haifu_mining::mine::in_sample(g, sample)
+    })?;
+    let (total, by) = agreement(&a.dataset, &years, &games, &db.choices, all)?;
+    let unseen = sample.is_some();
+    let pct = |n: u64, of: u64| if of == 0 { f64::NAN } else { n as f64 / of as f64 };
+    if a.db.json {
+        let row = |o: &str, x: &Agreement| {
+            json!({"offer": o, "rows": x.rows, "own": pct(x.own, x.rows), "everyone": pct(x.everyone, x.rows),
+                   "decline": pct(x.decline, x.rows)})
+        };
+        let by: Vec<Value> = by.iter().map(|(o, x)| row(o.name(), x)).collect();
+        return print_json(&json!({
+            "db": a.db.db.display().to_string(), "test_games": games.len(), "unseen": unseen,
+            "all": row("all", &total), "by_offer": by,
+        }));
+    }
+    if !unseen {
+        eprintln!(
+            "note: {} was built from every game (no --sample): these games were profiled, which flatters the \
+             player's own counts; build with --sample F to test on the games it leaves out",
+            a.db.db.display()
+        );
+    }
+    println!(
+        "{} test games, {} choices of profiled players (a row counts under each kind it offers):",
+        games.len(),
+        total.rows
+    );
+    println!("{:<10} {:>9} {:>8} {:>9} {:>9}", "offered", "choices", "own", "everyone", "decline");
+    for (o, x) in std::iter::once(("all", &total)).chain(by.iter().map(|(o, x)| (o.name(), x))) {
+        println!(
+            "{:<10} {:>9} {:>7.2}% {:>8.2}% {:>8.2}%",
+            o,
+            x.rows,
+            100.0 * pct(x.own, x.rows),
+            100.0 * pct(x.everyone, x.rows),
+            100.0 * pct(x.decline, x.rows)
+        );
+    }
+    Ok(())
 }
 
 fn print_json(v: &Value) -> Result<()> {

@@ -500,10 +500,27 @@ pub fn read(dataset: &Path, years: &[i32], games: &[Played]) -> Result<ByPlayer>
 }
 
 fn count_part(path: &Path, games: &[Played], place: &HashMap<i64, usize>) -> Result<ByPlayer> {
-    const COLUMNS: [&str; 11] =
-        ["game_id", "round", "seat", "tile", "options", "chosen", "turn", "hand", "melds", "riichi_seats", "moment"];
     let mut per: HashMap<String, ChoiceCounts> = HashMap::new();
     let mut all = ChoiceCounts::default();
+    visit_part(path, games, place, &mut |game, seat, situations, took| {
+        let name = game.names[usize::from(seat)].as_str();
+        for situation in situations {
+            let c = Count { offered: 1, taken: u64::from(took == Some(situation.offer)) };
+            all.0.entry(*situation).or_default().add(c);
+            per.entry_ref(name).or_default().0.entry(*situation).or_default().add(c);
+        }
+    })?;
+    Ok((per, all))
+}
+
+/// What a visitor of the choices is told of a row whose answer the log gives: the game, the seat, the
+/// situations of the kinds offered and the kind taken (`None`: a pass or a plain discard).
+type RowVisitor<'v> = dyn FnMut(&Played, u8, &[Situation], Option<Offer>) + 'v;
+
+/// Every answered choice row of the kept games (`place`: a game's place in `games`) in one part file.
+fn visit_part(path: &Path, games: &[Played], place: &HashMap<i64, usize>, f: &mut RowVisitor) -> Result<()> {
+    const COLUMNS: [&str; 11] =
+        ["game_id", "round", "seat", "tile", "options", "chosen", "turn", "hand", "melds", "riichi_seats", "moment"];
     for_each_batch(path, &COLUMNS, |b| {
         let at = |c: &str| path.display().to_string() + ": " + c;
         let int = |c: &str, to: &DataType| cast_to(b, c, to, path);
@@ -551,16 +568,80 @@ fn count_part(path: &Path, games: &[Played], place: &HashMap<i64, usize>) -> Res
             )
             .with_context(|| format!("{}: game {}", path.display(), game.game_id))?;
             let took = Opt::parse(chosen.value(i)).map(Opt::offer);
-            let name = game.names[usize::from(s)].as_str();
-            for (situation, _) in spot.situations(&opts) {
-                let c = Count { offered: 1, taken: u64::from(took == Some(situation.offer)) };
-                all.0.entry(situation).or_default().add(c);
-                per.entry_ref(name).or_default().0.entry(situation).or_default().add(c);
-            }
+            let situations: Vec<Situation> = spot.situations(&opts).into_iter().map(|(s, _)| s).collect();
+            f(game, s, &situations, took);
         }
         Ok(())
-    })?;
-    Ok((per, all))
+    })
+}
+
+/// How often a reference's majority choice is the player's, of the answered choice rows (`haifu style
+/// choices`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Agreement {
+    pub rows: u64,
+    /// The lookup over the player's own counts, smoothed towards everyone's (the imitator at the table).
+    pub own: u64,
+    /// Everyone's counts alone.
+    pub everyone: u64,
+    /// Always declining (a pass, a plain discard).
+    pub decline: u64,
+}
+
+impl Agreement {
+    fn add(&mut self, o: &Agreement) {
+        self.rows += o.rows;
+        self.own += o.own;
+        self.everyone += o.everyone;
+        self.decline += o.decline;
+    }
+}
+
+/// The agreement over the answered choice rows of `games` of the players `counts` profiles, overall and by
+/// kind offered (a row counts under every kind it offers).
+pub fn agreement(
+    dataset: &Path,
+    years: &[i32],
+    games: &[Played],
+    counts: &HashMap<String, ChoiceCounts>,
+    all: &ChoiceCounts,
+) -> Result<(Agreement, Vec<(Offer, Agreement)>)> {
+    let place: HashMap<i64, usize> = games.iter().enumerate().map(|(i, g)| (g.game_id, i)).collect();
+    let parts = year_parts(dataset, "choices", years)?;
+    let found: Vec<(Agreement, HashMap<Offer, Agreement>)> = parts
+        .par_iter()
+        .map(|p| {
+            let (mut total, mut by) = (Agreement::default(), HashMap::<Offer, Agreement>::new());
+            visit_part(p, games, &place, &mut |game, seat, situations, took| {
+                let Some(own) = counts.get(&game.names[usize::from(seat)]) else { return };
+                let shares = |own: Option<&ChoiceCounts>| -> Vec<(Situation, f64)> {
+                    situations.iter().map(|s| (*s, take_share(own, all, s))).collect()
+                };
+                let pick = |sh: &[(Situation, f64)]| majority(sh).map(|b| sh[b].0.offer);
+                let a = Agreement {
+                    rows: 1,
+                    own: u64::from(pick(&shares(Some(own))) == took),
+                    everyone: u64::from(pick(&shares(None)) == took),
+                    decline: u64::from(took.is_none()),
+                };
+                total.add(&a);
+                for s in situations {
+                    by.entry(s.offer).or_default().add(&a);
+                }
+            })?;
+            Ok((total, by))
+        })
+        .collect::<Result<_>>()?;
+    let (mut total, mut by) = (Agreement::default(), HashMap::<Offer, Agreement>::new());
+    for (t, b) in found {
+        total.add(&t);
+        for (o, a) in b {
+            by.entry(o).or_default().add(&a);
+        }
+    }
+    let mut by: Vec<(Offer, Agreement)> = by.into_iter().collect();
+    by.sort_by_key(|(o, _)| *o);
+    Ok((total, by))
 }
 
 impl Spot {

@@ -126,3 +126,38 @@ fn corpus_counts_equal_the_table() {
     let compared = db_counts_equal_the_table(&ds, &db);
     assert!(compared > 100_000, "{compared}");
 }
+
+/// The lookup over a player's own choices (what the imitator at the table plays) takes what bots of fixed rules
+/// take: efficiency bots never call and always declare riichi, so on their games it passes every call and
+/// declares every riichi, as their own counts and everyone's say.
+#[test]
+fn the_lookup_plays_the_bots_rules() {
+    let s = Scratch::new("style-choices-lookup");
+    let players: Vec<NamedBot> =
+        ["A=efficiency", "B=efficiency", "C=efficiency", "D=efficiency"].iter().map(|p| p.parse().unwrap()).collect();
+    let o = GenerateOptions {
+        games: 8,
+        players,
+        rules: TableRules::from_go_type(0xE1),
+        seed: 3,
+        format: LogFormat::Mjlog,
+        out: s.0.join("logs"),
+        date: "20220101".into(),
+    };
+    generate(&o, &|_| {}).unwrap();
+    let (ds, db) = (s.0.join("ds"), s.0.join("db"));
+    ingest_with_choices(&s.0.join("logs"), &ds);
+    build(&ds, &db, &BuildOptions { years: vec![], min_games: 1, players: 4, sample: None }).unwrap();
+    let style = StyleDb::open(&db).unwrap();
+    let reading = haifu_style::played::Reading { years: &[], players: 4, tiles: false };
+    let games = haifu_style::played::read(&ds, &reading, |_, _| true).unwrap();
+    let (total, by) = haifu_style::choice::agreement(&ds, &[], &games, &style.choices, &style.choices["ALL"]).unwrap();
+    assert!(total.rows > 100, "{total:?}");
+    for offer in [Offer::Chi, Offer::Pon, Offer::Riichi, Offer::Ron] {
+        let (_, a) = by.iter().find(|(o, _)| *o == offer).unwrap_or_else(|| panic!("{offer:?} offered: {by:?}"));
+        assert_eq!((a.own, a.everyone), (a.rows, a.rows), "{offer:?}: {a:?}");
+    }
+    // a pass of every call, and riichi and wins taken: declining agrees with the calls alone
+    let chi = by.iter().find(|(o, _)| *o == Offer::Chi).unwrap().1;
+    assert_eq!(chi.decline, chi.rows);
+}

@@ -413,8 +413,13 @@ impl ChoiceCounts {
 
     /// Every situation of one kind summed, or only those with all of `bits` set.
     pub fn of(&self, offer: Offer, bits: u8) -> Count {
+        self.summed(|s| s.offer == offer && s.context & bits == bits)
+    }
+
+    /// The situations `keep` takes, summed.
+    pub fn summed(&self, keep: impl Fn(&Situation) -> bool) -> Count {
         let mut c = Count::default();
-        for (_, n) in self.0.iter().filter(|(s, _)| s.offer == offer && s.context & bits == bits) {
+        for (_, n) in self.0.iter().filter(|(s, _)| keep(s)) {
             c.add(*n);
         }
         c
@@ -460,23 +465,51 @@ pub fn probability_of(shares: &[(Situation, f64)], took: Option<Offer>) -> f64 {
     }
 }
 
-/// The rates of a profile that count opportunities: (name, what, the kind and the facts that select them).
-pub const CHOICE_RATES: [(&str, &str, Offer, u8); 10] = [
-    ("chi_taken", "chi taken of chi offered", Offer::Chi, 0),
-    (
-        "chi_advancing_taken",
-        "chi taken of those that bring tenpai closer with a yaku in sight",
-        Offer::Chi,
-        ADVANCES | YAKU,
-    ),
-    ("pon_taken", "pon taken of pon offered", Offer::Pon, 0),
-    ("pon_value_taken", "pon of a value honor taken of those offered", Offer::Pon, VALUE),
-    ("open_kan_taken", "open kans taken of those offered", Offer::Daiminkan, 0),
-    ("riichi_taken", "riichi declared of the turns it could be (else dama)", Offer::Riichi, 0),
-    ("riichi_good_wait_taken", "riichi declared of those turns waiting on two kinds or more", Offer::Riichi, GOOD_WAIT),
-    ("ankan_taken", "closed kans made of those possible", Offer::Ankan, 0),
-    ("kakan_taken", "added kans made of those possible", Offer::Kakan, 0),
-    ("ron_taken", "rons taken of those possible", Offer::Ron, 0),
+/// A rate of a profile that counts opportunities: its name, what it is, and the situations it sums.
+pub struct ChoiceRateOf {
+    pub name: &'static str,
+    pub what: &'static str,
+    pub of: fn(&Situation) -> bool,
+}
+
+const fn rate(name: &'static str, what: &'static str, of: fn(&Situation) -> bool) -> ChoiceRateOf {
+    ChoiceRateOf { name, what, of }
+}
+
+fn riichi_turn(s: &Situation) -> u8 {
+    s.context >> TURN_SHIFT & 3
+}
+
+/// The rates per opportunity of a profile, in order.
+pub const CHOICE_RATES: [ChoiceRateOf; 14] = [
+    rate("chi_taken", "chi taken of chi offered", |s| s.offer == Offer::Chi),
+    rate("chi_advancing_taken", "chi taken of those that bring tenpai closer with a yaku in sight", |s| {
+        s.offer == Offer::Chi && s.context & (ADVANCES | YAKU) == ADVANCES | YAKU
+    }),
+    rate("pon_taken", "pon taken of pon offered", |s| s.offer == Offer::Pon),
+    rate("pon_value_taken", "pon of a value honor taken of those offered", |s| {
+        s.offer == Offer::Pon && s.context & VALUE != 0
+    }),
+    rate("call_no_yaku_taken", "chi and pon taken of those that leave no yaku in sight", |s| {
+        matches!(s.offer, Offer::Chi | Offer::Pon) && s.context & YAKU == 0
+    }),
+    rate("call_under_riichi_taken", "chi and pon taken while another seat is in riichi", |s| {
+        matches!(s.offer, Offer::Chi | Offer::Pon) && s.context & THREAT != 0
+    }),
+    rate("open_kan_taken", "open kans taken of those offered", |s| s.offer == Offer::Daiminkan),
+    rate("riichi_taken", "riichi declared of the turns it could be (else dama)", |s| s.offer == Offer::Riichi),
+    rate("riichi_good_wait_taken", "riichi declared of those turns waiting on two kinds or more", |s| {
+        s.offer == Offer::Riichi && s.context & GOOD_WAIT != 0
+    }),
+    rate("riichi_early_taken", "riichi declared of those turns among the first six", |s| {
+        s.offer == Offer::Riichi && riichi_turn(s) == 0
+    }),
+    rate("riichi_late_taken", "riichi declared of those turns from the twelfth on", |s| {
+        s.offer == Offer::Riichi && riichi_turn(s) == 2
+    }),
+    rate("ankan_taken", "closed kans made of those possible", |s| s.offer == Offer::Ankan),
+    rate("kakan_taken", "added kans made of those possible", |s| s.offer == Offer::Kakan),
+    rate("ron_taken", "rons taken of those possible", |s| s.offer == Offer::Ron),
 ];
 
 /// The players' counts and everyone's.
@@ -486,7 +519,7 @@ pub type ByPlayer = (HashMap<String, ChoiceCounts>, ChoiceCounts);
 /// player name and for everyone; empty where the dataset has no choices (ingested without `--choices`).
 pub fn read(dataset: &Path, years: &[i32], games: &[Played]) -> Result<ByPlayer> {
     let place: HashMap<i64, usize> = games.iter().enumerate().map(|(i, g)| (g.game_id, i)).collect();
-    let parts = year_parts(dataset, "choices", years)?;
+    let parts = choice_parts(dataset, years)?;
     let counted: Vec<ByPlayer> = parts.par_iter().map(|p| count_part(p, games, &place)).collect::<Result<_>>()?;
     let mut per: HashMap<String, ChoiceCounts> = HashMap::new();
     let mut all = ChoiceCounts::default();
@@ -497,6 +530,17 @@ pub fn read(dataset: &Path, years: &[i32], games: &[Played]) -> Result<ByPlayer>
         }
     }
     Ok((per, all))
+}
+
+/// The dataset's table of choices.
+const TABLE: &str = "choices";
+
+/// The choices parts of the years; none where the dataset has no choices table (ingested without `--choices`).
+fn choice_parts(dataset: &Path, years: &[i32]) -> Result<Vec<std::path::PathBuf>> {
+    if !dataset.join(TABLE).is_dir() {
+        return Ok(Vec::new());
+    }
+    year_parts(dataset, TABLE, years)
 }
 
 fn count_part(path: &Path, games: &[Played], place: &HashMap<i64, usize>) -> Result<ByPlayer> {
@@ -607,7 +651,10 @@ pub fn agreement(
     all: &ChoiceCounts,
 ) -> Result<(Agreement, Vec<(Offer, Agreement)>)> {
     let place: HashMap<i64, usize> = games.iter().enumerate().map(|(i, g)| (g.game_id, i)).collect();
-    let parts = year_parts(dataset, "choices", years)?;
+    if !dataset.join(TABLE).is_dir() {
+        anyhow::bail!("{} has no choices table: ingest the games with `haifu ingest --choices`", dataset.display());
+    }
+    let parts = choice_parts(dataset, years)?;
     let found: Vec<(Agreement, HashMap<Offer, Agreement>)> = parts
         .par_iter()
         .map(|p| {
@@ -780,12 +827,12 @@ pub fn rates(own: Option<&ChoiceCounts>, all: &ChoiceCounts) -> Vec<ChoiceRate> 
     let share = |c: Count| (c.offered > 0).then(|| c.taken as f64 / c.offered as f64);
     CHOICE_RATES
         .iter()
-        .map(|&(name, what, offer, bits)| {
-            let player = own.map(|c| c.of(offer, bits)).unwrap_or_default();
-            let everyone = all.of(offer, bits);
+        .map(|r| {
+            let player = own.map(|c| c.summed(r.of)).unwrap_or_default();
+            let everyone = all.summed(r.of);
             ChoiceRate {
-                name,
-                what,
+                name: r.name,
+                what: r.what,
                 player,
                 everyone,
                 share: share(player),

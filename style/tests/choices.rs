@@ -161,3 +161,33 @@ fn the_lookup_plays_the_bots_rules() {
     let chi = by.iter().find(|(o, _)| *o == Offer::Chi).unwrap().1;
     assert_eq!(chi.decline, chi.rows);
 }
+
+/// A dataset ingested without `--choices` builds a database without choice counts, and says so where they are
+/// asked for.
+#[test]
+fn a_dataset_without_choices_builds_without_counts() {
+    let s = Scratch::new("style-no-choices");
+    let players: Vec<NamedBot> =
+        ["A=caller", "B=tanyao", "C=efficiency", "D=folder"].iter().map(|p| p.parse().unwrap()).collect();
+    let o = GenerateOptions {
+        games: 3,
+        players,
+        rules: TableRules::from_go_type(0xE1),
+        seed: 4,
+        format: LogFormat::Mjlog,
+        out: s.0.join("logs"),
+        date: "20220101".into(),
+    };
+    generate(&o, &|_| {}).unwrap();
+    let (ds, db) = (s.0.join("ds"), s.0.join("db"));
+    let files = haifu_ingest::source::expand_inputs(&[s.0.join("logs")], &[]).unwrap();
+    ingest(&files, &IngestOptions { out: ds.clone(), ..Default::default() }, &Silent).unwrap();
+    build(&ds, &db, &BuildOptions { years: vec![], min_games: 1, players: 4, sample: None }).unwrap();
+    let style = StyleDb::open(&db).unwrap();
+    assert!(style.choices.is_empty() && style.choices_of("A").is_none());
+    assert!(!db.join(haifu_style::choice::CHOICES).exists());
+    let reading = haifu_style::played::Reading { years: &[], players: 4, tiles: false };
+    let games = haifu_style::played::read(&ds, &reading, |_, _| true).unwrap();
+    let err = haifu_style::choice::agreement(&ds, &[], &games, &style.choices, &Default::default()).unwrap_err();
+    assert!(err.to_string().contains("--choices"), "{err}");
+}

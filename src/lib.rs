@@ -184,6 +184,9 @@ pub trait Network {
     fn mjai_backoff(&self, model: &Path) -> Result<Box<dyn haifu_play::policy::Backoff + Send>>;
     /// `review --model RUN`: the network's probabilities over the 34 kinds at each position.
     fn probabilities(&self, model: &Path, positions: &haifu_encoding::Positions) -> Result<Vec<[f32; 34]>>;
+    /// `review --choices-model RUN`: a choices run's probabilities of the classes at each choice position
+    /// (`haifu_encoding::choices`).
+    fn choice_probabilities(&self, model: &Path, positions: &haifu_encoding::Positions) -> Result<Vec<[f32; 34]>>;
     /// The demo's network step: a small network trained on the generation year's decisions, beside the
     /// all-players table on the test year's.
     fn demo(&self, step: &demo::NetworkStep) -> Result<NetworkRows>;
@@ -233,6 +236,7 @@ impl Command {
             }
             Command::MjaiBot(a) if a.model.is_some() => Some("haifu mjai-bot --model"),
             Command::Review(a) if a.model.is_some() => Some("haifu review --model"),
+            Command::Review(a) if a.choices_model.is_some() => Some("haifu review --choices-model"),
             _ => None,
         }
     }

@@ -1,11 +1,12 @@
 //! `haifu review`: a player's games, or one game, decision by decision, as one HTML page per game and seat
 //! plus an index and `review.json` (docs/STYLE.md, "Review"). The pages are `haifu_reports::review`'s.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use haifu_encoding::Positions;
 
-use haifu_reports::review::{page, review, Category, Network, ReviewOptions};
+use haifu_reports::review::{page, review_with, Category, Network, ReviewOptions};
 
 #[derive(clap::Args)]
 pub struct ReviewArgs {
@@ -36,9 +37,30 @@ pub struct ReviewArgs {
     /// the page says "network: not given" and ranks by the tables alone.
     #[arg(long)]
     pub model: Option<PathBuf>,
+    /// A run of `haifu train --decisions choices` beside the counts of the calls, riichi, kans and wins (runs in
+    /// the network binary): its probability of each choice and whether it is its first class.
+    #[arg(long)]
+    pub choices_model: Option<PathBuf>,
     /// Print the review (every decision's candidates and the references' ranks) as JSON on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A network's probabilities at each position.
+type Probabilities = Result<Vec<[f32; 34]>>;
+
+/// A network's scorer, labelled by its run: `score` asks the network binary of the run at `model`.
+type Scorer<'a> = (String, Box<dyn Fn(&Positions) -> Probabilities + 'a>);
+
+fn scorer_of<'a>(
+    network: Option<&'a dyn crate::Network>,
+    model: Option<&'a Path>,
+    option: &str,
+    score: fn(&dyn crate::Network, &Path, &Positions) -> Probabilities,
+) -> Result<Option<Scorer<'a>>> {
+    let Some(model) = model else { return Ok(None) };
+    let n = crate::needs(network, option)?;
+    Ok(Some((model.display().to_string(), Box::new(move |p: &Positions| score(n, model, p)))))
 }
 
 pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
@@ -48,16 +70,13 @@ pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
         years: a.years.clone(),
         max_games: a.max_games,
     };
-    let scorer;
-    let net = match &a.model {
-        Some(model) => {
-            let n = crate::needs(network, "haifu review --model")?;
-            scorer = move |p: &haifu_encoding::Positions| n.probabilities(model, p);
-            Some(Network { label: model.display().to_string(), score: &scorer })
-        }
-        None => None,
-    };
-    let r = review(&a.dataset, &a.tables, &o, net.as_ref())?;
+    let discards = scorer_of(network, a.model.as_deref(), "haifu review --model", |n, m, p| n.probabilities(m, p))?;
+    let choices = scorer_of(network, a.choices_model.as_deref(), "haifu review --choices-model", |n, m, p| {
+        n.choice_probabilities(m, p)
+    })?;
+    let net = discards.as_ref().map(|(label, f)| Network { label: label.clone(), score: f.as_ref() });
+    let choice_net = choices.as_ref().map(|(label, f)| Network { label: label.clone(), score: f.as_ref() });
+    let r = review_with(&a.dataset, &a.tables, &o, net.as_ref(), choice_net.as_ref())?;
     let written = page::write(&r, &a.out)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&r.to_json())?);

@@ -279,6 +279,27 @@ fn a_network_fills_the_first_column() {
     assert!(seen > 20, "{seen} decisions");
     let page = std::fs::read_to_string(std::path::Path::new(out).join("index.html")).unwrap();
     assert!(page.contains(&format!("network {run}")) && !page.contains("network: not given"));
+
+    // a choices run beside the calls, riichi and wins: its probability of each choice; a discard run is refused
+    let choices_run = s.0.join("nn-choices");
+    let choices_run = choices_run.to_str().unwrap();
+    let train = ["train", "--dataset", ds, "--out", choices_run, "--decisions", "choices", "--epochs", "1"];
+    json(&haifu(&[&train[..], &["--layers", "2", "--batch", "256", "--device", "cpu", "--json"]].concat()));
+    let r = json(&haifu(&[&args[..], &["--choices-model", choices_run, "--json"]].concat()));
+    assert_eq!(r["choice_network"], choices_run);
+    let choices: Vec<&serde_json::Value> =
+        r["games"].as_array().unwrap().iter().flat_map(|g| g["choices"].as_array().unwrap()).collect();
+    assert!(!choices.is_empty());
+    for c in &choices {
+        let p = c["network"].as_f64().unwrap_or_else(|| panic!("{c}"));
+        assert!((0.0..=1.0).contains(&p) && c["agrees_network"].is_boolean(), "{c}");
+        // the network's first class has at least the choice's probability
+        if c["agrees_network"] == true {
+            assert!(p > 0.0, "{c}");
+        }
+    }
+    let wrong = error(&haifu(&[&args[..], &["--choices-model", run]].concat()));
+    assert!(wrong.contains("Discards") && wrong.contains("Choices"), "{wrong}");
 }
 
 /// Corpus players: two four-player and one three-player Tenhou game of the real corpus (read in place),

@@ -12,8 +12,9 @@ use haifu::demo::{NetworkStep, GENERATION_YEAR, TEST_YEAR};
 use haifu::imitate::{Beside, EvalArgs};
 use haifu::NetworkRows;
 use haifu_imitate::{EvalOptions, LoadOptions, Selection, TableVariant, Tables, TestData, ALL_SCOPE};
-use haifu_neural::eval::{load_run, probabilities, Loaded};
+use haifu_neural::eval::{load_run, load_run_of, probabilities, Loaded};
 use haifu_neural::hybrid::{side_by_side, side_by_side_json};
+use haifu_neural::train::Decisions;
 use haifu_neural::train::DeviceChoice;
 use haifu_neural::Positions;
 use haifu_play::follow::Follower;
@@ -91,11 +92,11 @@ impl haifu::Network for Torch {
     }
 
     fn probabilities(&self, model: &Path, positions: &Positions) -> Result<Vec<[f32; 34]>> {
-        let loaded = load_run(model, DeviceChoice::Auto)?;
-        if let Some(&other) = positions.players.iter().find(|&&n| n != loaded.info.players) {
-            bail!("{}: a network of {}-player games; the game is of {other}", model.display(), loaded.info.players);
-        }
-        Ok(probabilities(&loaded, positions, 4096))
+        scored_by(model, positions, Decisions::Discards)
+    }
+
+    fn choice_probabilities(&self, model: &Path, positions: &Positions) -> Result<Vec<[f32; 34]>> {
+        scored_by(model, positions, Decisions::Choices)
     }
 
     fn demo(&self, step: &NetworkStep) -> Result<NetworkRows> {
@@ -131,6 +132,15 @@ impl Backoff for MjaiNetwork {
         p.push(&row, mask, 0, 0, f.seat(), f.table.players);
         probabilities(&self.run, &p, 1).first().copied()
     }
+}
+
+/// The probabilities of a run of `decisions` at each position, refused for positions of another table size.
+fn scored_by(model: &Path, positions: &Positions, decisions: Decisions) -> Result<Vec<[f32; 34]>> {
+    let loaded = load_run_of(model, DeviceChoice::Auto, decisions)?;
+    if let Some(&other) = positions.players.iter().find(|&&n| n != loaded.info.players) {
+        bail!("{}: a network of {}-player games; the game is of {other}", model.display(), loaded.info.players);
+    }
+    Ok(probabilities(&loaded, positions, 4096))
 }
 
 /// The demo's network step: a small MLP on the generation year's positions (CPU, well under a minute on the

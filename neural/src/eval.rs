@@ -12,7 +12,7 @@ use tch::{Device, Tensor};
 
 use crate::model::Net;
 use crate::positions::Positions;
-use crate::train::{score, top3_hits, DeviceChoice, OnDevice, RunInfo};
+use crate::train::{score, top3_hits, Decisions, DeviceChoice, OnDevice, RunInfo};
 
 /// Counts of one player or of everyone.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
@@ -80,12 +80,17 @@ impl Loaded {
 }
 
 pub fn load_run(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
+    load_run_of(dir, device, Decisions::Discards)
+}
+
+/// [`load_run`] of a run that ranks `decisions` (a choices run for the choices, a discard run for the discards).
+pub fn load_run_of(dir: &Path, device: DeviceChoice, decisions: Decisions) -> Result<Loaded> {
     let info = RunInfo::read(dir)?;
-    if info.decisions() != crate::train::Decisions::Discards {
+    if info.decisions() != decisions {
         bail!(
-            "{}: a network of the choices (`haifu train --decisions choices`): it ranks calls, riichi and kans, \
-             not discards",
-            dir.display()
+            "{}: a network of the {:?} (`haifu train --decisions`), where one of the {decisions:?} is asked for",
+            dir.display(),
+            info.decisions()
         );
     }
     if info.epochs == 0 {

@@ -272,6 +272,9 @@ pub struct ChoiceReviewed {
     /// The choice is the reference's majority choice.
     pub agrees_everyone: Option<bool>,
     pub agrees_own: Option<bool>,
+    /// A choices network's (`--choices-model`) probability of the choice, and whether it is its first class.
+    pub network: Option<f64>,
+    pub agrees_network: Option<bool>,
 }
 
 impl ChoiceReviewed {
@@ -349,6 +352,8 @@ pub struct Review {
     pub generation_years: Option<Vec<i32>>,
     /// The network run, when one was given.
     pub network: Option<String>,
+    /// The choices network run, when one was given.
+    pub choice_network: Option<String>,
     /// The tables hold choice counts (a style database built from a dataset with its choices table).
     pub choice_counts: bool,
     pub games: Vec<GameReview>,
@@ -401,6 +406,18 @@ fn chosen_seats(index: &GameIndex, dataset: &Path, o: &ReviewOptions) -> Result<
 /// Reviews the games `o` chooses with the sequence tables in `tables` (`haifu mine` or `haifu style build`),
 /// and the network when one is given.
 pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<&Network>) -> Result<Review> {
+    review_with(dataset, tables, o, network, None)
+}
+
+/// [`review`], with a choices network (`haifu train --decisions choices`) beside the counts of every other
+/// choice.
+pub fn review_with(
+    dataset: &Path,
+    tables: &Path,
+    o: &ReviewOptions,
+    network: Option<&Network>,
+    choice_network: Option<&Network>,
+) -> Result<Review> {
     let index = GameIndex::read(dataset)?;
     let chosen = chosen_seats(&index, dataset, o)?;
     let mut scopes: Vec<String> = vec![ALL_SCOPE.to_string()];
@@ -420,11 +437,16 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<
     let records: hashbrown::HashMap<i64, GameRecord> = records.into_iter().collect();
     let record = |g: i64| records.get(&g).ok_or_else(|| anyhow!("{}: game {g} has no events", dataset.display()));
     let scored = match network {
-        Some(n) => network_answers(&chosen, &record, n)?,
+        Some(n) => network_answers(&chosen, &record, n, haifu_encoding::positions::of_game)?,
         None => hashbrown::HashMap::new(),
     };
-    // the scorer stays on this thread (a network need not be shared between threads); its label goes along
+    let choice_scored = match choice_network {
+        Some(n) => network_answers(&chosen, &record, n, haifu_encoding::choices::of_game)?,
+        None => hashbrown::HashMap::new(),
+    };
+    // the scorers stay on this thread (a network need not be shared between threads); the label goes along
     let label = network.map(|n| n.label.as_str());
+    let choice_net_given = choice_network.is_some();
     let games: Vec<Vec<GameReview>> = chosen
         .par_iter()
         .map(|(g, seats)| {
@@ -440,7 +462,9 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<
                     let net = label.map(|l| (l, scored.get(&(*g, seat)).map_or(&[][..], Vec::as_slice)));
                     let choices =
                         counts.get(ALL_SCOPE).map(|everyone| (counts.get(&names[usize::from(seat)]), everyone));
-                    review_seat(&at, all, own, net, choices).with_context(|| {
+                    let choice_net =
+                        choice_net_given.then(|| choice_scored.get(&(*g, seat)).map_or(&[][..], Vec::as_slice));
+                    review_seat(&at, all, own, net, (choices, choice_net)).with_context(|| {
                         format!("{}: game {}", dataset.display(), record.log_id.as_deref().unwrap_or(""))
                     })
                 })
@@ -453,25 +477,31 @@ pub fn review(dataset: &Path, tables: &Path, o: &ReviewOptions, network: Option<
         tables: tables.to_path_buf(),
         generation_years: t.meta.as_ref().map(|m| crate::thesis::generation(Some(m)).years),
         network: network.map(|n| n.label.clone()),
+        choice_network: choice_network.map(|n| n.label.clone()),
         choice_counts: counts.contains_key(ALL_SCOPE),
         games,
     })
 }
 
+/// The choice counts of a seat's player (if profiled) and everyone's.
+type Counts<'a> = (Option<&'a ChoiceCounts>, &'a ChoiceCounts);
+
 /// A network's answer at one position: its probabilities and the legal kinds (bit per kind).
 type Answer = ([f32; 34], u64);
 
-/// The network's answers at every chosen discard of the reviewed seats, scored in one call: the positions
-/// replayed from the events as training cut them (`haifu_encoding::positions`), in the order of play.
+/// The network's answers at every position `cut` gives of the reviewed seats (the chosen discards, or the
+/// choices), scored in one call: the positions replayed from the events as training cuts them, in the order
+/// of play.
 fn network_answers<'r>(
     chosen: &[(i64, Vec<u8>)],
     record: &(impl Fn(i64) -> Result<&'r GameRecord> + Sync),
     n: &Network,
+    cut: fn(i64, &GameRecord) -> Result<Positions>,
 ) -> Result<hashbrown::HashMap<(i64, u8), Vec<Answer>>> {
     let per_game: Vec<Positions> = chosen
         .par_iter()
         .map(|(g, seats)| {
-            let p = haifu_encoding::positions::of_game(*g, record(*g)?)?;
+            let p = cut(*g, record(*g)?)?;
             Ok(p.select(|i| seats.contains(&p.seat[i])))
         })
         .collect::<Result<_>>()?;
@@ -507,7 +537,7 @@ fn review_seat(
     all: &SeqTable,
     own: Option<&SeqTable>,
     net: Option<(&str, &[Answer])>,
-    counts: Option<(Option<&ChoiceCounts>, &ChoiceCounts)>,
+    (counts, choice_net): (Option<Counts<'_>>, Option<&[Answer]>),
 ) -> Result<GameReview> {
     let (record, seat, names) = (at.record, at.seat, at.names);
     let g = extract_with(record, ReplayOptions { keep_misscored: false, choices: true })
@@ -561,21 +591,48 @@ fn review_seat(
         names: names.to_vec(),
         red: at.red,
         decisions,
-        choices: g
-            .choices
-            .iter()
-            .filter(|c| c.seat == seat && c.chosen != Chosen::Unknown)
-            .map(|c| review_choice(&g, c, counts))
-            .collect(),
+        choices: seat_choices(&g, seat, counts, choice_net)?,
     })
 }
 
-/// One choice with its kinds' situations and what the counts say of it.
-fn review_choice(
+/// The seat's answered choices in the order of play, each with the counts' and the choices network's view.
+fn seat_choices(
     g: &ExtractedGame,
-    c: &Choice,
-    counts: Option<(Option<&ChoiceCounts>, &ChoiceCounts)>,
-) -> ChoiceReviewed {
+    seat: u8,
+    counts: Option<Counts<'_>>,
+    net: Option<&[Answer]>,
+) -> Result<Vec<ChoiceReviewed>> {
+    let mut mine: Vec<&Choice> = g.choices.iter().filter(|c| c.seat == seat && c.chosen != Chosen::Unknown).collect();
+    // the network's positions come in the order of the events that opened them
+    mine.sort_by_key(|c| c.event_index);
+    if let Some(answers) = net {
+        if answers.len() != mine.len() {
+            bail!("the choices network has {} positions of seat {seat} for its {} choices", answers.len(), mine.len());
+        }
+    }
+    Ok(mine
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut r = review_choice(g, c, counts);
+            if let Some((q, legal)) = net.map(|a| &a[i]) {
+                let took = match c.chosen {
+                    Chosen::Took(a) => haifu_encoding::choices::class_of(&a).unwrap_or(0),
+                    _ => 0,
+                };
+                let best = (0..34u8)
+                    .filter(|&k| legal >> k & 1 == 1)
+                    .max_by(|a, b| q[usize::from(*a)].total_cmp(&q[usize::from(*b)]).then(b.cmp(a)));
+                r.network = Some(round4(f64::from(q[usize::from(took)])));
+                r.agrees_network = Some(best == Some(took));
+            }
+            r
+        })
+        .collect())
+}
+
+/// One choice with its kinds' situations and what the counts say of it.
+fn review_choice(g: &ExtractedGame, c: &Choice, counts: Option<Counts<'_>>) -> ChoiceReviewed {
     let init = g.rounds.get(usize::from(c.round)).map(|r| &r.init);
     let (kyoku, honba) = init.map_or((0, 0), |i| (i.kyoku, i.honba));
     let options: Vec<Opt> = c.options.iter().filter_map(Opt::of_action).collect();
@@ -597,6 +654,8 @@ fn review_choice(
         own: None,
         agrees_everyone: None,
         agrees_own: None,
+        network: None,
+        agrees_network: None,
     };
     let Some((own, all)) = counts else { return out };
     let spot = Spot::of_choice(c, g.info.n_players, kyoku);
@@ -664,6 +723,7 @@ impl Review {
             "generation_years": self.generation_years,
             "network": self.network,
             "choice_counts": self.choice_counts,
+            "choice_network": self.choice_network,
             "games": games,
         })
     }

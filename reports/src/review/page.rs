@@ -283,7 +283,23 @@ fn choices_html(review: &Review, g: &GameReview) -> String {
             "<p>Everyone's majority choice {agree} of {judged}, the player's own {own_agree} of {own_judged}; rare to \
              everyone {rare}.</p>"
         );
-    } else {
+    }
+    match &review.choice_network {
+        Some(n) => {
+            let first = g.choices.iter().filter(|c| c.agrees_network == Some(true)).count();
+            let _ = write!(
+                out,
+                "<p>The choices network {}: its first class {first} of {}.</p>",
+                escape(n),
+                g.choices.len()
+            );
+        }
+        None => out.push_str(
+            "<p class=\"note\">Choices network: not given (<code>--choices-model RUN</code>, a run of \
+                              <code>haifu train --decisions choices</code>).</p>",
+        ),
+    }
+    if !review.choice_counts {
         out.push_str(
             "<p class=\"note warn\">The tables hold no choice counts: build them with <code>haifu style build</code> \
              from a dataset ingested with <code>--choices</code> to see everyone's and the player's rates here.</p>",
@@ -294,7 +310,7 @@ fn choices_html(review: &Review, g: &GameReview) -> String {
     out.push_str(
         "<table class=\"data\" data-name=\"choices\"><thead><tr><th>round</th><th>turn</th><th class=\"text\">moment</th>\
          <th>tile</th><th class=\"text\">offered</th><th class=\"text\">chose</th><th class=\"text\">situations: \
-         everyone's share, own (offers)</th><th>everyone gives the choice</th><th>own gives it</th></tr></thead><tbody>",
+         everyone's share, own (offers)</th><th>everyone gives the choice</th><th>own gives it</th><th>network gives it</th></tr></thead><tbody>",
     );
     let pct = |p: Option<f64>| p.map_or("-".to_string(), |p| format!("{:.1}%", 100.0 * p));
     for (i, c) in g.choices.iter().enumerate() {
@@ -310,7 +326,7 @@ fn choices_html(review: &Review, g: &GameReview) -> String {
         let _ = write!(
             out,
             "<tr id=\"c{i}\"{flag}><td>{}</td><td>{}</td><td class=\"text\">{}</td><td>{}</td><td class=\"text\">{}</td>\
-             <td class=\"text\" style=\"border-left:4px solid {}\">{}</td><td class=\"text\">{}</td><td>{}</td><td>{}</td></tr>",
+             <td class=\"text\" style=\"border-left:4px solid {}\">{}</td><td class=\"text\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             c.round_name,
             c.turn,
             c.moment,
@@ -321,6 +337,10 @@ fn choices_html(review: &Review, g: &GameReview) -> String {
             kinds.join("<br>"),
             pct(c.everyone),
             pct(c.own),
+            match (c.network, c.agrees_network) {
+                (Some(p), Some(first)) => format!("{}{}", pct(Some(p)), if first { " (its first)" } else { "" }),
+                _ => "-".to_string(),
+            },
         );
     }
     out.push_str("</tbody></table>");

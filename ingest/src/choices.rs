@@ -146,7 +146,7 @@ impl fmt::Display for Choice {
 }
 
 /// A tile in mjai notation, `5mr` only where the game has red fives.
-fn tile_text(t: Tile, red: bool) -> MjaiTile {
+pub fn tile_text(t: Tile, red: bool) -> MjaiTile {
     MjaiTile { kind: t.kind(), red: red && t.is_red_id() }
 }
 

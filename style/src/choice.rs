@@ -31,6 +31,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use haifu_imitate::rank::Winds;
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Table, UInt64, UInt8 as U8, Utf8};
 use haifu_mining::dataset::{cast_to, for_each_batch, hand_counts, hands, year_parts};
@@ -235,9 +236,8 @@ pub struct Spot {
     pub melded: Counts,
     /// Has a chi, pon, open or added kan.
     pub open: bool,
-    pub seat_wind: Kind,
-    pub round_wind: Kind,
-    pub dealer: bool,
+    /// The seat's and the round's winds (which honors are of value, and whether the seat deals).
+    pub winds: Winds,
     pub turn: u8,
     /// Another seat has declared riichi.
     pub threat: bool,
@@ -256,24 +256,17 @@ impl Spot {
                 melded[usize::from(t.kind().index())] += 1;
             }
         }
-        let n = table.players.max(3);
         let others = (0..table.players).filter(|&o| o != seat);
         Spot {
             hand: *s.hand.counts(),
             melded,
             open: !s.closed(),
-            seat_wind: Kind::from_index(Kind::EAST.index() + (seat + n - table.dealer) % n),
-            round_wind: Kind::from_index(Kind::EAST.index() + table.kyoku / 4),
-            dealer: seat == table.dealer,
+            winds: Winds::of_seat(table.kyoku, seat, table.players),
             turn: s.turn,
             threat: others.into_iter().any(|o| table.seats[usize::from(o)].riichi.is_declared()),
             in_riichi: s.riichi.is_declared(),
             tile,
         }
-    }
-
-    fn is_value(&self, k: Kind) -> bool {
-        k.is_dragon() || k == self.seat_wind || k == self.round_wind
     }
 
     /// A plausible yaku for the hand with `extra` set aside as a new meld.
@@ -286,7 +279,7 @@ impl Spot {
             all[usize::from(k.index())] += 1;
         }
         let present = || (0..KINDS).filter(|&k| all[k] > 0).map(|k| Kind::from_index(k as u8));
-        let value_set = present().any(|k| self.is_value(k) && all[usize::from(k.index())] >= 2);
+        let value_set = present().any(|k| self.winds.is_value(k) && all[usize::from(k.index())] >= 2);
         let tanyao = present().all(|k| !k.is_yaochuu());
         let mut suits: Vec<_> = present().filter_map(Kind::suit).collect();
         suits.dedup();
@@ -311,7 +304,7 @@ impl Spot {
         if self.yaku_in_sight(&after, &meld) {
             bits |= YAKU;
         }
-        if self.is_value(self.tile) && !matches!(from_hand, [a, b] if a != b) {
+        if self.winds.is_value(self.tile) && !matches!(from_hand, [a, b] if a != b) {
             bits |= VALUE;
         }
         (left, bits)
@@ -363,7 +356,7 @@ impl Spot {
         if best >= 2 {
             bits |= GOOD_WAIT;
         }
-        if self.dealer {
+        if self.winds.seat == Kind::EAST {
             bits |= DEALER;
         }
         bits
@@ -738,15 +731,11 @@ impl Spot {
         riichi_seats: u8,
         tile: Kind,
     ) -> Spot {
-        let n = players.max(3);
-        let dealer = kyoku % n;
         Spot {
             hand,
             melded,
             open,
-            seat_wind: Kind::from_index(Kind::EAST.index() + (seat + n - dealer) % n),
-            round_wind: Kind::from_index(Kind::EAST.index() + kyoku / 4),
-            dealer: seat == dealer,
+            winds: Winds::of_seat(kyoku, seat, players),
             turn,
             threat: riichi_seats & !(1 << seat) != 0,
             in_riichi: riichi_seats & (1 << seat) != 0,
@@ -923,7 +912,7 @@ mod tests {
         assert_eq!(situation.context, GOOD_WAIT | DEALER, "{situation}");
         // a kanchan wait on 2m only, at turn 12 of a non-dealer
         let mut s = spot("13m456m789p123s9s55z", "9s", &[], 0);
-        (s.turn, s.dealer) = (12, false);
+        (s.turn, s.winds.seat) = (12, Kind::from_index(Kind::EAST.index() + 1));
         assert_eq!(s.situations(&[Opt::Riichi])[0].0.context, 2 << TURN_SHIFT);
         assert_eq!(s.situations(&[Opt::Riichi])[0].0.to_string(), "riichi turn 12+");
     }

@@ -82,6 +82,21 @@ fn db_counts_equal_the_table(ds: &Path, db: &Path) -> u64 {
     compared
 }
 
+/// East-only 4-player games of these bots, written as mjlog into `dir/logs`; returns that folder.
+fn simulate(dir: &Path, players: &[&str], games: usize, seed: u64) -> std::path::PathBuf {
+    let o = GenerateOptions {
+        games,
+        players: players.iter().map(|p| p.parse::<NamedBot>().unwrap()).collect(),
+        rules: TableRules::from_go_type(0xE1),
+        seed,
+        format: LogFormat::Mjlog,
+        out: dir.join("logs"),
+        date: "20220101".into(),
+    };
+    generate(&o, &|_| {}).unwrap();
+    dir.join("logs")
+}
+
 fn ingest_with_choices(input: &Path, out: &Path) {
     let files = haifu_ingest::source::expand_inputs(&[input.to_path_buf()], &[]).unwrap();
     let opts = IngestOptions { out: out.to_path_buf(), jobs: 0, choices: true, ..Default::default() };
@@ -91,22 +106,9 @@ fn ingest_with_choices(input: &Path, out: &Path) {
 #[test]
 fn simulated_counts_equal_the_table() {
     let s = Scratch::new("style-choices-sim");
-    let players: Vec<NamedBot> = ["Caller=caller", "Yakuhai=yakuhai", "Ito=efficiency", "Folder=folder"]
-        .iter()
-        .map(|p| p.parse().unwrap())
-        .collect();
-    let o = GenerateOptions {
-        games: 16,
-        players,
-        rules: TableRules::from_go_type(0xE1),
-        seed: 11,
-        format: LogFormat::Mjlog,
-        out: s.0.join("logs"),
-        date: "20220101".into(),
-    };
-    generate(&o, &|_| {}).unwrap();
+    let logs = simulate(&s.0, &["Caller=caller", "Yakuhai=yakuhai", "Ito=efficiency", "Folder=folder"], 16, 11);
     let (ds, db) = (s.0.join("ds"), s.0.join("db"));
-    ingest_with_choices(&s.0.join("logs"), &ds);
+    ingest_with_choices(&logs, &ds);
     let compared = db_counts_equal_the_table(&ds, &db);
     assert!(compared > 500, "{compared}");
     // the bots' rules show as rates: the efficiency bot never calls and always declares riichi
@@ -133,20 +135,9 @@ fn corpus_counts_equal_the_table() {
 #[test]
 fn the_lookup_plays_the_bots_rules() {
     let s = Scratch::new("style-choices-lookup");
-    let players: Vec<NamedBot> =
-        ["A=efficiency", "B=efficiency", "C=efficiency", "D=efficiency"].iter().map(|p| p.parse().unwrap()).collect();
-    let o = GenerateOptions {
-        games: 8,
-        players,
-        rules: TableRules::from_go_type(0xE1),
-        seed: 3,
-        format: LogFormat::Mjlog,
-        out: s.0.join("logs"),
-        date: "20220101".into(),
-    };
-    generate(&o, &|_| {}).unwrap();
+    let logs = simulate(&s.0, &["A=efficiency", "B=efficiency", "C=efficiency", "D=efficiency"], 8, 3);
     let (ds, db) = (s.0.join("ds"), s.0.join("db"));
-    ingest_with_choices(&s.0.join("logs"), &ds);
+    ingest_with_choices(&logs, &ds);
     build(&ds, &db, &BuildOptions { years: vec![], min_games: 1, players: 4, sample: None }).unwrap();
     let style = StyleDb::open(&db).unwrap();
     let reading = haifu_style::played::Reading { years: &[], players: 4, tiles: false };
@@ -167,20 +158,9 @@ fn the_lookup_plays_the_bots_rules() {
 #[test]
 fn a_dataset_without_choices_builds_without_counts() {
     let s = Scratch::new("style-no-choices");
-    let players: Vec<NamedBot> =
-        ["A=caller", "B=tanyao", "C=efficiency", "D=folder"].iter().map(|p| p.parse().unwrap()).collect();
-    let o = GenerateOptions {
-        games: 3,
-        players,
-        rules: TableRules::from_go_type(0xE1),
-        seed: 4,
-        format: LogFormat::Mjlog,
-        out: s.0.join("logs"),
-        date: "20220101".into(),
-    };
-    generate(&o, &|_| {}).unwrap();
+    let logs = simulate(&s.0, &["A=caller", "B=tanyao", "C=efficiency", "D=folder"], 3, 4);
     let (ds, db) = (s.0.join("ds"), s.0.join("db"));
-    let files = haifu_ingest::source::expand_inputs(&[s.0.join("logs")], &[]).unwrap();
+    let files = haifu_ingest::source::expand_inputs(&[logs], &[]).unwrap();
     ingest(&files, &IngestOptions { out: ds.clone(), ..Default::default() }, &Silent).unwrap();
     build(&ds, &db, &BuildOptions { years: vec![], min_games: 1, players: 4, sample: None }).unwrap();
     let style = StyleDb::open(&db).unwrap();

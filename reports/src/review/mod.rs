@@ -646,7 +646,7 @@ fn review_choice(g: &ExtractedGame, c: &Choice, counts: Option<Counts<'_>>) -> C
         round_name: haifu_rules::table::round_name(kyoku, honba),
         turn: c.turn,
         moment: c.moment.name(),
-        tile: haifu_rules::tile::MjaiTile { kind: c.tile.kind(), red: c.red && c.tile.is_red_id() }.to_string(),
+        tile: haifu_ingest::choices::tile_text(c.tile, c.red).to_string(),
         options: c.option_texts().map(|o| o.to_string()).collect(),
         chosen: c.chosen_text().map(|t| t.to_string()).unwrap_or_default(),
         kinds: Vec::new(),

@@ -304,6 +304,10 @@ fn show(a: &ShowArgs) -> Result<()> {
     top.truncate(a.top);
     let shape = |k: u32| haifu_mining::Shape::from_key(k).to_string();
     let choice_rates = db.choices_of(&p.player).map(|(own, all)| haifu_style::choice::rates(own, all));
+    let habits = match (db.habits.get(&p.player), db.habits.get(haifu_imitate::ALL_SCOPE)) {
+        (Some(own), Some(all)) => haifu_style::habits::distinctive(own, all),
+        _ => Vec::new(),
+    };
     if a.db.json {
         let seqs: Vec<Value> = top
             .iter()
@@ -311,10 +315,30 @@ fn show(a: &ShowArgs) -> Result<()> {
             .collect();
         return print_json(&json!({
             "player": p.player, "counts": p.tally, "rates": rates_json(&p.tally), "everyone": rates_json(&db.all),
-            "choices": choice_rates, "sequences": dist.total, "top_sequences": seqs,
+            "choices": choice_rates, "habits": habits, "sequences": dist.total, "top_sequences": seqs,
         }));
     }
     println!("{}: {} games, {} rounds, {} chosen discards", p.player, p.tally.games, p.tally.rounds, p.tally.decisions);
+    if habits.is_empty() {
+        println!("no habit counts (a database built before habits were counted: build it again)");
+    } else {
+        println!(
+            "most distinctive habits (share of the times the hand had the choice; z: standard errors from everyone's):"
+        );
+        for d in habits.iter().take(a.top.min(10)) {
+            println!(
+                "  {:<26} {:>6.1}% ({:.1}-{:.1}%) of {:>6}  everyone {:>5.1}%  z {:>+6.1}  {}",
+                d.name,
+                100.0 * d.share,
+                100.0 * d.interval.0,
+                100.0 * d.interval.1,
+                d.player.offered,
+                100.0 * d.everyone_share,
+                d.z,
+                d.what
+            );
+        }
+    }
     println!("{:<16} {:>9} {:>9}  what", "rate", "player", "everyone");
     for (r, (mine, all)) in RATES.iter().zip(p.tally.rates().into_iter().zip(db.all.rates())) {
         println!("{:<16} {:>9} {:>9}  {}", r.name, rate_text(r.name, mine), rate_text(r.name, all), r.what);
@@ -574,24 +598,40 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
         r.games_per_s
     );
     println!(
-        "{:>6} {:>8} {:>7} {:>8} {:>8} {:>10} {:>10} {:>10} {:>14} {:>14}",
-        "games", "players", "trials", "top-1", "top-5", "chance-1", "chance-5", "mean rank", "seqs 1/5", "rates 1/5"
+        "{:>6} {:>8} {:>7} {:>8} {:>15} {:>8} {:>10} {:>10} {:>10} {:>14} {:>14} {:>14} {:>14} {:>14}",
+        "games",
+        "players",
+        "trials",
+        "top-1",
+        "(95% interval)",
+        "top-5",
+        "chance-1",
+        "chance-5",
+        "mean rank",
+        "seqs 1/5",
+        "rates 1/5",
+        "habits 1/5",
+        "choices 1/5",
+        "baseline 1/5"
     );
+    let pair = |x: [f64; 2]| format!("{:>6.1}/{:>5.1}%", 100.0 * x[0], 100.0 * x[1]);
     for x in &r.rows {
         println!(
-            "{:>6} {:>8} {:>7} {:>7.1}% {:>7.1}% {:>9.1}% {:>9.1}% {:>10.1} {:>6.1}/{:>5.1}% {:>6.1}/{:>5.1}%",
+            "{:>6} {:>8} {:>7} {:>7.1}% {:>15} {:>7.1}% {:>9.1}% {:>9.1}% {:>10.1} {} {} {} {} {}",
             x.games,
             x.players,
             x.trials,
             100.0 * x.top1,
+            format!("({:.1}-{:.1}%)", 100.0 * x.top1_interval.0, 100.0 * x.top1_interval.1),
             100.0 * x.top5,
             100.0 * x.chance_top1,
             100.0 * x.chance_top5,
             x.mean_rank,
-            100.0 * x.sequences_only[0],
-            100.0 * x.sequences_only[1],
-            100.0 * x.rates_only[0],
-            100.0 * x.rates_only[1]
+            pair(x.sequences_only),
+            pair(x.rates_only),
+            pair(x.habits_only),
+            pair(x.choices_only),
+            pair(x.baseline)
         );
     }
     Ok(())

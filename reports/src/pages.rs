@@ -373,12 +373,17 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
             "players",
             "trials",
             "top-1",
+            "top-1 95% low",
+            "top-1 95% high",
             "top-5",
             "chance top-1",
             "chance top-5",
             "mean place",
             "sequences alone top-1",
             "rates alone top-1",
+            "habits alone top-1",
+            "choices alone top-1",
+            "plain baseline top-1",
         ],
     );
     for x in &r.rows {
@@ -387,12 +392,17 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
             Cell::int(x.players as u64),
             Cell::int(x.trials as u64),
             Cell::Percent(x.top1),
+            Cell::Percent(x.top1_interval.0),
+            Cell::Percent(x.top1_interval.1),
             Cell::Percent(x.top5),
             Cell::Percent(x.chance_top1),
             Cell::Percent(x.chance_top5),
             Cell::Float(x.mean_rank, 1),
             Cell::Percent(x.sequences_only[0]),
             Cell::Percent(x.rates_only[0]),
+            Cell::Percent(x.habits_only[0]),
+            Cell::Percent(x.choices_only[0]),
+            Cell::Percent(x.baseline[0]),
         ]);
     }
     t.note(format!(
@@ -416,7 +426,7 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
     }
     page.push(Block::Paragraph(
         "Each player's games the database never saw, in blocks; each block ranked against every profiled player by \
-         the log-likelihood of its sequences and shares (docs/STYLE.md)."
+         the log-likelihood of its sequences, shares, habits and choices (docs/STYLE.md)."
             .into(),
     ));
     page.push(Block::Table(t));
@@ -461,13 +471,24 @@ pub fn accuracy_findings(r: &haifu_style::accuracy::AccuracyReport) -> Vec<Strin
             last.mean_rank
         ));
     }
-    let (seq, rates) = (first.sequences_only[0], first.rates_only[0]);
+    let parts = [
+        ("the sequences", first.sequences_only[0]),
+        ("the rates", first.rates_only[0]),
+        ("the habits", first.habits_only[0]),
+        ("the choices", first.choices_only[0]),
+    ];
+    let best = parts.iter().fold(parts[0], |b, p| if p.1 > b.1 { *p } else { b });
     out.push(format!(
-        "At {} game(s), the sequences alone give a top-1 of {}, the rates alone {}: {} carry more of the signature.",
+        "At {} game(s), alone: the sequences give a top-1 of {}, the rates {}, the habits {}, the choices {}: {} \
+         carry most of the signature. The plain baseline (30 habit rates per game, linear discriminant analysis) \
+         gives {} on the same trials.",
         first.games,
-        pct(seq),
-        pct(rates),
-        if seq >= rates { "the sequences" } else { "the rates" }
+        pct(parts[0].1),
+        pct(parts[1].1),
+        pct(parts[2].1),
+        pct(parts[3].1),
+        best.0,
+        pct(first.baseline[0])
     ));
     if !r.overlap.is_empty() {
         out.push(format!(

@@ -146,6 +146,32 @@ fn choices_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
     Some(t)
 }
 
+/// The player's most distinctive habits first: each share beside everyone's, with its interval and how many
+/// standard errors it lies from everyone's (`None`: the database counted no habits).
+fn habits_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
+    let all = db.habits.get(ALL_SCOPE)?;
+    let own = db.habits.get(&o.player)?;
+    let cols = ["habit", "player", "95% low", "95% high", "opportunities", "everyone", "z", "what"];
+    let mut t = Table::new("habits", &format!("{}: the most distinctive habits first", o.player), &cols);
+    for d in haifu_style::habits::distinctive(own, all).into_iter().take(12) {
+        t.push(vec![
+            Cell::text(d.name),
+            Cell::Percent(d.share),
+            Cell::Percent(d.interval.0),
+            Cell::Percent(d.interval.1),
+            Cell::int(d.player.offered),
+            Cell::Percent(d.everyone_share),
+            Cell::Float(d.z, 1),
+            Cell::text(d.what),
+        ]);
+    }
+    t.note(
+        "a habit is a share of the times the hand had the choice (docs/STYLE.md); z: the player's share minus \
+         everyone's, in standard errors of a share of that many opportunities at everyone's rate",
+    );
+    Some(t)
+}
+
 /// How many individual moves of each kind, per 100 decisions.
 fn kinds_table(found: &[Move], decisions: u64, games: usize, o: &PlayerOptions) -> Table {
     let mut kinds = Table::new("move_kinds", "Individual moves by kind", &["kind", "moves", "per 100 decisions"]);
@@ -277,6 +303,12 @@ fn move_pictures(found: &[Move]) -> String {
     pictures
 }
 
+/// Whether the suit of `kind` holds only that digit in `state`: every discard of it makes the same sequence.
+fn forced(state: &[u8; KINDS], kind: Kind) -> bool {
+    let base = usize::from(kind.index()) / 9 * 9;
+    state[base..base + 9].iter().filter(|&&n| n > 0).count() == 1
+}
+
 fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> Vec<Move> {
     let mut out = Vec::new();
     for g in games {
@@ -302,6 +334,10 @@ fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> V
             // a majority only among suit candidates, and only when no isolated honor comes first
             let Some(first) = ranking.candidates.first() else { continue };
             let Some(&(majority, top)) = scores.first().filter(|s| s.0 == first.kind) else { continue };
+            // a suit of one digit (a lone 1m) can only go one way: its sequence's count says nothing of the choice
+            if forced(&tiles.before, majority) {
+                continue;
+            }
             let chosen = tiles.discard.kind();
             // the majority's score against the player's own choice's (0 when the table never saw it)
             let mine = scores.iter().find(|s| s.0 == chosen).map_or(0, |s| s.1);
@@ -343,6 +379,51 @@ fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> V
     out
 }
 
+/// The page's opening sentences: the most distinctive habits first, then the individual moves and the most
+/// characteristic sequence. `counts`: games read, individual moves of style, chosen discards.
+fn findings_of(
+    habits: Option<&Table>,
+    characteristic: &Table,
+    counts: (usize, usize, u64),
+    o: &PlayerOptions,
+    years: &str,
+) -> Vec<String> {
+    let (games, style_moves, decisions) = counts;
+    let mut findings = Vec::new();
+    if let Some(h) = habits {
+        for row in h.rows.iter().take(3) {
+            findings.push(format!(
+                "Distinctive: {} {} of the times (95%: {}-{}), everyone {} ({} standard errors away; {}).",
+                row[0].shown(),
+                row[1].shown(),
+                row[2].shown(),
+                row[3].shown(),
+                row[5].shown(),
+                row[6].shown(),
+                row[7].shown()
+            ));
+        }
+    }
+    findings.push(format!(
+        "{} games of {} ({}): {style_moves} individual moves of style in {decisions} chosen discards ({:.1} per 100), \
+         beside the moves the tables cannot judge.",
+        games,
+        o.player,
+        years,
+        100.0 * style_moves as f64 / decisions.max(1) as f64
+    ));
+    if let Some(row) = characteristic.rows.first() {
+        findings.push(format!(
+            "The most characteristic sequence: {} -> {} (played {} times, {} times everyone's share).",
+            row[0].shown(),
+            row[1].shown(),
+            row[2].shown(),
+            row[3].shown()
+        ));
+    }
+    findings
+}
+
 /// Builds the report and writes `out/index.html` (with `out/charts/`) and `out/README.md` with the tables.
 pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path) -> Result<(Vec<Table>, Vec<String>)> {
     let profile = db.profile(&o.player)?;
@@ -364,13 +445,11 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
         })
         .sum();
 
-    let mut out_tables = Vec::new();
-    out_tables.push(rates_table(&profile.tally, db, o));
-    out_tables.extend(choices_table(db, o));
-
-    out_tables.push(kinds_table(&found, decisions, mine.len(), o));
-
-    out_tables.push(per_game_table(&found));
+    let habits = habits_table(db, o);
+    let rates = rates_table(&profile.tally, db, o);
+    let choices = choices_table(db, o);
+    let kinds = kinds_table(&found, decisions, mine.len(), o);
+    let per_game = per_game_table(&found);
 
     found.sort_by(|a, b| b.share.total_cmp(&a.share).then(b.count.cmp(&a.count)));
     let (mut style, mut apart): (Vec<Move>, Vec<Move>) =
@@ -393,23 +472,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
 
     let mut page = Page::new(format!("{}: style and individual moves", o.player));
     let years = if o.years.is_empty() { "every year".to_string() } else { format!("years {}", years_text(&o.years)) };
-    let mut findings = vec![format!(
-        "{} games of {} ({}): {style_moves} individual moves of style in {decisions} chosen discards ({:.1} per 100), \
-         beside the moves the tables cannot judge.",
-        mine.len(),
-        o.player,
-        years,
-        100.0 * style_moves as f64 / decisions.max(1) as f64
-    )];
-    if let Some(row) = characteristic.rows.first() {
-        findings.push(format!(
-            "The most characteristic sequence: {} -> {} (played {} times, {} times everyone's share).",
-            row[0].shown(),
-            row[1].shown(),
-            row[2].shown(),
-            row[3].shown()
-        ));
-    }
+    let findings = findings_of(habits.as_ref(), &characteristic, (mine.len(), style_moves, decisions), o, &years);
     page.push(Block::Findings(findings));
     page.push(Block::Paragraph(format!(
         "Games read from {} ({}); profile and tables from the style database {}.",
@@ -417,8 +480,12 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
         years,
         db.dir.display()
     )));
+    if let Some(h) = &habits {
+        page.push(Block::Heading("Distinctive habits".into()));
+        page.push(Block::Table(h.clone()));
+    }
     page.push(Block::Heading("Rates".into()));
-    page.push(Block::Table(out_tables[0].clone()));
+    page.push(Block::Table(rates.clone()));
     let shares: Vec<usize> =
         RATES.iter().enumerate().filter(|(_, r)| r.name.ends_with("_rate")).map(|(i, _)| i).collect();
     page.push(Block::Chart(Chart {
@@ -435,17 +502,23 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
             log_y: false,
         },
     }));
+    if let Some(c) = &choices {
+        page.push(Block::Table(c.clone()));
+    }
     page.push(Block::Heading("Individual moves".into()));
-    page.push(Block::Table(out_tables[1].clone()));
+    page.push(Block::Table(kinds.clone()));
     let pictures = move_pictures(&style);
     page.push(Block::Raw(pictures));
     page.push(Block::Table(list.clone()));
-    page.push(Block::Table(out_tables[2].clone()));
+    page.push(Block::Table(per_game.clone()));
     page.push(Block::Table(apart_list.clone()));
     page.push(Block::Heading("Sequences and neighbours".into()));
     page.push(Block::Table(characteristic.clone()));
     page.push(Block::Table(near.clone()));
-    out_tables.extend([list, apart_list, characteristic, near]);
+    let mut out_tables: Vec<Table> = habits.into_iter().collect();
+    out_tables.push(rates);
+    out_tables.extend(choices);
+    out_tables.extend([kinds, per_game, list, apart_list, characteristic, near]);
 
     let heading = format!("{}: style and individual moves", o.player);
     let problems = crate::html::write_report(out, &heading, &out_tables, &page)?;

@@ -14,6 +14,8 @@ use serde::Serialize;
 
 use haifu_mining::mine::in_sample;
 
+use crate::baseline::Discriminant;
+use crate::choice::{wilson, Count};
 use crate::db::StyleDb;
 use crate::identify::{Observed, Scorer, SequenceLikelihoods};
 use crate::observe;
@@ -34,21 +36,36 @@ pub struct Accuracy {
     pub chance_top5: f64,
     /// Mean place of the right player (1 = first).
     pub mean_rank: f64,
-    /// Top-1 and top-5 when the players are ranked by the sequences' likelihood alone, and by the rates' alone.
+    /// The whole score's top-1 share's 95% Wilson interval (the trials are few: say how sure the figure is).
+    pub top1_interval: (f64, f64),
+    /// Top-1 and top-5 when the players are ranked by each part of the score alone: the sequences' likelihood,
+    /// the rates', the habits' and the choices' (zero where the database or the dataset has no choices).
     pub sequences_only: [f64; 2],
     pub rates_only: [f64; 2],
+    pub habits_only: [f64; 2],
+    pub choices_only: [f64; 2],
+    /// The plain baseline's top-1 and top-5 on the same trials ([`crate::baseline`]: 30 habit rates per game,
+    /// linear discriminant analysis over the profile games), and its top-1's 95% interval.
+    pub baseline: [f64; 2],
+    pub baseline_top1_interval: (f64, f64),
     /// Every trial, the players in name order and each player's blocks in play order.
     pub places: Vec<TrialPlace>,
 }
 
-/// One trial: the right player's place by the whole score, by the sequences alone and by the rates alone.
+/// One trial: the right player's place by the whole score and by each of its parts alone.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct TrialPlace {
     pub player: String,
     pub place: usize,
     pub sequences: usize,
     pub rates: usize,
+    pub habits: usize,
+    pub choices: usize,
+    pub baseline: usize,
 }
+
+/// The parts of the score a trial is placed by, in [`TrialPlace`]'s order.
+const PARTS: [fn(&crate::Score) -> f64; 5] = [|s| s.score, |s| s.sequences, |s| s.rates, |s| s.habits, |s| s.choices];
 
 /// The measurement, with the time identification took.
 #[derive(Clone, Debug, Serialize)]
@@ -58,6 +75,8 @@ pub struct AccuracyReport {
     pub test_games: usize,
     /// Seats identified (a trial of k games counts k) per second of scoring.
     pub games_per_s: f64,
+    /// Profile games the plain baseline was fitted on.
+    pub baseline_games: usize,
     /// Test years that are also database years, for a database of every game (their games were profiled: the
     /// figures would flatter); a sampled database is tested on the games it left out.
     pub overlap: Vec<i32>,
@@ -67,19 +86,38 @@ pub struct AccuracyReport {
 fn seats_of(db: &StyleDb, dataset: &Path, years: &[i32]) -> Result<(HashMap<String, Vec<Observed>>, usize)> {
     // with a sampled database, only the games it left out
     let sample = db.meta.sample;
-    let reading = Reading { years, players: db.meta.rules.players, tiles: false };
+    let reading = Reading { years, players: db.meta.rules.players, tiles: true };
     let games = played::read(dataset, &reading, |_, g| sample.is_none() || !in_sample(g, sample))?;
+    let mut choices = crate::choice::per_seat(dataset, years, &games)?;
     let profiled: hashbrown::HashSet<&str> = db.profiles.iter().map(|p| p.player.as_str()).collect();
     let mut out: HashMap<String, Vec<Observed>> = HashMap::new();
-    for g in &games {
+    for (i, g) in games.iter().enumerate() {
         for seat in 0..g.n_players {
             let name = &g.names[usize::from(seat)];
             if profiled.contains(name.as_str()) {
-                out.entry_ref(name.as_str()).or_default().push(observe(g, seat));
+                let mut seen = observe(g, seat);
+                seen.choices = choices.remove(&(i, seat)).unwrap_or_default();
+                out.entry_ref(name.as_str()).or_default().push(seen);
             }
         }
     }
     Ok((out, games.len()))
+}
+
+/// The plain baseline fitted on the database's own games (its years, its sample), re-read from `dataset`.
+fn fit_baseline(db: &StyleDb, dataset: &Path) -> Result<(Discriminant, usize)> {
+    let sample = db.meta.sample;
+    let reading = Reading { years: &db.meta.years, players: db.meta.rules.players, tiles: true };
+    let games = played::read(dataset, &reading, |_, g| in_sample(g, sample))?;
+    let mut rows = Vec::new();
+    for g in &games {
+        for (seat, x) in crate::baseline::of_game(g).into_iter().enumerate() {
+            rows.push((g.names[seat].as_str(), x));
+        }
+    }
+    let players: Vec<String> = db.profiles.iter().map(|p| p.player.clone()).collect();
+    let lda = Discriminant::fit(&players, &rows)?;
+    Ok((lda, games.len()))
 }
 
 /// Identification on the test games of `years`, each trial's sequences scored by `likelihoods` (the
@@ -100,6 +138,7 @@ pub fn measure(
         bail!("{}: none of the database's {} players plays in years {years:?}", dataset.display(), db.profiles.len());
     }
     let n_players = db.profiles.len() as f64;
+    let (lda, baseline_games) = fit_baseline(db, dataset)?;
     let started = Instant::now();
     let mut scored_games = 0usize;
     let mut rows = Vec::new();
@@ -122,14 +161,23 @@ pub fn measure(
         // score, by the sequences, by the rates
         let sequences =
             likelihoods.of_trials(&trials.iter().map(|(_, o)| o.sequences.as_slice()).collect::<Vec<_>>())?;
-        let places: Vec<[usize; 3]> = trials
+        let places: Vec<[usize; 6]> = trials
             .par_iter()
             .zip(&sequences)
             .map(|((p, o), seqs)| {
                 let scores = scorer.rank_given(o, seqs);
-                let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; 3] };
-                let place = |f: fn(&crate::Score) -> f64| 1 + scores.iter().filter(|s| f(s) > f(me)).count();
-                [place(|s| s.score), place(|s| s.sequences), place(|s| s.rates)]
+                let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; 6] };
+                let parts = PARTS.map(|f| 1 + scores.iter().filter(|s| f(s) > f(me)).count());
+                // the baseline: the sum of the block's games' log-densities, in the database's order of players
+                let mut sum = vec![0.0; lda.players.len()];
+                for x in &o.baseline {
+                    for (s, d) in sum.iter_mut().zip(lda.log_densities(x)) {
+                        *s += d;
+                    }
+                }
+                let mine = lda.players.iter().position(|q| q == p).map_or(f64::NEG_INFINITY, |i| sum[i]);
+                let baseline = 1 + sum.iter().filter(|&&s| s > mine).count();
+                [parts[0], parts[1], parts[2], parts[3], parts[4], baseline]
             })
             .collect();
         let ranks: Vec<usize> = places.iter().map(|p| p[0]).collect();
@@ -138,25 +186,36 @@ pub fn measure(
         scored_games += trials.len() * k;
         let n = ranks.len().max(1) as f64;
         let players = seats.values().filter(|o| o.len() >= k).count();
+        let hits = ranks.iter().filter(|&&r| r == 1).count() as u64;
+        let baseline_hits = places.iter().filter(|p| p[5] == 1).count() as u64;
+        let interval = |hits: u64| wilson(Count { offered: ranks.len() as u64, taken: hits }).unwrap_or((0.0, 1.0));
         rows.push(Accuracy {
             games: k,
             players,
             trials: ranks.len(),
-            top1: ranks.iter().filter(|&&r| r == 1).count() as f64 / n,
+            top1: hits as f64 / n,
+            top1_interval: interval(hits),
             top5: ranks.iter().filter(|&&r| r <= 5).count() as f64 / n,
             chance_top1: 1.0 / n_players,
             chance_top5: (5.0 / n_players).min(1.0),
             mean_rank: ranks.iter().map(|&r| r as f64).sum::<f64>() / n,
             sequences_only: [share(1, 1), share(1, 5)],
             rates_only: [share(2, 1), share(2, 5)],
+            habits_only: [share(3, 1), share(3, 5)],
+            choices_only: [share(4, 1), share(4, 5)],
+            baseline: [share(5, 1), share(5, 5)],
+            baseline_top1_interval: interval(baseline_hits),
             places: trials
                 .iter()
                 .zip(&places)
-                .map(|((p, _), &[place, sequences, rates])| TrialPlace {
+                .map(|((p, _), &[place, sequences, rates, habits, choices, baseline])| TrialPlace {
                     player: p.to_string(),
                     place,
                     sequences,
                     rates,
+                    habits,
+                    choices,
+                    baseline,
                 })
                 .collect(),
         });
@@ -168,6 +227,7 @@ pub fn measure(
     Ok(AccuracyReport {
         rows,
         test_games,
+        baseline_games,
         games_per_s: scored_games as f64 / started.elapsed().as_secs_f64().max(1e-9),
         overlap,
     })

@@ -525,6 +525,35 @@ pub fn read(dataset: &Path, years: &[i32], games: &[Played]) -> Result<ByPlayer>
     Ok((per, all))
 }
 
+/// The answered choices of each seat of `games` (by its place in `games` and its seat) in the dataset's choices
+/// table: what identification observes of a seat. Empty where the dataset has no choices table.
+pub fn per_seat(dataset: &Path, years: &[i32], games: &[Played]) -> Result<HashMap<(usize, u8), ChoiceCounts>> {
+    let place: HashMap<i64, usize> = games.iter().enumerate().map(|(i, g)| (g.game_id, i)).collect();
+    let parts = choice_parts(dataset, years)?;
+    let counted: Vec<HashMap<(usize, u8), ChoiceCounts>> = parts
+        .par_iter()
+        .map(|p| {
+            let mut out: HashMap<(usize, u8), ChoiceCounts> = HashMap::new();
+            visit_part(p, games, &place, &mut |game, seat, situations, took| {
+                let c = out.entry((place[&game.game_id], seat)).or_default();
+                for situation in situations {
+                    c.0.entry(*situation)
+                        .or_default()
+                        .add(Count { offered: 1, taken: u64::from(took == Some(situation.offer)) });
+                }
+            })?;
+            Ok(out)
+        })
+        .collect::<Result<_>>()?;
+    let mut out: HashMap<(usize, u8), ChoiceCounts> = HashMap::new();
+    for part in counted {
+        for (k, c) in part {
+            out.entry(k).or_default().add(&c);
+        }
+    }
+    Ok(out)
+}
+
 /// The dataset's table of choices.
 const TABLE: &str = "choices";
 

@@ -7,6 +7,8 @@
 //! DB/profiles.parquet    one row per profiled player, and one for ALL: the counts of [`Tally`] and the rates
 //! DB/choice_counts.parquet per profiled player and ALL, the offers and takes of each situation of a call,
 //!                        riichi, kan or win ([`crate::choice`]), where the dataset has its choices table
+//! DB/habit_counts.parquet per profiled player and ALL, the opportunities and takes of each habit
+//!                        ([`crate::habits`])
 //! DB/meta.json           the options, the dataset, the table size and rule sets of the games profiled
 //! ```
 //!
@@ -31,6 +33,7 @@ use haifu_mining::{MineOptions, Strategy};
 use haifu_rules::table::GameType;
 
 use crate::choice::{self, ChoiceCounts, CHOICES};
+use crate::habits::{self, HabitCounts, HABITS_FILE};
 use crate::played::{self, Played, Reading};
 use crate::tally::{of_game, Tally, RATES};
 
@@ -135,6 +138,22 @@ pub fn tallies(games: &[Played]) -> (HashMap<String, Tally>, Tally) {
     (per, all)
 }
 
+/// Each seat's habit counts per player name over `games`, and everyone's.
+pub fn habit_tallies(games: &[Played]) -> (HashMap<String, HabitCounts>, HabitCounts) {
+    let mut per: HashMap<String, HabitCounts> = HashMap::new();
+    let mut all = HabitCounts::default();
+    for g in games {
+        for (seat, h) in habits::of_game(g).iter().enumerate() {
+            let name = g.names[seat].as_str();
+            all.add(h);
+            if !ANONYMOUS.contains(&name) {
+                per.entry_ref(name).or_default().add(h);
+            }
+        }
+    }
+    (per, all)
+}
+
 /// Builds the database of `dataset` into `out` (replacing one there).
 pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMeta> {
     if !(3..=4).contains(&opts.players) {
@@ -143,7 +162,8 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     if opts.sample.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
         bail!("--sample {:?}: a share above 0 and at most 1", opts.sample);
     }
-    let reading = Reading { years: &opts.years, players: opts.players, tiles: false };
+    // the tiles: the habits ask which kinds the hand held
+    let reading = Reading { years: &opts.years, players: opts.players, tiles: true };
     let games = played::read(dataset, &reading, |_, g| in_sample(g, opts.sample))?;
     if games.is_empty() {
         bail!("{}: no {}-player game in years {:?}", dataset.display(), opts.players, opts.years);
@@ -152,6 +172,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     rules.sets.sort_unstable();
     rules.sets.dedup();
     let (per, all) = tallies(&games);
+    let (mut habits_per, habits_all) = habit_tallies(&games);
     let (mut choices_per, choices_all) = choice::read(dataset, &opts.years, &games)?;
     let mut profiles: Vec<Profile> = per
         .into_iter()
@@ -194,8 +215,13 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
         }
         choices.push((ALL_SCOPE, choices_all));
     }
+    let mut habit_rows: Vec<(&str, HabitCounts)> = profiles[..profiles.len() - 1]
+        .iter()
+        .map(|p| (p.player.as_str(), habits_per.remove(&p.player).unwrap_or_default()))
+        .collect();
+    habit_rows.push((ALL_SCOPE, habits_all));
     let mut own = haifu_mining::tables::TABLE_FILES.to_vec();
-    own.extend([PROFILES, CHOICES]);
+    own.extend([PROFILES, CHOICES, HABITS_FILE]);
     haifu_ingest::folder::replace_folder(out, &own, |tmp| {
         write_tables_into(tmp, &mined, &meta)?;
         let mut table = Some(ProfilesTable::default());
@@ -206,6 +232,8 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
             }
             Some(t.finish())
         })?;
+        let refs: Vec<(&str, &HabitCounts)> = habit_rows.iter().map(|(p, h)| (*p, h)).collect();
+        habits::write(&tmp.join(HABITS_FILE), &refs)?;
         if choices.is_empty() {
             return Ok(());
         }
@@ -224,6 +252,8 @@ pub struct StyleDb {
     pub meta: StyleMeta,
     /// The choices' counts by player, ALL's under [`ALL_SCOPE`] (empty: built from a dataset without choices).
     pub choices: HashMap<String, ChoiceCounts>,
+    /// The habits' counts by player, ALL's under [`ALL_SCOPE`] (empty: a database built before habits).
+    pub habits: HashMap<String, HabitCounts>,
 }
 
 impl StyleDb {
@@ -277,7 +307,8 @@ impl StyleDb {
             bail!("{}: an empty style database (no player profile)", dir.display());
         }
         let choices = choice::read_db(dir)?;
-        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices })
+        let habits = habits::read_db(dir)?;
+        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices, habits })
     }
 
     /// The `all` strategy tables (every source summed) of `scopes`, or of every scope; what comparison,

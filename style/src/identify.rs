@@ -7,7 +7,12 @@
 //! - its shares (riichi, calls, wins, deal-ins, tsumogiri, folding against riichi) as binomial draws from the
 //!   player's rates, smoothed towards everyone's: `p = (k_p + M * p_all) / (n_p + M)`.
 //!
-//! The score is the sum of the two log-likelihoods (natural log); a player whose style the seat's play fits
+//! - its habits ([`crate::habits`]: which kind goes first, tsumogiri, backing off) as binomial draws from the
+//!   player's shares, smoothed the same way (`habits::PRIOR`);
+//! - its other choices (calls, riichi, kans, wins per opportunity and situation, [`crate::choice`]) as binomial
+//!   draws from the player's take shares (`choice::take_share`), where the database and the seat have them.
+//!
+//! The score is the sum of the four log-likelihoods (natural log); a player whose style the seat's play fits
 //! best scores highest. Players are compared on the same observations, so the ranking does not depend on how
 //! much play there is, only its spread does.
 
@@ -18,7 +23,9 @@ use serde::Serialize;
 use haifu_imitate::{SeqTable, ALL_SCOPE};
 use haifu_mining::Shape;
 
+use crate::choice::{take_share, ChoiceCounts};
 use crate::db::StyleDb;
+use crate::habits::{self, HabitCounts};
 use crate::tally::{Tally, RATES};
 
 /// Weight of ALL's conditional distribution in a player's (pseudo-observations).
@@ -31,12 +38,20 @@ pub const M: f64 = 20.0;
 pub struct Observed {
     pub sequences: Vec<(u32, u32)>,
     pub tally: Tally,
+    pub habits: HabitCounts,
+    /// Its answered choices (empty where the dataset has none).
+    pub choices: ChoiceCounts,
+    /// The plain baseline's features of each game ([`crate::baseline`]).
+    pub baseline: Vec<crate::baseline::GameFeatures>,
 }
 
 impl Observed {
     pub fn add(&mut self, o: &Observed) {
         self.sequences.extend_from_slice(&o.sequences);
         self.tally.add(&o.tally);
+        self.habits.add(&o.habits);
+        self.choices.add(&o.choices);
+        self.baseline.extend_from_slice(&o.baseline);
     }
 }
 
@@ -44,10 +59,12 @@ impl Observed {
 #[derive(Clone, Debug, Serialize)]
 pub struct Score {
     pub player: String,
-    /// Sequences plus rates (plus the player's network where one is given).
+    /// Sequences, rates, habits and choices (plus the player's network where one is given).
     pub score: f64,
     pub sequences: f64,
     pub rates: f64,
+    pub habits: f64,
+    pub choices: f64,
     /// Log-likelihood of the seat's discards under the player's own network (`haifu style identify --models`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub neural: Option<f64>,
@@ -175,7 +192,23 @@ impl<'a> Scorer<'a> {
             .zip(sequences)
             .map(|(profile, &sequences)| {
                 let rates = rates_log_likelihood(&profile.tally, &self.db.all, &seen.tally);
-                Score { player: profile.player.clone(), score: sequences + rates, sequences, rates, neural: None }
+                let habits = match self.db.habits.get(ALL_SCOPE) {
+                    Some(all) => habits::log_likelihood(self.db.habits.get(&profile.player), all, &seen.habits),
+                    None => 0.0,
+                };
+                let choices = match self.db.choices_of(&profile.player) {
+                    Some((own, all)) => choices_log_likelihood(own, all, &seen.choices),
+                    None => 0.0,
+                };
+                Score {
+                    player: profile.player.clone(),
+                    score: sequences + rates + habits + choices,
+                    sequences,
+                    rates,
+                    habits,
+                    choices,
+                    neural: None,
+                }
             })
             .collect();
         scores.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| x.player.cmp(&y.player)));
@@ -187,6 +220,19 @@ impl SequenceLikelihoods for Scorer<'_> {
     fn of_trials(&self, trials: &[&[(u32, u32)]]) -> Result<Vec<Vec<f64>>> {
         Ok(trials.par_iter().map(|t| self.sequence_likelihoods(t)).collect())
     }
+}
+
+/// Log-likelihood of the observed choices (each situation's takes among its offers) under a player's smoothed
+/// take shares.
+pub fn choices_log_likelihood(player: Option<&ChoiceCounts>, all: &ChoiceCounts, seen: &ChoiceCounts) -> f64 {
+    seen.0
+        .iter()
+        .map(|(s, c)| {
+            let p = take_share(player, all, s).clamp(1e-6, 1.0 - 1e-6);
+            let (k, n) = (c.taken as f64, c.offered as f64);
+            k * p.ln() + (n - k) * (1.0 - p).ln()
+        })
+        .sum()
 }
 
 /// Log-likelihood of the observed shares under a player's smoothed rates.

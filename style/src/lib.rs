@@ -1,12 +1,14 @@
 //! The style database (issue 12): per player, the sequence tables of `haifu mine` and the rates of a profile
 //! ([`tally`], counted from the dataset's tables as [`played`] reads them), written as Parquet ([`db`]); two players compared and the nearest found ([`compare`]); a seat
 //! of a log attributed to the database's players ([`identify`]) and how often that is right on held-out games
-//! ([`accuracy`]); every decision but the discard counted per opportunity and situation ([`choice`]).
+//! ([`accuracy`]); the habits that tell players apart ([`habits`]); every decision but the discard counted per opportunity and situation ([`choice`]).
 
 pub mod accuracy;
+pub mod baseline;
 pub mod choice;
 pub mod compare;
 pub mod db;
+pub mod habits;
 pub mod identify;
 pub mod played;
 pub mod tally;
@@ -19,5 +21,14 @@ use played::Played;
 
 /// What a seat of a game shows of its player's style.
 pub fn observe(g: &Played, seat: u8) -> Observed {
-    Observed { sequences: tally::sequences(g, seat), tally: tally::of_game(g)[usize::from(seat)] }
+    let s = usize::from(seat);
+    let habits = habits::of_game(g).swap_remove(s);
+    let baseline = vec![baseline::of_game(g)[s]];
+    Observed {
+        sequences: tally::sequences(g, seat),
+        tally: tally::of_game(g)[s],
+        habits,
+        baseline,
+        ..Observed::default()
+    }
 }

@@ -82,6 +82,12 @@ pub struct DecisionTiles {
     /// tile.
     pub before: Counts,
     pub discard: Tile,
+    /// Shanten of the hand before the discard (its 3n+2 tiles: the best discard's) and after it.
+    pub shanten_before: i8,
+    pub shanten_after: i8,
+    pub tiles_left: u8,
+    /// The seat has a meld (an open hand, or a closed kan).
+    pub melds: bool,
 }
 
 /// Which games to read, and how much of them.
@@ -213,7 +219,7 @@ fn decisions_of(path: &Path, at: &(impl Fn(i64) -> Option<usize> + Sync), tiles:
     let mut columns: Vec<&str> = FLAGS.iter().chain(&KEYS).copied().collect();
     columns.push("source");
     if tiles {
-        columns.extend(["hand", "discard", "source_tile"]);
+        columns.extend(["hand", "discard", "source_tile", "shanten_before", "shanten_after", "tiles_left", "melds"]);
     }
     let mut out = Vec::new();
     for_each_batch_as(path, &columns, &["source"], |b| {
@@ -237,7 +243,9 @@ fn decisions_of(path: &Path, at: &(impl Fn(i64) -> Option<usize> + Sync), tiles:
         let tile_columns = if tiles {
             let discard = int("discard", &DataType::UInt8)?;
             let called = int("source_tile", &DataType::UInt8)?;
-            Some((hands(b, path)?, discard, called))
+            let shanten = [int("shanten_before", &DataType::Int8)?, int("shanten_after", &DataType::Int8)?];
+            let left = int("tiles_left", &DataType::UInt8)?;
+            Some((hands(b, path)?, discard, called, shanten, left, list(b, "melds", path)?))
         } else {
             None
         };
@@ -247,14 +255,23 @@ fn decisions_of(path: &Path, at: &(impl Fn(i64) -> Option<usize> + Sync), tiles:
             let keys = [0, 1, 2].map(|s| (keys[2 * s][i], keys[2 * s + 1][i]));
             let tiles = match &tile_columns {
                 None => None,
-                Some((hand, discard, called)) => {
+                Some((hand, discard, called, shanten, left, melds)) => {
                     let tile = |c: &arrow::array::ArrayRef| {
                         Tile::new(c.as_primitive::<UInt8Type>().value(i))
                             .ok_or_else(|| anyhow!("{}: game {}: a tile id above 135", path.display(), ids.value(i)))
                     };
                     let hand = hand_counts(hand, i);
                     let before = before_of(&hand, &keys, source, tile(called)?);
-                    Some(Box::new(DecisionTiles { hand, before, discard: tile(discard)? }))
+                    let sh = |c: &arrow::array::ArrayRef| c.as_primitive::<arrow::datatypes::Int8Type>().value(i);
+                    Some(Box::new(DecisionTiles {
+                        hand,
+                        before,
+                        discard: tile(discard)?,
+                        shanten_before: sh(&shanten[0]),
+                        shanten_after: sh(&shanten[1]),
+                        tiles_left: left.as_primitive::<UInt8Type>().value(i),
+                        melds: !melds.is_null(i) && !melds.value(i).is_empty(),
+                    }))
                 }
             };
             out.push((
@@ -354,6 +371,10 @@ impl Played {
                         hand: *d.hand.counts(),
                         before: d.before,
                         discard: d.discard,
+                        shanten_before: d.shanten_before,
+                        shanten_after: d.shanten_after,
+                        tiles_left: d.tiles_left,
+                        melds: !d.melds.is_empty(),
                     })),
                 }
             })

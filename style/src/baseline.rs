@@ -1,0 +1,282 @@
+//! The plain yardstick of identification (issue 50): 30 habit rates per game and seat, read straight from the
+//! decisions table's columns (no replay, no sequence, no choice), and linear discriminant analysis over the
+//! profiled players. The same features as `../shared/bench/stylometry_baseline.py` (which computes this baseline
+//! independently, with DuckDB and scikit-learn), computed here in the same run as haifu's own methods so that
+//! `haifu style accuracy` sets them side by side on the same trials.
+//!
+//! The model: each profiled player's games are draws of one Gaussian whose mean is the player's and whose
+//! covariance all players share (pooled within players, from the profile games); a block of games scores each
+//! player by the sum of its games' log-densities. A rate with no opportunity in a game (no riichi: no riichi
+//! turn) takes the profile games' mean.
+//!
+//! One difference from the script: its `melds is null` never holds on a haifu dataset (a hand without melds has
+//! an empty list), so its `dama_tenpai` is empty and its `open_tenpai` counts every hand. Here the two split by
+//! whether the seat has a meld, as they were meant to.
+
+use anyhow::{bail, Result};
+use hashbrown::HashMap;
+use nalgebra::{DMatrix, DVector};
+
+use haifu_ingest::extract::{Outcome, TileSource};
+
+use crate::played::Played;
+
+/// The features, in the script's order.
+pub const FEATURES: [&str; 30] = [
+    "tsumogiri",
+    "riichi_per_round",
+    "chi_per_round",
+    "pon_per_round",
+    "early_honor",
+    "early_term",
+    "early_28",
+    "mid_share",
+    "dragon_share",
+    "wind_share",
+    "riichi_turn",
+    "backoff",
+    "mid_shanten",
+    "dama_tenpai",
+    "open_tenpai",
+    "win",
+    "deal_in",
+    "late_backoff",
+    "term_share",
+    "d28_share",
+    "d37_share",
+    "first_honor",
+    "first_dragon",
+    "honor_t6",
+    "draw_backoff",
+    "called_share",
+    "riichi_tiles_left",
+    "early_5",
+    "mean_shanten",
+    "mean_turn",
+];
+const D: usize = FEATURES.len();
+
+/// One game's features of one seat (`NaN`: no opportunity in the game).
+pub type GameFeatures = [f64; D];
+
+/// Sums and counts of each feature's average.
+#[derive(Clone, Copy)]
+struct Means([(f64, u32); D]);
+
+impl Means {
+    fn add(&mut self, f: usize, x: f64) {
+        self.0[f].0 += x;
+        self.0[f].1 += 1;
+    }
+    fn flag(&mut self, f: usize, b: bool) {
+        self.add(f, f64::from(u8::from(b)));
+    }
+    fn value(&self, f: usize) -> f64 {
+        let (s, n) = self.0[f];
+        if n == 0 {
+            f64::NAN
+        } else {
+            s / f64::from(n)
+        }
+    }
+}
+
+/// Each seat's features in a game, by seat. Needs the discards' tiles ([`crate::played::Reading`] `tiles`).
+pub fn of_game(g: &Played) -> Vec<GameFeatures> {
+    let n = usize::from(g.n_players);
+    let mut m = vec![Means([(0.0, 0); D]); n];
+    let mut rounds = vec![Vec::<u16>::new(); n];
+    let mut counts = vec![[0u32; 3]; n]; // riichi, chi, pon
+    for d in &g.decisions {
+        let s = usize::from(d.seat);
+        if !rounds[s].contains(&d.round) {
+            rounds[s].push(d.round);
+        }
+        counts[s][0] += u32::from(d.riichi);
+        counts[s][1] += u32::from(d.source == TileSource::Chi);
+        counts[s][2] += u32::from(d.source == TileSource::Pon);
+        let Some(t) = &d.tiles else { continue };
+        let x = &mut m[s];
+        let k = t.discard.kind().index();
+        let (honor, digit) = (k >= 27, k % 9);
+        let suited = |ds: &[u8]| !honor && ds.contains(&digit);
+        let (sb, sa) = (t.shanten_before, t.shanten_after);
+        let free = !d.in_riichi;
+        if d.turn == 1 {
+            x.flag(21, honor);
+            x.flag(22, k >= 31);
+        }
+        if d.riichi {
+            x.add(10, f64::from(d.turn));
+            x.add(26, f64::from(t.tiles_left));
+        }
+        x.flag(25, free && d.source != TileSource::Draw);
+        if !free {
+            continue;
+        }
+        x.flag(0, d.tsumogiri);
+        if d.turn <= 4 {
+            x.flag(4, honor);
+            x.flag(5, suited(&[0, 8]));
+            x.flag(6, suited(&[1, 7]));
+        }
+        x.flag(7, suited(&[3, 4, 5]));
+        x.flag(8, k >= 31);
+        x.flag(9, honor && k < 31);
+        x.flag(11, sa > sb);
+        if (6..=9).contains(&d.turn) {
+            x.add(12, f64::from(sa));
+        }
+        if !t.melds && !d.riichi {
+            x.flag(13, sa == 0);
+        }
+        if t.melds {
+            x.flag(14, sa == 0);
+        }
+        if t.tiles_left < 30 {
+            x.flag(17, sa > sb);
+        }
+        x.flag(18, suited(&[0, 8]));
+        x.flag(19, suited(&[1, 7]));
+        x.flag(20, suited(&[2, 6]));
+        if d.turn <= 6 {
+            x.flag(23, honor);
+        }
+        if d.source == TileSource::Draw {
+            x.flag(24, sa > sb);
+        }
+        if d.turn <= 3 {
+            x.flag(27, suited(&[4]));
+        }
+        x.add(28, f64::from(sa));
+        x.add(29, f64::from(d.turn));
+    }
+    (0..n)
+        .map(|s| {
+            let mut f: GameFeatures = std::array::from_fn(|i| m[s].value(i));
+            let r = rounds[s].len() as f64;
+            let outcome = |o: Outcome| {
+                rounds[s].iter().filter(|&&i| g.rounds.get(usize::from(i)).is_some_and(|x| x.outcomes[s] == o)).count()
+                    as f64
+            };
+            if r > 0.0 {
+                f[1] = f64::from(counts[s][0]) / r;
+                f[2] = f64::from(counts[s][1]) / r;
+                f[3] = f64::from(counts[s][2]) / r;
+                f[15] = outcome(Outcome::Win) / r;
+                f[16] = outcome(Outcome::DealIn) / r;
+            } else {
+                for i in [1, 2, 3, 15, 16] {
+                    f[i] = f64::NAN;
+                }
+            }
+            f
+        })
+        .collect()
+}
+
+/// The discriminant fitted on the profile games: each player's mean, the shared precision, and the means that
+/// stand in for a missing feature. Features are standardised by the profile games' spread first (for the
+/// arithmetic; the ranking does not depend on it).
+pub struct Discriminant {
+    pub players: Vec<String>,
+    fill: [f64; D],
+    scale: [f64; D],
+    means: Vec<DVector<f64>>,
+    precision: DMatrix<f64>,
+}
+
+impl Discriminant {
+    /// Fits on `games` (player, features) for `players` (their order is the order of the scores).
+    pub fn fit(players: &[String], games: &[(&str, GameFeatures)]) -> Result<Discriminant> {
+        let place: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (p.as_str(), i)).collect();
+        let rows: Vec<(usize, &GameFeatures)> =
+            games.iter().filter_map(|(p, x)| place.get(p).map(|&i| (i, x))).collect();
+        if rows.len() <= players.len() {
+            bail!("the plain baseline needs more profile games ({}) than players ({})", rows.len(), players.len());
+        }
+        let mut fill = [0.0; D];
+        let mut scale = [1.0; D];
+        for f in 0..D {
+            let v: Vec<f64> = rows.iter().map(|(_, x)| x[f]).filter(|x| x.is_finite()).collect();
+            let mean = if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
+            let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len().max(1) as f64;
+            fill[f] = mean;
+            scale[f] = if var > 1e-12 { var.sqrt() } else { 1.0 };
+        }
+        let prepare = |x: &GameFeatures| -> DVector<f64> {
+            DVector::from_iterator(
+                D,
+                (0..D).map(|f| (if x[f].is_finite() { x[f] } else { fill[f] } - fill[f]) / scale[f]),
+            )
+        };
+        let xs: Vec<(usize, DVector<f64>)> = rows.iter().map(|(i, x)| (*i, prepare(x))).collect();
+        let mut sums = vec![DVector::zeros(D); players.len()];
+        let mut n = vec![0usize; players.len()];
+        for (i, x) in &xs {
+            sums[*i] += x;
+            n[*i] += 1;
+        }
+        let means: Vec<DVector<f64>> =
+            sums.into_iter().zip(&n).map(|(s, &k)| if k > 0 { s / k as f64 } else { DVector::zeros(D) }).collect();
+        let mut within = DMatrix::zeros(D, D);
+        for (i, x) in &xs {
+            let c = x - &means[*i];
+            within += &c * c.transpose();
+        }
+        within /= (xs.len() - players.len()) as f64;
+        // a feature constant within every player (or a combination of others) leaves the covariance singular: a
+        // little of the identity keeps it invertible without moving the others
+        for f in 0..D {
+            within[(f, f)] += 1e-6;
+        }
+        let Some(precision) = within.try_inverse() else { bail!("the plain baseline's covariance is singular") };
+        Ok(Discriminant { players: players.to_vec(), fill, scale, means, precision })
+    }
+
+    /// The log-density of one game's features under each player's Gaussian (up to one constant shared by all).
+    pub fn log_densities(&self, x: &GameFeatures) -> Vec<f64> {
+        let v = DVector::from_iterator(
+            D,
+            (0..D).map(|f| (if x[f].is_finite() { x[f] } else { self.fill[f] } - self.fill[f]) / self.scale[f]),
+        );
+        self.means
+            .iter()
+            .map(|m| {
+                let c = &v - m;
+                -0.5 * (c.transpose() * &self.precision * &c)[(0, 0)]
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two players whose first feature differs by two of its spreads: a game of each lands nearer its own mean.
+    #[test]
+    fn the_discriminant_ranks_the_nearer_mean_first() {
+        let players = vec!["a".to_string(), "b".to_string()];
+        let mut games = Vec::new();
+        for i in 0..200 {
+            let noise = ((i * 37) % 11) as f64 / 10.0 - 0.5;
+            for (p, centre) in [("a", 0.0), ("b", 2.0)] {
+                let mut x = [0.0; D];
+                for (f, v) in x.iter_mut().enumerate() {
+                    *v = ((i * (f + 3)) % 7) as f64 / 7.0;
+                }
+                x[0] = centre + noise;
+                games.push((p, x));
+            }
+        }
+        let lda = Discriminant::fit(&players, &games).unwrap();
+        let mut probe = games[0].1;
+        probe[0] = 0.1;
+        let s = lda.log_densities(&probe);
+        assert!(s[0] > s[1], "{s:?}");
+        probe[0] = 1.9;
+        let s = lda.log_densities(&probe);
+        assert!(s[1] > s[0], "{s:?}");
+    }
+}

@@ -421,7 +421,7 @@ fn identify_with_a_personal_network(ds: &str, db: &str, logs: &Path, nets: &Path
         "--json",
     ]));
     for r in ranked.as_array().unwrap() {
-        let parts = r["sequences"].as_f64().unwrap() + r["rates"].as_f64().unwrap();
+        let parts = ["sequences", "rates", "habits", "choices"].iter().map(|k| r[k].as_f64().unwrap()).sum::<f64>();
         match r["neural"].as_f64() {
             Some(ll) => {
                 assert_eq!(r["player"], "Honors", "only Honors has a network");

@@ -36,6 +36,17 @@ pub fn write_parquet(path: &Path, schema: SchemaRef, next: impl FnMut() -> Optio
     write_with(path, schema, props, next)
 }
 
+/// Writes the rows `fill` pushes into a fresh table as one Parquet file of one record batch: the small tables
+/// (players, profiles, choice and habit counts) that fit in memory whole.
+pub fn write_table<T: Table + Default>(path: &Path, fill: impl FnOnce(&mut T)) -> Result<()> {
+    let mut fill = Some(fill);
+    write_parquet(path, T::schema(), || {
+        let mut t = T::default();
+        fill.take()?(&mut t);
+        Some(t.finish())
+    })
+}
+
 /// The writer properties of a mining table. Snappy, as DuckDB and Spark write by default: zstd's level 1 took a
 /// fifth of a whole `haifu mine` for a table 30% smaller (5.9 against 8.5 MB on the corpus,
 /// docs/PERFORMANCE.md), and the tables are remade from the dataset in a second. A [`Coded`] column (a few
@@ -195,12 +206,7 @@ pub fn write_tables_into(dir: &Path, mined: &Mined, meta: &serde_json::Value) ->
         sequences.push(&CountRows { names: &names, counts: chunks.next()? });
         Some(sequences.finish())
     })?;
-    let mut players = Some(PlayersTable::default());
-    write_parquet(&dir.join(PLAYERS), PlayersTable::schema(), || {
-        let mut t = players.take()?;
-        t.push(mined);
-        Some(t.finish())
-    })?;
+    write_table(&dir.join(PLAYERS), |t: &mut PlayersTable| t.push(mined))?;
     haifu_ingest::shapes::write_shapes(&dir.join(SHAPES), &keys_used(&mined.counts))?;
     let mut meta = meta.clone();
     if let Some(o) = meta.as_object_mut() {

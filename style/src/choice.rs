@@ -35,7 +35,7 @@ use haifu_imitate::rank::Winds;
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Table, UInt64, UInt8 as U8, Utf8};
 use haifu_mining::dataset::{cast_to, for_each_batch, hand_counts, hands, year_parts};
-use haifu_mining::tables::write_parquet;
+use haifu_mining::tables::write_table;
 use haifu_record::action::Action;
 use haifu_record::state::TableState;
 use haifu_rules::shanten::{shanten, shanten_each};
@@ -789,9 +789,7 @@ columns! {
 
 /// Writes the counts of the profiled players and of everyone (`all_scope`) into `path`.
 pub fn write(path: &Path, per: &[(&str, &ChoiceCounts)]) -> Result<()> {
-    let mut table = Some(ChoicesTable::default());
-    write_parquet(path, ChoicesTable::schema(), || {
-        let mut t = table.take()?;
+    write_table(path, |t: &mut ChoicesTable| {
         for (player, counts) in per {
             let mut rows: Vec<_> = counts.0.iter().collect();
             rows.sort_by_key(|(s, _)| **s);
@@ -799,7 +797,6 @@ pub fn write(path: &Path, per: &[(&str, &ChoiceCounts)]) -> Result<()> {
                 t.push(&(*player, *s, *c));
             }
         }
-        Some(t.finish())
     })
 }
 

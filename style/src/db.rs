@@ -28,7 +28,7 @@ use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Float64, Table, UInt64, Utf8};
 use haifu_mining::mine::in_sample;
-use haifu_mining::tables::{write_parquet, write_tables_into};
+use haifu_mining::tables::{write_table, write_tables_into};
 use haifu_mining::{MineOptions, Strategy};
 use haifu_rules::table::GameType;
 
@@ -224,13 +224,10 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     own.extend([PROFILES, CHOICES, HABITS_FILE]);
     haifu_ingest::folder::replace_folder(out, &own, |tmp| {
         write_tables_into(tmp, &mined, &meta)?;
-        let mut table = Some(ProfilesTable::default());
-        write_parquet(&tmp.join(PROFILES), ProfilesTable::schema(), || {
-            let mut t = table.take()?;
+        write_table(&tmp.join(PROFILES), |t: &mut ProfilesTable| {
             for p in &profiles {
                 t.push(p);
             }
-            Some(t.finish())
         })?;
         let refs: Vec<(&str, &HabitCounts)> = habit_rows.iter().map(|(p, h)| (*p, h)).collect();
         habits::write(&tmp.join(HABITS_FILE), &refs)?;

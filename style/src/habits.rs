@@ -26,7 +26,7 @@ use haifu_imitate::rank::Winds;
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Table, UInt64, Utf8};
 use haifu_ingest::extract::TileSource;
-use haifu_mining::tables::write_parquet;
+use haifu_mining::tables::write_table;
 use haifu_rules::Kind;
 
 use crate::choice::{wilson, Count};
@@ -300,15 +300,12 @@ columns! {
 
 /// Writes the habit counts of `per` (player, counts; ALL among them).
 pub fn write(path: &Path, per: &[(&str, &HabitCounts)]) -> Result<()> {
-    let mut table = Some(HabitsTable::default());
-    write_parquet(path, HabitsTable::schema(), || {
-        let mut t = table.take()?;
+    write_table(path, |t: &mut HabitsTable| {
         for (player, h) in per {
             for (i, c) in h.0.iter().enumerate() {
                 t.push(&(*player, i, *c));
             }
         }
-        Some(t.finish())
     })
 }
 

@@ -18,8 +18,8 @@ use crate::baseline::Discriminant;
 use crate::choice::{wilson, Count};
 use crate::db::StyleDb;
 use crate::identify::{Observed, Scorer, SequenceLikelihoods};
-use crate::observe;
-use crate::played::{self, Reading};
+use crate::observe_game;
+use crate::played::{self, Played, Reading};
 
 /// The figures for one block size.
 #[derive(Clone, Debug, Serialize)]
@@ -82,42 +82,69 @@ pub struct AccuracyReport {
     pub overlap: Vec<i32>,
 }
 
+/// The games `measure` reads, in one pass over the dataset: the database's own (its years, its sample: what the
+/// plain baseline is fitted on) and the test games of `years` (with a sampled database, only those it left out).
+struct Games {
+    games: Vec<Played>,
+    profile: Vec<usize>,
+    test: Vec<usize>,
+}
+
+fn games_of(db: &StyleDb, dataset: &Path, years: &[i32]) -> Result<Games> {
+    let (sample, db_years) = (db.meta.sample, &db.meta.years);
+    let union: Vec<i32> = if db_years.is_empty() || years.is_empty() {
+        Vec::new()
+    } else {
+        db_years.iter().chain(years).copied().collect()
+    };
+    let within = |ys: &[i32], y: Option<i32>| ys.is_empty() || y.is_some_and(|y| ys.contains(&y));
+    // which side each kept game is on, noted while the games index is at hand
+    let sides = std::cell::RefCell::new(HashMap::<i64, (bool, bool)>::new());
+    let reading = Reading { years: &union, players: db.meta.rules.players, tiles: true };
+    let games = played::read(dataset, &reading, |index, g| {
+        let year = index.year(g);
+        let profile = in_sample(g, sample) && within(db_years, year);
+        let test = within(years, year) && (sample.is_none() || !in_sample(g, sample));
+        sides.borrow_mut().insert(g, (profile, test));
+        profile || test
+    })?;
+    let sides = sides.into_inner();
+    let side = |i: &usize, which: fn((bool, bool)) -> bool| sides.get(&games[*i].game_id).is_some_and(|&s| which(s));
+    // a game of both sides (a database of every game tested on its own years) is on both: `overlap` warns
+    let profile = (0..games.len()).filter(|i| side(i, |s| s.0)).collect();
+    let test = (0..games.len()).filter(|i| side(i, |s| s.1)).collect();
+    Ok(Games { games, profile, test })
+}
+
 /// Each profiled player's seats in the test games, in play order.
-fn seats_of(db: &StyleDb, dataset: &Path, years: &[i32]) -> Result<(HashMap<String, Vec<Observed>>, usize)> {
-    // with a sampled database, only the games it left out
-    let sample = db.meta.sample;
-    let reading = Reading { years, players: db.meta.rules.players, tiles: true };
-    let games = played::read(dataset, &reading, |_, g| sample.is_none() || !in_sample(g, sample))?;
-    let mut choices = crate::choice::per_seat(dataset, years, &games)?;
+fn seats_of(db: &StyleDb, dataset: &Path, years: &[i32], g: &Games) -> Result<HashMap<String, Vec<Observed>>> {
+    let mut choices = crate::choice::per_seat(dataset, years, &g.games)?;
     let profiled: hashbrown::HashSet<&str> = db.profiles.iter().map(|p| p.player.as_str()).collect();
     let mut out: HashMap<String, Vec<Observed>> = HashMap::new();
-    for (i, g) in games.iter().enumerate() {
-        for seat in 0..g.n_players {
-            let name = &g.names[usize::from(seat)];
+    for &i in &g.test {
+        let game = &g.games[i];
+        for (seat, mut seen) in (0u8..).zip(observe_game(game)) {
+            let name = &game.names[usize::from(seat)];
             if profiled.contains(name.as_str()) {
-                let mut seen = observe(g, seat);
                 seen.choices = choices.remove(&(i, seat)).unwrap_or_default();
                 out.entry_ref(name.as_str()).or_default().push(seen);
             }
         }
     }
-    Ok((out, games.len()))
+    Ok(out)
 }
 
-/// The plain baseline fitted on the database's own games (its years, its sample), re-read from `dataset`.
-fn fit_baseline(db: &StyleDb, dataset: &Path) -> Result<(Discriminant, usize)> {
-    let sample = db.meta.sample;
-    let reading = Reading { years: &db.meta.years, players: db.meta.rules.players, tiles: true };
-    let games = played::read(dataset, &reading, |_, g| in_sample(g, sample))?;
+/// The plain baseline fitted on the database's own games.
+fn fit_baseline(db: &StyleDb, g: &Games) -> Result<Discriminant> {
     let mut rows = Vec::new();
-    for g in &games {
-        for (seat, x) in crate::baseline::of_game(g).into_iter().enumerate() {
-            rows.push((g.names[seat].as_str(), x));
+    for &i in &g.profile {
+        let game = &g.games[i];
+        for (seat, x) in crate::baseline::of_game(game).into_iter().enumerate() {
+            rows.push((game.names[seat].as_str(), x));
         }
     }
     let players: Vec<String> = db.profiles.iter().map(|p| p.player.clone()).collect();
-    let lda = Discriminant::fit(&players, &rows)?;
-    Ok((lda, games.len()))
+    Discriminant::fit(&players, &rows)
 }
 
 /// Identification on the test games of `years`, each trial's sequences scored by `likelihoods` (the
@@ -133,12 +160,14 @@ pub fn measure(
     if block_sizes.contains(&0) {
         bail!("--games: a trial pools at least one game");
     }
-    let (seats, test_games) = seats_of(db, dataset, years)?;
+    let read = games_of(db, dataset, years)?;
+    let (test_games, baseline_games) = (read.test.len(), read.profile.len());
+    let seats = seats_of(db, dataset, years, &read)?;
     if seats.is_empty() {
         bail!("{}: none of the database's {} players plays in years {years:?}", dataset.display(), db.profiles.len());
     }
     let n_players = db.profiles.len() as f64;
-    let (lda, baseline_games) = fit_baseline(db, dataset)?;
+    let lda = fit_baseline(db, &read)?;
     let started = Instant::now();
     let mut scored_games = 0usize;
     let mut rows = Vec::new();

@@ -123,31 +123,31 @@ pub struct StyleMeta {
 
 /// Each seat's counts per player name over `games`, and everyone's.
 pub fn tallies(games: &[Played]) -> (HashMap<String, Tally>, Tally) {
-    let mut per: HashMap<String, Tally> = HashMap::new();
-    let mut all = Tally::default();
-    for g in games {
-        for (seat, t) in of_game(g).iter().enumerate() {
-            let name = g.names[seat].as_str();
-            all.add(&Tally { games: 0, ..*t });
-            if !ANONYMOUS.contains(&name) {
-                per.entry_ref(name).or_default().add(t);
-            }
-        }
-    }
+    let (per, mut all) = per_player(games, of_game, Tally::add);
+    // a game counts once in ALL, not once per seat
     all.games = games.len() as u64;
     (per, all)
 }
 
 /// Each seat's habit counts per player name over `games`, and everyone's.
 pub fn habit_tallies(games: &[Played]) -> (HashMap<String, HabitCounts>, HabitCounts) {
-    let mut per: HashMap<String, HabitCounts> = HashMap::new();
-    let mut all = HabitCounts::default();
+    per_player(games, habits::of_game, HabitCounts::add)
+}
+
+/// Each seat's `counts` summed per player name, and over every seat (anonymous ones in ALL only).
+fn per_player<T: Default>(
+    games: &[Played],
+    counts: fn(&Played) -> Vec<T>,
+    add: fn(&mut T, &T),
+) -> (HashMap<String, T>, T) {
+    let mut per: HashMap<String, T> = HashMap::new();
+    let mut all = T::default();
     for g in games {
-        for (seat, h) in habits::of_game(g).iter().enumerate() {
+        for (seat, t) in counts(g).iter().enumerate() {
             let name = g.names[seat].as_str();
-            all.add(h);
+            add(&mut all, t);
             if !ANONYMOUS.contains(&name) {
-                per.entry_ref(name).or_default().add(h);
+                add(per.entry_ref(name).or_default(), t);
             }
         }
     }

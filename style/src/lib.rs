@@ -19,16 +19,25 @@ pub use tally::{Tally, RATES};
 
 use played::Played;
 
+/// What each seat of a game shows of its player's style, by seat (the game's counts computed once for all).
+pub fn observe_game(g: &Played) -> Vec<Observed> {
+    let (tallies, habits, baseline) = (tally::of_game(g), habits::of_game(g), baseline::of_game(g));
+    tallies
+        .into_iter()
+        .zip(habits)
+        .zip(baseline)
+        .zip(0u8..)
+        .map(|(((tally, habits), x), seat)| Observed {
+            sequences: tally::sequences(g, seat),
+            tally,
+            habits,
+            baseline: vec![x],
+            ..Observed::default()
+        })
+        .collect()
+}
+
 /// What a seat of a game shows of its player's style.
 pub fn observe(g: &Played, seat: u8) -> Observed {
-    let s = usize::from(seat);
-    let habits = habits::of_game(g).swap_remove(s);
-    let baseline = vec![baseline::of_game(g)[s]];
-    Observed {
-        sequences: tally::sequences(g, seat),
-        tally: tally::of_game(g)[s],
-        habits,
-        baseline,
-        ..Observed::default()
-    }
+    observe_game(g).swap_remove(usize::from(seat))
 }

@@ -175,6 +175,11 @@ pub fn of_game(g: &Played) -> Vec<GameFeatures> {
         .collect()
 }
 
+/// A game's features less the profile games' means, over their spreads; a missing one at the mean.
+fn standardised(x: &GameFeatures, fill: &[f64; D], scale: &[f64; D]) -> DVector<f64> {
+    DVector::from_iterator(D, (0..D).map(|f| if x[f].is_finite() { (x[f] - fill[f]) / scale[f] } else { 0.0 }))
+}
+
 /// The discriminant fitted on the profile games: each player's mean, the shared precision, and the means that
 /// stand in for a missing feature. Features are standardised by the profile games' spread first (for the
 /// arithmetic; the ranking does not depend on it).
@@ -236,10 +241,7 @@ impl Discriminant {
 
     /// The log-density of one game's features under each player's Gaussian (up to one constant shared by all).
     pub fn log_densities(&self, x: &GameFeatures) -> Vec<f64> {
-        let v = DVector::from_iterator(
-            D,
-            (0..D).map(|f| (if x[f].is_finite() { x[f] } else { self.fill[f] } - self.fill[f]) / self.scale[f]),
-        );
+        let v = standardised(x, &self.fill, &self.scale);
         self.means
             .iter()
             .map(|m| {

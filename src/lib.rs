@@ -204,6 +204,13 @@ pub trait Network {
         scorer: &'a haifu_style::Scorer<'a>,
         device: DeviceChoice,
     ) -> Result<Box<dyn haifu_style::SequenceLikelihoods + 'a>>;
+    /// `style accuracy --embedding`: the learned style embedding, trained on the reference games it is given
+    /// (written to `save` when given), or the one trained before in `from`.
+    fn style_embedding(
+        &self,
+        from: Option<&Path>,
+        save: Option<&Path>,
+    ) -> Result<Box<dyn haifu_style::embedding::Trainer>>;
 }
 
 /// What a network step adds to a command's output: its JSON and its text.
@@ -231,8 +238,14 @@ impl Command {
             Command::Style { what: style::StyleCommand::Identify(a) } if a.device.is_some() => {
                 Some("haifu style identify --device")
             }
+            Command::Style { what: style::StyleCommand::Identify(a) } if a.embedding.is_some() => {
+                Some("haifu style identify --embedding")
+            }
             Command::Style { what: style::StyleCommand::Accuracy(a) } if a.device.is_some() => {
                 Some("haifu style accuracy --device")
+            }
+            Command::Style { what: style::StyleCommand::Accuracy(a) } if a.embeds() => {
+                Some("haifu style accuracy --embedding")
             }
             Command::MjaiBot(a) if a.model.is_some() => Some("haifu mjai-bot --model"),
             Command::Review(a) if a.model.is_some() => Some("haifu review --model"),

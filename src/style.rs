@@ -110,6 +110,10 @@ pub struct NearestArgs {
     pub db: DbArgs,
     #[arg(long, short, default_value_t = 5)]
     pub k: usize,
+    /// Rank by the cosine of the players' centroids in a learned embedding (a folder written by `style accuracy
+    /// --embedding --embedding-out DIR` from this database) instead of the sequences' distance.
+    #[arg(long)]
+    pub embedding: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -138,6 +142,11 @@ pub struct IdentifyArgs {
     /// same ranking as the lookup in Rust (the default). Runs in the network binary, haifu-neural.
     #[arg(long)]
     pub device: Option<DeviceChoice>,
+    /// Also rank by a learned embedding (a folder written by `style accuracy --embedding --embedding-out DIR`
+    /// from this database): the cosine of each player's centroid to the seat's games' mean direction, printed
+    /// beside the score and ranking the players. Runs in the network binary, haifu-neural.
+    #[arg(long)]
+    pub embedding: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -161,6 +170,25 @@ pub struct AccuracyArgs {
     /// same figures as the lookup in Rust (the default). Runs in the network binary, haifu-neural.
     #[arg(long)]
     pub device: Option<DeviceChoice>,
+    /// Also rank by a learned style embedding (docs/STYLE.md), trained in the run on the database's own games
+    /// (the profile games the baseline is fitted on): the players' centroids against each block's. Runs in the
+    /// network binary, haifu-neural.
+    #[arg(long)]
+    pub embedding: bool,
+    /// Rank by an embedding trained before (a folder written by --embedding-out), trained on other players or
+    /// the same: the database's own games give only the centroids. Implies --embedding.
+    #[arg(long)]
+    pub embedding_from: Option<PathBuf>,
+    /// Write the embedding trained in the run to this folder (weights and settings), for --embedding-from.
+    #[arg(long)]
+    pub embedding_out: Option<PathBuf>,
+}
+
+impl AccuracyArgs {
+    /// Whether the run ranks by a learned embedding (a network command).
+    pub fn embeds(&self) -> bool {
+        self.embedding || self.embedding_from.is_some()
+    }
 }
 
 pub fn run(c: &StyleCommand, network: Option<&dyn Network>) -> Result<()> {
@@ -419,6 +447,9 @@ fn compare(a: &CompareArgs) -> Result<()> {
 fn nearest(a: &NearestArgs) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let me = db.profile(&a.player)?;
+    if let Some(dir) = &a.embedding {
+        return nearest_embedded(a, &db, &me.player, dir);
+    }
     let tables = db.tables(None)?;
     let mine = Distribution::of(tables.get(&me.player));
     let mut near: Vec<(&str, f64, u64)> = db
@@ -437,6 +468,25 @@ fn nearest(a: &NearestArgs) -> Result<()> {
     println!("nearest to {} (Jensen-Shannon distance of the sequences):", me.player);
     for (p, d, g) in near {
         println!("  {p:<24} {d:.4}  ({g} games)");
+    }
+    Ok(())
+}
+
+/// `style nearest --embedding DIR`: the other players by the cosine of their centroids to the player's.
+fn nearest_embedded(a: &NearestArgs, db: &StyleDb, player: &str, dir: &Path) -> Result<()> {
+    let reference = haifu_style::embedding::Reference::read(dir)?;
+    let Some(mut near) = reference.centroids.nearest(player) else {
+        bail!("{}: {player} has no centroid in this embedding (its database: {})", dir.display(), reference.db);
+    };
+    near.truncate(a.k);
+    let games = |p: &str| db.profiles.iter().find(|q| q.player == p).map_or(0, |q| q.tally.games);
+    if a.db.json {
+        let rows: Vec<Value> = near.iter().map(|(p, c)| json!({"player": p, "cosine": c, "games": games(p)})).collect();
+        return print_json(&json!({"player": player, "embedding": dir.display().to_string(), "nearest": rows}));
+    }
+    println!("nearest to {player} (cosine of the centroids in the embedding {}):", dir.display());
+    for (p, c) in near {
+        println!("  {p:<24} {c:.4}  ({} games)", games(p));
     }
     Ok(())
 }
@@ -473,6 +523,7 @@ fn seat_in(g: &Played, seat: &str, at: &str) -> Result<u8> {
 fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let mut seen = Observed::default();
+    let mut per_game = Vec::new();
     let mut positions = haifu_encoding::Positions::default();
     let mut used = 0usize;
     'files: for path in &a.log {
@@ -498,7 +549,11 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
                 );
             }
             let seat = seat_in(g, &a.seat, &at)?;
-            seen.add(&haifu_style::observe(g, seat));
+            let game = haifu_style::observe(g, seat);
+            seen.add(&game);
+            if a.embedding.is_some() {
+                per_game.push(game);
+            }
             if a.models.is_some() {
                 let all = haifu_encoding::positions::of_game(i as i64, record)?;
                 positions.extend(all.select(|k| all.seat[k] == seat));
@@ -523,36 +578,48 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         let scores = crate::needs(network, "haifu style identify --models")?.identify(dir, &db, &positions)?;
         ranking = haifu_style::identify::with_networks(ranking, &scores);
     }
+    if let Some(dir) = &a.embedding {
+        let reference = haifu_style::embedding::Reference::read(dir)?;
+        let net = crate::needs(network, "haifu style identify --embedding")?.style_embedding(Some(dir), None)?;
+        let inputs: Vec<Vec<f32>> = per_game.iter().map(|o| reference.inputs.of(o)).collect();
+        let games = net.fit(&inputs, &[], 0)?.embed(&inputs)?;
+        let c = &reference.centroids;
+        let cosine = c.players.iter().map(String::as_str).zip(c.similarities(&games)).collect();
+        ranking = haifu_style::identify::with_embedding(ranking, &cosine);
+    }
     if a.db.json {
         let top: Vec<&haifu_style::Score> = ranking.iter().take(a.top).collect();
         return print_json(&serde_json::to_value(top)?);
     }
     println!(
-        "seat {:?} over {used} game(s): {} sequences, {} rounds; the {} profiled players by log-likelihood:",
+        "seat {:?} over {used} game(s): {} sequences, {} rounds; the {} profiled players by {}:",
         a.seat,
         seen.sequences.len(),
         seen.tally.rounds,
-        ranking.len()
+        ranking.len(),
+        if a.embedding.is_some() { "the embedding's cosine" } else { "log-likelihood" }
     );
     println!(
-        "{:>4} {} {:>12} {:>12} {:>10} {:>10}",
+        "{:>4} {} {:>12} {:>12} {:>10} {:>10} {:>10}",
         "",
         padded("player", 24),
         "score",
         "sequences",
         "rates",
-        "network"
+        "network",
+        "embedding"
     );
     for (i, s) in ranking.iter().take(a.top).enumerate() {
-        let net = s.neural.map_or("-".to_string(), |n| format!("{n:.2}"));
+        let shown = |x: Option<f64>, digits: usize| x.map_or("-".to_string(), |n| format!("{n:.digits$}"));
         println!(
-            "{:>4} {} {:>12.2} {:>12.2} {:>10.2} {:>10}",
+            "{:>4} {} {:>12.2} {:>12.2} {:>10.2} {:>10} {:>10}",
             i + 1,
             padded(&s.player, 24),
             s.score,
             s.sequences,
             s.rates,
-            net
+            shown(s.neural, 2),
+            shown(s.embedding, 3)
         );
     }
     Ok(())
@@ -568,7 +635,17 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
         }
     };
     let likelihoods: &dyn SequenceLikelihoods = tensors.as_deref().map_or(&scorer, |t| t);
-    let r = haifu_style::accuracy::measure(&scorer, likelihoods, &a.dataset, &a.years, &a.games)?;
+    if a.embedding_out.is_some() && !a.embedding {
+        anyhow::bail!("--embedding-out writes the embedding trained in the run: give --embedding");
+    }
+    let trainer = match a.embeds() {
+        false => None,
+        true => Some(
+            crate::needs(network, "haifu style accuracy --embedding")?
+                .style_embedding(a.embedding_from.as_deref(), a.embedding_out.as_deref())?,
+        ),
+    };
+    let r = haifu_style::accuracy::measure(&scorer, likelihoods, &a.dataset, &a.years, &a.games, trainer.as_deref())?;
     if let Some(path) = &a.html {
         let page = haifu_reports::pages::accuracy_page(
             &r,
@@ -598,7 +675,7 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
         r.games_per_s
     );
     println!(
-        "{:>6} {:>8} {:>7} {:>8} {:>15} {:>8} {:>10} {:>10} {:>10} {:>14} {:>14} {:>14} {:>14} {:>14}",
+        "{:>6} {:>8} {:>7} {:>8} {:>15} {:>8} {:>10} {:>10} {:>10} {:>14} {:>14} {:>14} {:>14} {:>14} {:>14}",
         "games",
         "players",
         "trials",
@@ -612,12 +689,13 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
         "rates 1/5",
         "habits 1/5",
         "choices 1/5",
-        "baseline 1/5"
+        "baseline 1/5",
+        if a.embeds() { "embedding 1/5" } else { "" }
     );
     let pair = |x: [f64; 2]| format!("{:>6.1}/{:>5.1}%", 100.0 * x[0], 100.0 * x[1]);
     for x in &r.rows {
         println!(
-            "{:>6} {:>8} {:>7} {:>7.1}% {:>15} {:>7.1}% {:>9.1}% {:>9.1}% {:>10.1} {} {} {} {} {}",
+            "{:>6} {:>8} {:>7} {:>7.1}% {:>15} {:>7.1}% {:>9.1}% {:>9.1}% {:>10.1} {} {} {} {} {} {}",
             x.games,
             x.players,
             x.trials,
@@ -631,7 +709,8 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
             pair(x.rates_only),
             pair(x.habits_only),
             pair(x.choices_only),
-            pair(x.baseline)
+            pair(x.baseline),
+            x.embedding.map_or(String::new(), pair)
         );
     }
     Ok(())

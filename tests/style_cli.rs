@@ -185,6 +185,7 @@ fn style_database_profiles_compares_and_identifies() {
 
     player_report_lists_moves_against_the_majority(ds_s, db_s, &s.0.join("honors"));
     identify_with_a_personal_network(ds_s, db_s, &out.join("logs"), &s.0.join("nets"));
+    embedding_identifies_the_bots_from_unseen_games(ds_s, db_s, &out.join("logs"), &s.0.join("embedding"));
     bots_report_sets_bots_beside_humans(db_s, &s.0.join("bots"));
 
     // bad input: one line naming what is wrong
@@ -431,4 +432,61 @@ fn identify_with_a_personal_network(ds: &str, db: &str, logs: &Path, nets: &Path
         }
     }
     assert!(ranked.as_array().unwrap().iter().any(|r| r["player"] == "Honors" && r["neural"].is_number()));
+}
+
+/// `style accuracy --embedding`: a network trained on the eight bots' 2022 games names them from their 2023
+/// games, which it never saw; the network written by --embedding-out, loaded by --embedding-from, places every
+/// trial the same.
+fn embedding_identifies_the_bots_from_unseen_games(ds: &str, db: &str, logs: &Path, saved: &Path) {
+    let args = ["style", "accuracy", "--db", db, "--dataset", ds, "--years", "2023", "--games", "1,5", "--json"];
+    let trained = json(&haifu(&[&args[..], &["--embedding", "--embedding-out", saved.to_str().unwrap()]].concat()));
+    let rows = trained["rows"].as_array().unwrap();
+    for row in rows {
+        let top1 = row["embedding"][0].as_f64().unwrap();
+        let (lo, hi) =
+            (row["embedding_top1_interval"][0].as_f64().unwrap(), row["embedding_top1_interval"][1].as_f64().unwrap());
+        assert!(lo <= top1 && top1 <= hi, "{row}");
+        assert!(row["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["embedding"].as_u64().is_some_and(|e| (1..=8).contains(&e))));
+        // far above chance (1 in 8) from one game, and most blocks of five named right
+        let floor = if row["games"] == 1 { 3.0 * row["chance_top1"].as_f64().unwrap() } else { 0.75 };
+        assert!(top1 >= floor, "embedding top-1 {top1} from {} games", row["games"]);
+    }
+    let loaded = json(&haifu(&[&args[..], &["--embedding-from", saved.to_str().unwrap()]].concat()));
+    for (a, b) in rows.iter().zip(loaded["rows"].as_array().unwrap()) {
+        assert_eq!(a["places"], b["places"], "the saved embedding places the trials otherwise");
+    }
+    // a folder without an embedding is named
+    let wrong = haifu(&[&args[..], &["--embedding-from", ds]].concat());
+    assert!(error(&wrong).contains("no embedding here"), "{}", error(&wrong));
+
+    // nearest by the centroids: the seven others, nearest first, each a cosine
+    let dir = saved.to_str().unwrap();
+    let near = json(&haifu(&["style", "nearest", "Honors", "--db", db, "-k", "7", "--embedding", dir, "--json"]));
+    let cos: Vec<f64> = near["nearest"].as_array().unwrap().iter().map(|n| n["cosine"].as_f64().unwrap()).collect();
+    assert_eq!(cos.len(), 7);
+    assert!(cos.windows(2).all(|w| w[0] >= w[1]) && cos.iter().all(|c| c.abs() <= 1.0 + 1e-9), "{cos:?}");
+    // identify five 2023 games of Honors from their logs: ranked by the cosine, Honors first
+    let mut args = vec!["style".to_string(), "identify".into(), "--db".into(), db.into()];
+    let mut games = std::fs::read_dir(logs).unwrap().map(|e| e.unwrap().path()).collect::<Vec<_>>();
+    games.sort();
+    for log in games
+        .iter()
+        .filter(|p| {
+            p.file_name().unwrap().to_str().unwrap().starts_with("2023")
+                && std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"Honors\""))
+        })
+        .take(5)
+    {
+        args.extend(["--log".to_string(), log.display().to_string()]);
+    }
+    args.extend(["--seat", "Honors", "--embedding", dir, "--json"].map(String::from));
+    let ranked = json(&haifu(&args.iter().map(String::as_str).collect::<Vec<_>>()));
+    let ranked = ranked.as_array().unwrap();
+    let cos: Vec<f64> = ranked.iter().map(|r| r["embedding"].as_f64().unwrap()).collect();
+    assert!(cos.windows(2).all(|w| w[0] >= w[1]), "{cos:?}");
+    assert_eq!(ranked[0]["player"], "Honors", "{ranked:?}");
 }

@@ -20,6 +20,7 @@ use haifu_neural::Positions;
 use haifu_play::follow::Follower;
 use haifu_play::policy::Backoff;
 
+mod embedding;
 mod neural;
 mod tables;
 mod train;
@@ -113,6 +114,14 @@ impl haifu::Network for Torch {
         device: DeviceChoice,
     ) -> Result<Box<dyn haifu_style::SequenceLikelihoods + 'a>> {
         Ok(Box::new(tables::TensorLikelihoods::new(scorer, haifu_neural::train::device(device)?)))
+    }
+
+    fn style_embedding(
+        &self,
+        from: Option<&Path>,
+        save: Option<&Path>,
+    ) -> Result<Box<dyn haifu_style::embedding::Trainer>> {
+        Ok(Box::new(embedding::Torch { from: from.map(Path::to_path_buf), save: save.map(Path::to_path_buf) }))
     }
 }
 

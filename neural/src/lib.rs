@@ -5,6 +5,7 @@
 
 mod adam;
 pub mod choices;
+pub mod embedding;
 pub mod eval;
 pub mod hybrid;
 pub mod lookup;

@@ -384,6 +384,7 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
             "habits alone top-1",
             "choices alone top-1",
             "plain baseline top-1",
+            "embedding top-1",
         ],
     );
     for x in &r.rows {
@@ -403,6 +404,7 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
             Cell::Percent(x.habits_only[0]),
             Cell::Percent(x.choices_only[0]),
             Cell::Percent(x.baseline[0]),
+            Cell::opt_percent(x.embedding.map(|e| e[0])),
         ]);
     }
     t.note(format!(
@@ -490,6 +492,16 @@ pub fn accuracy_findings(r: &haifu_style::accuracy::AccuracyReport) -> Vec<Strin
         best.0,
         pct(first.baseline[0])
     ));
+    if let (Some(one), Some(many)) = (first.embedding, last.embedding) {
+        out.push(format!(
+            "The learned embedding (players ranked by the cosine of their reference games' centroid to the block's) \
+             names the right player first in {} of the trials at {} game(s) and {} at {}.",
+            pct(one[0]),
+            first.games,
+            pct(many[0]),
+            last.games
+        ));
+    }
     if !r.overlap.is_empty() {
         out.push(format!(
             "The test years {:?} are among the database's: its profiles saw these games, and the figures flatter.",

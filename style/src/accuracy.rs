@@ -15,8 +15,9 @@ use serde::Serialize;
 use haifu_mining::mine::in_sample;
 
 use crate::baseline::Discriminant;
-use crate::choice::{wilson, Count};
+use crate::choice::{wilson, ChoiceCounts, Count};
 use crate::db::StyleDb;
+use crate::embedding::{Centroids, Inputs, Reference, Trainer};
 use crate::identify::{Observed, Scorer, SequenceLikelihoods};
 use crate::observe_game;
 use crate::played::{self, Played, Reading};
@@ -48,6 +49,10 @@ pub struct Accuracy {
     /// linear discriminant analysis over the profile games), and its top-1's 95% interval.
     pub baseline: [f64; 2],
     pub baseline_top1_interval: (f64, f64),
+    /// The learned embedding's top-1 and top-5 and its top-1's 95% interval ([`crate::embedding`]: the
+    /// players ranked by the cosine of their reference games' centroid to the block's), where one was given.
+    pub embedding: Option<[f64; 2]>,
+    pub embedding_top1_interval: Option<(f64, f64)>,
     /// Every trial, the players in name order and each player's blocks in play order.
     pub places: Vec<TrialPlace>,
 }
@@ -62,6 +67,7 @@ pub struct TrialPlace {
     pub habits: usize,
     pub choices: usize,
     pub baseline: usize,
+    pub embedding: Option<usize>,
 }
 
 /// The parts of the score a trial is placed by, in [`TrialPlace`]'s order.
@@ -88,6 +94,8 @@ struct Games {
     games: Vec<Played>,
     profile: Vec<usize>,
     test: Vec<usize>,
+    /// The years read (empty: all).
+    years: Vec<i32>,
 }
 
 fn games_of(db: &StyleDb, dataset: &Path, years: &[i32]) -> Result<Games> {
@@ -113,25 +121,35 @@ fn games_of(db: &StyleDb, dataset: &Path, years: &[i32]) -> Result<Games> {
     // a game of both sides (a database of every game tested on its own years) is on both: `overlap` warns
     let profile = (0..games.len()).filter(|i| side(i, |s| s.0)).collect();
     let test = (0..games.len()).filter(|i| side(i, |s| s.1)).collect();
-    Ok(Games { games, profile, test })
+    Ok(Games { games, profile, test, years: union })
 }
 
-/// Each profiled player's seats in the test games, in play order.
-fn seats_of(db: &StyleDb, dataset: &Path, years: &[i32], g: &Games) -> Result<HashMap<String, Vec<Observed>>> {
-    let mut choices = crate::choice::per_seat(dataset, years, &g.games)?;
+/// Each profiled player's seats in the games `which` (places in `g.games`), in play order, with their choices.
+fn seats_of(
+    db: &StyleDb,
+    choices: &HashMap<(usize, u8), ChoiceCounts>,
+    g: &Games,
+    which: &[usize],
+) -> HashMap<String, Vec<Observed>> {
     let profiled: hashbrown::HashSet<&str> = db.profiles.iter().map(|p| p.player.as_str()).collect();
     let mut out: HashMap<String, Vec<Observed>> = HashMap::new();
-    for &i in &g.test {
+    for &i in which {
         let game = &g.games[i];
         for (seat, mut seen) in (0u8..).zip(observe_game(game)) {
             let name = &game.names[usize::from(seat)];
             if profiled.contains(name.as_str()) {
-                seen.choices = choices.remove(&(i, seat)).unwrap_or_default();
+                seen.choices = choices.get(&(i, seat)).cloned().unwrap_or_default();
                 out.entry_ref(name.as_str()).or_default().push(seen);
             }
         }
     }
-    Ok(out)
+    out
+}
+
+/// The place of `player` when `players` rank by `scores` (1 = first; past the last when it is not among them).
+fn place_of(players: &[String], player: &str, scores: &[f64]) -> usize {
+    let Some(mine) = players.iter().position(|q| q == player).map(|i| scores[i]) else { return usize::MAX };
+    1 + scores.iter().filter(|&&s| s > mine).count()
 }
 
 /// The plain baseline fitted on the database's own games.
@@ -147,14 +165,56 @@ fn fit_baseline(db: &StyleDb, g: &Games) -> Result<Discriminant> {
     Discriminant::fit(&players, &rows)
 }
 
+/// Each player's test games embedded, in play order.
+type Embedded = HashMap<String, Vec<Vec<f32>>>;
+
+/// The learned embedding's centroids of the profiled players and the embeddings of their test games (in the
+/// order of `seats`), from the profile games: trained on them, or only embedded by a network trained before.
+fn embed(
+    db: &StyleDb,
+    trainer: &dyn Trainer,
+    reference: &HashMap<String, Vec<Observed>>,
+    seats: &HashMap<String, Vec<Observed>>,
+) -> Result<(Centroids, Embedded)> {
+    let players: Vec<String> = db.profiles.iter().map(|p| p.player.clone()).collect();
+    let rates: Vec<_> = reference.values().flatten().flat_map(|o| o.baseline.first().copied()).collect();
+    let all = db.habits.get(haifu_imitate::ALL_SCOPE).cloned().unwrap_or_default();
+    let inputs = Inputs::new(&all, db.choices.get(haifu_imitate::ALL_SCOPE), &rates);
+    let (mut xs, mut labels) = (Vec::new(), Vec::new());
+    for (label, p) in players.iter().enumerate() {
+        for o in reference.get(p).into_iter().flatten() {
+            xs.push(inputs.of(o));
+            labels.push(label);
+        }
+    }
+    if xs.is_empty() {
+        bail!("the embedding has no reference games of the database's players to give their centroids");
+    }
+    let net = trainer.fit(&xs, &labels, players.len())?;
+    let centroids = Centroids::of(&players, &labels, &net.embed(&xs)?);
+    if let Some(dir) = trainer.folder() {
+        let db = db.dir.display().to_string();
+        Reference { db, inputs: inputs.clone(), centroids: centroids.clone() }.write(dir)?;
+    }
+    let mut tested = HashMap::new();
+    for (p, obs) in seats {
+        tested.insert(p.clone(), net.embed(&obs.iter().map(|o| inputs.of(o)).collect::<Vec<_>>())?);
+    }
+    Ok((centroids, tested))
+}
+
+/// One trial: the player, the block's seats pooled, and the block's embedded games (where an embedding is given).
+type Trial<'a> = (&'a str, Observed, Option<&'a [Vec<f32>]>);
+
 /// Identification on the test games of `years`, each trial's sequences scored by `likelihoods` (the
-/// `scorer` itself, or a device's batch), ranked by `scorer`.
+/// `scorer` itself, or a device's batch), ranked by `scorer`; and by the embedding `trainer` gives, if any.
 pub fn measure(
     scorer: &Scorer<'_>,
     likelihoods: &dyn SequenceLikelihoods,
     dataset: &Path,
     years: &[i32],
     block_sizes: &[usize],
+    trainer: Option<&dyn Trainer>,
 ) -> Result<AccuracyReport> {
     let db = scorer.db();
     if block_sizes.contains(&0) {
@@ -162,40 +222,46 @@ pub fn measure(
     }
     let read = games_of(db, dataset, years)?;
     let (test_games, baseline_games) = (read.test.len(), read.profile.len());
-    let seats = seats_of(db, dataset, years, &read)?;
+    let choices = crate::choice::per_seat(dataset, &read.years, &read.games)?;
+    let seats = seats_of(db, &choices, &read, &read.test);
     if seats.is_empty() {
         bail!("{}: none of the database's {} players plays in years {years:?}", dataset.display(), db.profiles.len());
     }
     let n_players = db.profiles.len() as f64;
     let lda = fit_baseline(db, &read)?;
+    let embedded = match trainer {
+        Some(t) => Some(embed(db, t, &seats_of(db, &choices, &read, &read.profile), &seats)?),
+        None => None,
+    };
     let started = Instant::now();
     let mut scored_games = 0usize;
     let mut rows = Vec::new();
     for &k in block_sizes {
         let mut by_name: Vec<(&String, &Vec<Observed>)> = seats.iter().collect();
         by_name.sort_by_key(|(p, _)| *p);
-        let trials: Vec<(&str, Observed)> = by_name
+        let trials: Vec<Trial> = by_name
             .into_iter()
             .flat_map(|(p, obs)| {
-                obs.chunks_exact(k).map(move |block| {
+                let games = embedded.as_ref().and_then(|(_, t)| t.get(p));
+                obs.chunks_exact(k).enumerate().map(move |(j, block)| {
                     let mut pooled = Observed::default();
                     for o in block {
                         pooled.add(o);
                     }
-                    (p.as_str(), pooled)
+                    (p.as_str(), pooled, games.map(|g| &g[j * k..(j + 1) * k]))
                 })
             })
             .collect();
         // every trial's sequences against every table in one call, then the right player's place by the whole
         // score, by the sequences, by the rates
         let sequences =
-            likelihoods.of_trials(&trials.iter().map(|(_, o)| o.sequences.as_slice()).collect::<Vec<_>>())?;
-        let places: Vec<[usize; 6]> = trials
+            likelihoods.of_trials(&trials.iter().map(|(_, o, _)| o.sequences.as_slice()).collect::<Vec<_>>())?;
+        let places: Vec<[usize; 7]> = trials
             .par_iter()
             .zip(&sequences)
-            .map(|((p, o), seqs)| {
+            .map(|((p, o, games), seqs)| {
                 let scores = scorer.rank_given(o, seqs);
-                let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; 6] };
+                let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; 7] };
                 let parts = PARTS.map(|f| 1 + scores.iter().filter(|s| f(s) > f(me)).count());
                 // the baseline: the sum of the block's games' log-densities, in the database's order of players
                 let mut sum = vec![0.0; lda.players.len()];
@@ -204,9 +270,12 @@ pub fn measure(
                         *s += d;
                     }
                 }
-                let mine = lda.players.iter().position(|q| q == p).map_or(f64::NEG_INFINITY, |i| sum[i]);
-                let baseline = 1 + sum.iter().filter(|&&s| s > mine).count();
-                [parts[0], parts[1], parts[2], parts[3], parts[4], baseline]
+                let baseline = place_of(&lda.players, p, &sum);
+                let embedding = match (&embedded, games) {
+                    (Some((c, _)), Some(g)) => place_of(&c.players, p, &c.similarities(g.iter())),
+                    _ => usize::MAX,
+                };
+                [parts[0], parts[1], parts[2], parts[3], parts[4], baseline, embedding]
             })
             .collect();
         let ranks: Vec<usize> = places.iter().map(|p| p[0]).collect();
@@ -215,16 +284,16 @@ pub fn measure(
         scored_games += trials.len() * k;
         let n = ranks.len().max(1) as f64;
         let players = seats.values().filter(|o| o.len() >= k).count();
-        let hits = ranks.iter().filter(|&&r| r == 1).count() as u64;
-        let baseline_hits = places.iter().filter(|p| p[5] == 1).count() as u64;
+        let hits = |i: usize| places.iter().filter(|p| p[i] == 1).count() as u64;
         let interval = |hits: u64| wilson(Count { offered: ranks.len() as u64, taken: hits }).unwrap_or((0.0, 1.0));
+        let embeds = embedded.is_some();
         rows.push(Accuracy {
             games: k,
             players,
             trials: ranks.len(),
-            top1: hits as f64 / n,
-            top1_interval: interval(hits),
-            top5: ranks.iter().filter(|&&r| r <= 5).count() as f64 / n,
+            top1: share(0, 1),
+            top1_interval: interval(hits(0)),
+            top5: share(0, 5),
             chance_top1: 1.0 / n_players,
             chance_top5: (5.0 / n_players).min(1.0),
             mean_rank: ranks.iter().map(|&r| r as f64).sum::<f64>() / n,
@@ -233,11 +302,13 @@ pub fn measure(
             habits_only: [share(3, 1), share(3, 5)],
             choices_only: [share(4, 1), share(4, 5)],
             baseline: [share(5, 1), share(5, 5)],
-            baseline_top1_interval: interval(baseline_hits),
+            baseline_top1_interval: interval(hits(5)),
+            embedding: embeds.then(|| [share(6, 1), share(6, 5)]),
+            embedding_top1_interval: embeds.then(|| interval(hits(6))),
             places: trials
                 .iter()
                 .zip(&places)
-                .map(|((p, _), &[place, sequences, rates, habits, choices, baseline])| TrialPlace {
+                .map(|((p, _, _), &[place, sequences, rates, habits, choices, baseline, embedding])| TrialPlace {
                     player: p.to_string(),
                     place,
                     sequences,
@@ -245,6 +316,7 @@ pub fn measure(
                     habits,
                     choices,
                     baseline,
+                    embedding: embeds.then_some(embedding),
                 })
                 .collect(),
         });

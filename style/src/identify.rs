@@ -68,6 +68,10 @@ pub struct Score {
     /// Log-likelihood of the seat's discards under the player's own network (`haifu style identify --models`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub neural: Option<f64>,
+    /// Cosine of the player's centroid to the seat's games in a learned embedding (`--embedding`); not part of
+    /// `score`, but the ranking's order where given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedding: Option<f64>,
 }
 
 /// Adds each player's network log-likelihood (`by player`) to their score and ranks again, best first.
@@ -79,6 +83,17 @@ pub fn with_networks(mut scores: Vec<Score>, neural: &std::collections::HashMap<
         }
     }
     scores.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| x.player.cmp(&y.player)));
+    scores
+}
+
+/// Sets each player's cosine in a learned embedding (`by player`; a player without a centroid gets none) and
+/// ranks by it, nearest first (players without one last, by score).
+pub fn with_embedding(mut scores: Vec<Score>, cosine: &hashbrown::HashMap<&str, f64>) -> Vec<Score> {
+    for s in &mut scores {
+        s.embedding = cosine.get(s.player.as_str()).copied();
+    }
+    let key = |s: &Score| s.embedding.unwrap_or(f64::NEG_INFINITY);
+    scores.sort_by(|x, y| key(y).total_cmp(&key(x)).then_with(|| y.score.total_cmp(&x.score)));
     scores
 }
 
@@ -208,6 +223,7 @@ impl<'a> Scorer<'a> {
                     habits,
                     choices,
                     neural: None,
+                    embedding: None,
                 }
             })
             .collect();

@@ -8,6 +8,7 @@ pub mod baseline;
 pub mod choice;
 pub mod compare;
 pub mod db;
+pub mod embedding;
 pub mod habits;
 pub mod identify;
 pub mod played;

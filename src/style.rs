@@ -161,7 +161,7 @@ pub struct AccuracyArgs {
     #[arg(long, value_delimiter = ',', required = true)]
     pub years: Vec<i32>,
     /// Games pooled per trial, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1,10")]
+    #[arg(long, value_delimiter = ',', default_value = "1,10,50,100")]
     pub games: Vec<usize>,
     /// Also write the figures as a self-contained HTML page with a chart.
     #[arg(long)]
@@ -712,6 +712,28 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
             pair(x.baseline),
             x.embedding.map_or(String::new(), pair)
         );
+    }
+    if !r.no_trials.is_empty() {
+        println!("no player has enough test games for a block of {:?} games: no trial, no row", r.no_trials);
+    }
+    println!("every method on the same trials (top-1 with its 95% interval, top-5, mean place; chance in brackets):");
+    for x in &r.rows {
+        let methods: Vec<String> = x
+            .methods
+            .iter()
+            .map(|m| {
+                format!(
+                    "{} {:.1}% ({:.1}-{:.1}) {:.1}% {:.1}",
+                    m.method,
+                    100.0 * m.top1,
+                    100.0 * m.top1_interval.0,
+                    100.0 * m.top1_interval.1,
+                    100.0 * m.top5,
+                    m.mean_place
+                )
+            })
+            .collect();
+        println!("  {:>3} game(s) [{:.1}]: {}", x.games, x.chance_mean_rank, methods.join("; "));
     }
     Ok(())
 }

@@ -53,9 +53,27 @@ pub struct Accuracy {
     /// players ranked by the cosine of their reference games' centroid to the block's), where one was given.
     pub embedding: Option<[f64; 2]>,
     pub embedding_top1_interval: Option<(f64, f64)>,
+    /// The right player's mean place were the ranking drawn at random: (players + 1) / 2.
+    pub chance_mean_rank: f64,
+    /// Every method side by side on these trials: the whole score, each of its parts alone, the plain baseline
+    /// and the embedding (where given).
+    pub methods: Vec<Method>,
     /// Every trial, the players in name order and each player's blocks in play order.
     pub places: Vec<TrialPlace>,
 }
+
+/// One method's figures on a block size's trials.
+#[derive(Clone, Debug, Serialize)]
+pub struct Method {
+    pub method: &'static str,
+    pub top1: f64,
+    pub top1_interval: (f64, f64),
+    pub top5: f64,
+    pub mean_place: f64,
+}
+
+/// The methods, in the order of a trial's places.
+pub const METHODS: [&str; 7] = ["score", "sequences", "rates", "habits", "choices", "baseline", "embedding"];
 
 /// One trial: the right player's place by the whole score and by each of its parts alone.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -83,6 +101,8 @@ pub struct AccuracyReport {
     pub games_per_s: f64,
     /// Profile games the plain baseline was fitted on.
     pub baseline_games: usize,
+    /// Block sizes asked for that no player's test games fill (no trial: no row).
+    pub no_trials: Vec<usize>,
     /// Test years that are also database years, for a database of every game (their games were profiled: the
     /// figures would flatter); a sampled database is tested on the games it left out.
     pub overlap: Vec<i32>,
@@ -206,6 +226,115 @@ fn embed(
 /// One trial: the player, the block's seats pooled, and the block's embedded games (where an embedding is given).
 type Trial<'a> = (&'a str, Observed, Option<&'a [Vec<f32>]>);
 
+/// A trial's places by each of [`METHODS`] (past the last for the embedding where none is given).
+type Places = [usize; METHODS.len()];
+
+/// Every player's test seats cut into blocks of `k` games, the players in name order.
+fn trials_of<'a>(
+    seats: &'a HashMap<String, Vec<Observed>>,
+    embedded: Option<&'a Embedded>,
+    k: usize,
+) -> Vec<Trial<'a>> {
+    let mut by_name: Vec<(&String, &Vec<Observed>)> = seats.iter().collect();
+    by_name.sort_by_key(|(p, _)| *p);
+    by_name
+        .into_iter()
+        .flat_map(|(p, obs)| {
+            let games = embedded.and_then(|t| t.get(p));
+            obs.chunks_exact(k).enumerate().map(move |(j, block)| {
+                let mut pooled = Observed::default();
+                for o in block {
+                    pooled.add(o);
+                }
+                (p.as_str(), pooled, games.map(|g| &g[j * k..(j + 1) * k]))
+            })
+        })
+        .collect()
+}
+
+/// What ranks the players of a trial: the score, the plain baseline and the embedding's centroids.
+struct Rankers<'a> {
+    scorer: &'a Scorer<'a>,
+    lda: Discriminant,
+    centroids: Option<&'a Centroids>,
+}
+
+impl Rankers<'_> {
+    /// The right player's place by each method, given the trial's sequences' log-likelihoods.
+    fn place(&self, (p, o, games): &Trial<'_>, sequences: &[f64]) -> Places {
+        let scores = self.scorer.rank_given(o, sequences);
+        let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; METHODS.len()] };
+        let parts = PARTS.map(|f| 1 + scores.iter().filter(|s| f(s) > f(me)).count());
+        // the baseline: the sum of the block's games' log-densities, in the database's order of players
+        let mut sum = vec![0.0; self.lda.players.len()];
+        for x in &o.baseline {
+            for (s, d) in sum.iter_mut().zip(self.lda.log_densities(x)) {
+                *s += d;
+            }
+        }
+        let baseline = place_of(&self.lda.players, p, &sum);
+        let embedding = match (self.centroids, games) {
+            (Some(c), Some(g)) => place_of(&c.players, p, &c.similarities(g.iter())),
+            _ => usize::MAX,
+        };
+        [parts[0], parts[1], parts[2], parts[3], parts[4], baseline, embedding]
+    }
+}
+
+/// The figures of one block size from its trials' places.
+fn row_of(k: usize, players: usize, n_players: f64, trials: &[Trial<'_>], places: &[Places], embeds: bool) -> Accuracy {
+    let n = places.len().max(1) as f64;
+    let share = |i: usize, top: usize| places.iter().filter(|p| p[i] <= top).count() as f64 / n;
+    let hits = |i: usize| places.iter().filter(|p| p[i] == 1).count() as u64;
+    let interval = |i: usize| wilson(Count { offered: places.len() as u64, taken: hits(i) }).unwrap_or((0.0, 1.0));
+    let mean_place = |i: usize| places.iter().map(|p| p[i] as f64).sum::<f64>() / n;
+    let methods = (0..METHODS.len())
+        .filter(|&i| embeds || METHODS[i] != "embedding")
+        .map(|i| Method {
+            method: METHODS[i],
+            top1: share(i, 1),
+            top1_interval: interval(i),
+            top5: share(i, 5),
+            mean_place: mean_place(i),
+        })
+        .collect();
+    Accuracy {
+        games: k,
+        players,
+        trials: places.len(),
+        top1: share(0, 1),
+        top1_interval: interval(0),
+        top5: share(0, 5),
+        chance_top1: 1.0 / n_players,
+        chance_top5: (5.0 / n_players).min(1.0),
+        mean_rank: mean_place(0),
+        chance_mean_rank: (n_players + 1.0) / 2.0,
+        sequences_only: [share(1, 1), share(1, 5)],
+        rates_only: [share(2, 1), share(2, 5)],
+        habits_only: [share(3, 1), share(3, 5)],
+        choices_only: [share(4, 1), share(4, 5)],
+        baseline: [share(5, 1), share(5, 5)],
+        baseline_top1_interval: interval(5),
+        embedding: embeds.then(|| [share(6, 1), share(6, 5)]),
+        embedding_top1_interval: embeds.then(|| interval(6)),
+        methods,
+        places: trials
+            .iter()
+            .zip(places)
+            .map(|((p, _, _), &[place, sequences, rates, habits, choices, baseline, embedding])| TrialPlace {
+                player: p.to_string(),
+                place,
+                sequences,
+                rates,
+                habits,
+                choices,
+                baseline,
+                embedding: embeds.then_some(embedding),
+            })
+            .collect(),
+    }
+}
+
 /// Identification on the test games of `years`, each trial's sequences scored by `likelihoods` (the
 /// `scorer` itself, or a device's batch), ranked by `scorer`; and by the embedding `trainer` gives, if any.
 pub fn measure(
@@ -227,99 +356,27 @@ pub fn measure(
     if seats.is_empty() {
         bail!("{}: none of the database's {} players plays in years {years:?}", dataset.display(), db.profiles.len());
     }
-    let n_players = db.profiles.len() as f64;
-    let lda = fit_baseline(db, &read)?;
     let embedded = match trainer {
         Some(t) => Some(embed(db, t, &seats_of(db, &choices, &read, &read.profile), &seats)?),
         None => None,
     };
+    let rankers = Rankers { scorer, lda: fit_baseline(db, &read)?, centroids: embedded.as_ref().map(|e| &e.0) };
     let started = Instant::now();
     let mut scored_games = 0usize;
-    let mut rows = Vec::new();
+    let (mut rows, mut no_trials) = (Vec::new(), Vec::new());
     for &k in block_sizes {
-        let mut by_name: Vec<(&String, &Vec<Observed>)> = seats.iter().collect();
-        by_name.sort_by_key(|(p, _)| *p);
-        let trials: Vec<Trial> = by_name
-            .into_iter()
-            .flat_map(|(p, obs)| {
-                let games = embedded.as_ref().and_then(|(_, t)| t.get(p));
-                obs.chunks_exact(k).enumerate().map(move |(j, block)| {
-                    let mut pooled = Observed::default();
-                    for o in block {
-                        pooled.add(o);
-                    }
-                    (p.as_str(), pooled, games.map(|g| &g[j * k..(j + 1) * k]))
-                })
-            })
-            .collect();
-        // every trial's sequences against every table in one call, then the right player's place by the whole
-        // score, by the sequences, by the rates
+        let trials = trials_of(&seats, embedded.as_ref().map(|e| &e.1), k);
+        if trials.is_empty() {
+            no_trials.push(k);
+            continue;
+        }
+        // every trial's sequences against every table in one call, then the right player's place by each method
         let sequences =
             likelihoods.of_trials(&trials.iter().map(|(_, o, _)| o.sequences.as_slice()).collect::<Vec<_>>())?;
-        let places: Vec<[usize; 7]> = trials
-            .par_iter()
-            .zip(&sequences)
-            .map(|((p, o, games), seqs)| {
-                let scores = scorer.rank_given(o, seqs);
-                let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; 7] };
-                let parts = PARTS.map(|f| 1 + scores.iter().filter(|s| f(s) > f(me)).count());
-                // the baseline: the sum of the block's games' log-densities, in the database's order of players
-                let mut sum = vec![0.0; lda.players.len()];
-                for x in &o.baseline {
-                    for (s, d) in sum.iter_mut().zip(lda.log_densities(x)) {
-                        *s += d;
-                    }
-                }
-                let baseline = place_of(&lda.players, p, &sum);
-                let embedding = match (&embedded, games) {
-                    (Some((c, _)), Some(g)) => place_of(&c.players, p, &c.similarities(g.iter())),
-                    _ => usize::MAX,
-                };
-                [parts[0], parts[1], parts[2], parts[3], parts[4], baseline, embedding]
-            })
-            .collect();
-        let ranks: Vec<usize> = places.iter().map(|p| p[0]).collect();
-        let share =
-            |i: usize, top: usize| places.iter().filter(|p| p[i] <= top).count() as f64 / places.len().max(1) as f64;
+        let places: Vec<Places> = trials.par_iter().zip(&sequences).map(|(t, seqs)| rankers.place(t, seqs)).collect();
         scored_games += trials.len() * k;
-        let n = ranks.len().max(1) as f64;
         let players = seats.values().filter(|o| o.len() >= k).count();
-        let hits = |i: usize| places.iter().filter(|p| p[i] == 1).count() as u64;
-        let interval = |hits: u64| wilson(Count { offered: ranks.len() as u64, taken: hits }).unwrap_or((0.0, 1.0));
-        let embeds = embedded.is_some();
-        rows.push(Accuracy {
-            games: k,
-            players,
-            trials: ranks.len(),
-            top1: share(0, 1),
-            top1_interval: interval(hits(0)),
-            top5: share(0, 5),
-            chance_top1: 1.0 / n_players,
-            chance_top5: (5.0 / n_players).min(1.0),
-            mean_rank: ranks.iter().map(|&r| r as f64).sum::<f64>() / n,
-            sequences_only: [share(1, 1), share(1, 5)],
-            rates_only: [share(2, 1), share(2, 5)],
-            habits_only: [share(3, 1), share(3, 5)],
-            choices_only: [share(4, 1), share(4, 5)],
-            baseline: [share(5, 1), share(5, 5)],
-            baseline_top1_interval: interval(hits(5)),
-            embedding: embeds.then(|| [share(6, 1), share(6, 5)]),
-            embedding_top1_interval: embeds.then(|| interval(hits(6))),
-            places: trials
-                .iter()
-                .zip(&places)
-                .map(|((p, _, _), &[place, sequences, rates, habits, choices, baseline, embedding])| TrialPlace {
-                    player: p.to_string(),
-                    place,
-                    sequences,
-                    rates,
-                    habits,
-                    choices,
-                    baseline,
-                    embedding: embeds.then_some(embedding),
-                })
-                .collect(),
-        });
+        rows.push(row_of(k, players, db.profiles.len() as f64, &trials, &places, embedded.is_some()));
     }
     let overlap = match db.meta.sample {
         Some(_) => Vec::new(),
@@ -329,6 +386,7 @@ pub fn measure(
         rows,
         test_games,
         baseline_games,
+        no_trials,
         games_per_s: scored_games as f64 / started.elapsed().as_secs_f64().max(1e-9),
         overlap,
     })

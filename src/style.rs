@@ -580,6 +580,15 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     }
     if let Some(dir) = &a.embedding {
         let reference = haifu_style::embedding::Reference::read(dir)?;
+        let missing = db.profiles.iter().filter(|p| !reference.centroids.players.contains(&p.player)).count();
+        if missing > 0 {
+            eprintln!(
+                "note: {} gives no centroid to {missing} of the database's players (its centroids are of {}'s): \
+                 they rank last",
+                dir.display(),
+                reference.db
+            );
+        }
         let net = crate::needs(network, "haifu style identify --embedding")?.style_embedding(Some(dir), None)?;
         let inputs: Vec<Vec<f32>> = per_game.iter().map(|o| reference.inputs.of(o)).collect();
         let games = net.fit(&inputs, &[], 0)?.embed(&inputs)?;

@@ -295,9 +295,36 @@ pub fn is_dora(id: u8) -> bool {
     (52..=54).contains(&id)
 }
 
+/// Whether a hand whose every tile, concealed and melded, is counted in `all` has a plausible yaku in sight: a
+/// pair or triplet of a value honor (`is_value`: the seat's wind, the round's, the dragons), all simples, or one
+/// suit with honors. A heuristic, not a yaku check: what the style bots call by and what the choices table
+/// calls a call "with a yaku in sight".
+pub fn yaku_in_sight(all: &crate::Counts, is_value: impl Fn(crate::Kind) -> bool) -> bool {
+    use crate::{Kind, KINDS};
+    let present = || (0..KINDS).filter(|&k| all[k] > 0).map(|k| Kind::from_index(k as u8));
+    let value_set = present().any(|k| is_value(k) && all[usize::from(k.index())] >= 2);
+    let tanyao = present().all(|k| !k.is_yaochuu());
+    // kinds come in index order, so a suit's kinds are next to each other
+    let mut suits: Vec<_> = present().filter_map(Kind::suit).collect();
+    suits.dedup();
+    value_set || tanyao || suits.len() == 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_yaku_in_sight_by_value_pair_simples_or_one_suit() {
+        use crate::{Counts, HandNotation};
+        let counts = |h: &str| -> Counts { h.parse::<HandNotation>().unwrap().counts };
+        let dragons = |k: crate::Kind| k.index() >= 31;
+        assert!(yaku_in_sight(&counts("234m567p345s2268s"), dragons), "all simples");
+        assert!(!yaku_in_sight(&counts("123m567p345s2268s"), dragons), "a terminal, no value pair");
+        assert!(yaku_in_sight(&counts("123m567p345s26s55z"), dragons), "a pair of white dragons");
+        assert!(!yaku_in_sight(&counts("123m567p345s26s11z"), dragons), "a pair of a wind not of value");
+        assert!(yaku_in_sight(&counts("1123456789m11z"), dragons), "one suit with honors");
+    }
 
     #[test]
     fn ids_as_in_spec() {

@@ -272,8 +272,7 @@ impl StyleBot {
         pool[self.rng.random_range(0..pool.len())]
     }
 
-    /// A plausible yaku for a hand (concealed counts plus melds): a value honor triplet or pair, all
-    /// simples (tanyao), or one suit with honors.
+    /// A plausible yaku for a hand (concealed counts plus melds): [`haifu_rules::yaku::yaku_in_sight`].
     fn yaku_in_sight(view: &View<'_>, counts: &Counts, melds: &[Meld]) -> bool {
         let mut all = *counts;
         for m in melds.iter().filter(|m| m.kind != MeldKind::Nuki) {
@@ -281,12 +280,7 @@ impl StyleBot {
                 all[idx(t.kind())] += 1;
             }
         }
-        let present = || (0..KINDS).filter(|&k| all[k] > 0).map(|k| Kind::from_index(k as u8));
-        let value_set = present().any(|k| is_value(view, k) && all[idx(k)] >= 2);
-        let tanyao = present().all(|k| !k.is_yaochuu());
-        let mut suits = present().filter_map(Kind::suit).collect::<Vec<_>>();
-        suits.dedup();
-        value_set || tanyao || suits.len() == 1
+        haifu_rules::yaku::yaku_in_sight(&all, |k| is_value(view, k))
     }
 
     /// Whether to take a chi or pon: it lowers the shanten (after the best discard) and keeps a yaku.

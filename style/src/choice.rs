@@ -278,12 +278,7 @@ impl Spot {
         for k in new_meld {
             all[usize::from(k.index())] += 1;
         }
-        let present = || (0..KINDS).filter(|&k| all[k] > 0).map(|k| Kind::from_index(k as u8));
-        let value_set = present().any(|k| self.winds.is_value(k) && all[usize::from(k.index())] >= 2);
-        let tanyao = present().all(|k| !k.is_yaochuu());
-        let mut suits: Vec<_> = present().filter_map(Kind::suit).collect();
-        suits.dedup();
-        value_set || tanyao || suits.len() == 1
+        haifu_rules::yaku::yaku_in_sight(&all, |k| self.winds.is_value(k))
     }
 
     /// A call's facts: the shanten it leaves (after the best discard; a kan: as it is) and its bits.

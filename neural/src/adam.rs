@@ -91,7 +91,7 @@ mod tests {
     /// float rounding.
     #[test]
     fn steps_equal_libtorchs_adam() {
-        let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+        let _one = crate::generator();
         tch::manual_seed(3);
         let (vs1, vs2) = (VarStore::new(Device::Cpu), VarStore::new(Device::Cpu));
         let (n1, n2) = (net(&vs1), net(&vs2));

@@ -109,7 +109,7 @@ impl StyleNet {
         let saved = Saved { settings: settings.clone(), inputs: n, mean, std, games: inputs.len(), players };
         let vs = nn::VarStore::new(device);
         let (net, directions) = {
-            let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+            let _one = crate::generator();
             tch::manual_seed(settings.seed as i64);
             let net = network(&(vs.root() / "embedding"), n, settings);
             let directions = (vs.root() / "classifier").randn("directions", &[players as i64, settings.dim], 0.0, 1.0);

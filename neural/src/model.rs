@@ -84,12 +84,12 @@ impl Net {
     }
 
     /// A network whose initial weights are drawn from libtorch's global generator under
-    /// `train::GENERATOR`'s lock, after seeding it when `seed` is given. Every network
+    /// [`crate::generator`]'s lock, after seeding it when `seed` is given. Every network
     /// outside tests is built so: a run seeded in parallel (tests, a library user's threads) keeps its own
     /// seed's weights, and a network built only to load a checkpoint draws nothing between a run's seed and
     /// that run's weights.
     pub fn drawn(p: &nn::Path, shape: Dims, seed: Option<i64>) -> Net {
-        let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+        let _one = crate::generator();
         if let Some(seed) = seed {
             tch::manual_seed(seed);
         }
@@ -330,7 +330,7 @@ mod tests {
 
     #[test]
     fn the_cnn_computes_seed_004s_two_dimensional_convolutions() {
-        let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+        let _one = crate::generator();
         tch::manual_seed(7);
         let vs = nn::VarStore::new(Device::Cpu);
         let net = CnnNet::new(&vs.root(), 3, 8);
@@ -356,7 +356,7 @@ mod tests {
     /// networks, once training has moved the statistics off their start.
     #[test]
     fn folded_batch_norm_scores_as_the_network_does() {
-        let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+        let _one = crate::generator();
         for arch in [Arch::Mlp, Arch::DenseMlp] {
             tch::manual_seed(3);
             let vs = nn::VarStore::new(Device::Cpu);

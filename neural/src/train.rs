@@ -377,10 +377,6 @@ fn evaluate(net: &Net, data: &OnDevice, n: usize, batch: usize) -> (f64, f64, f6
     (loss / n as f64, top1 / n as f64, top3 / n as f64)
 }
 
-/// libtorch's generator is global: a run's seed and the initial weights drawn from it are set under this lock,
-/// so that runs in parallel (tests, a library user's threads) keep each its own seed's weights.
-pub(crate) static GENERATOR: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 /// One training step over the positions at `idx` (through one of the augmentations when `augment` names it):
 /// forward, the masked loss, backward, Adam. Returns the batch's mean loss, on the device.
 fn step(

@@ -204,7 +204,7 @@ mod tests {
     #[test]
     fn fused_attention_is_the_masked_softmax_written_out() {
         let vs = nn::VarStore::new(tch::Device::Cpu);
-        let _one = crate::train::GENERATOR.lock().unwrap_or_else(|e| e.into_inner());
+        let _one = crate::generator();
         tch::manual_seed(7);
         let layer = Layer::new(vs.root() / "layer", 16);
         tch::no_grad(|| {

@@ -373,15 +373,8 @@ impl WinFacts<'_> {
         let sets = || groups.iter().filter(|g| !g.is_sequence());
         // Tenhou lists yakuhai set by set (concealed ones, then melds as called), a double wind round wind first
         for g in sets() {
-            let k = g.first;
-            if k == ctx.round_wind {
-                y.add_yaku(self.closed, 14 + k.index() - Kind::EAST.index());
-            }
-            if k == ctx.seat_wind {
-                y.add_yaku(self.closed, 10 + k.index() - Kind::EAST.index());
-            }
-            if k.is_dragon() {
-                y.add_yaku(self.closed, 18 + k.index() - Kind::HAKU.index());
+            for id in crate::yaku::of_set(g.first, ctx.seat_wind, ctx.round_wind) {
+                y.add_yaku(self.closed, id);
             }
         }
         let has_sequence = groups.iter().any(Group::is_sequence);

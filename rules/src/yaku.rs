@@ -295,6 +295,35 @@ pub fn is_dora(id: u8) -> bool {
     (52..=54).contains(&id)
 }
 
+/// Tenhou's yaku id of a set of the seat's wind (`wind`: 0 east .. 3 north): 10 .. 13.
+pub fn seat_wind(wind: u8) -> u8 {
+    10 + wind
+}
+
+/// Tenhou's yaku id of a set of the round's wind (`wind`: 0 east .. 3 north): 14 .. 17.
+pub fn round_wind(wind: u8) -> u8 {
+    14 + wind
+}
+
+/// Tenhou's yaku id of a set of a dragon: 18 white (haku), 19 green (hatsu), 20 red (chun); `None` for a kind that
+/// is no dragon.
+pub fn dragon(k: crate::Kind) -> Option<u8> {
+    k.is_dragon().then(|| 18 + k.index() - crate::Kind::HAKU.index())
+}
+
+/// The wind of a wind kind, 0 east .. 3 north.
+fn wind_of(k: crate::Kind) -> u8 {
+    k.index() - crate::Kind::EAST.index()
+}
+
+/// Tenhou's yaku ids of one triplet or quad of `k` for a seat of `seat_wind` in a round of `round_wind` (kinds),
+/// in Tenhou's order: the round's wind first, then the seat's (a double wind lists both), or the dragon's.
+pub fn of_set(k: crate::Kind, seat: crate::Kind, round: crate::Kind) -> impl Iterator<Item = u8> {
+    let round = (k == round).then(|| round_wind(wind_of(k)));
+    let seat = (k == seat).then(|| seat_wind(wind_of(k)));
+    round.into_iter().chain(seat).chain(dragon(k))
+}
+
 /// Whether a hand whose every tile, concealed and melded, is counted in `all` has a plausible yaku in sight: a
 /// pair or triplet of a value honor (`is_value`: the seat's wind, the round's, the dragons), all simples, or one
 /// suit with honors. A heuristic, not a yaku check: what the style bots call by and what the choices table
@@ -313,6 +342,23 @@ pub fn yaku_in_sight(all: &crate::Counts, is_value: impl Fn(crate::Kind) -> bool
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn set_ids_of_winds_and_dragons() {
+        use crate::Kind;
+        let east = Kind::EAST;
+        let south = Kind::from_index(east.index() + 1);
+        assert_eq!(of_set(east, east, east).collect::<Vec<_>>(), [14, 10], "double east: the round's first");
+        assert_eq!(of_set(south, south, east).collect::<Vec<_>>(), [11]);
+        assert_eq!(of_set(south, east, south).collect::<Vec<_>>(), [15]);
+        assert_eq!(of_set(Kind::HAKU, east, east).collect::<Vec<_>>(), [18]);
+        assert_eq!(of_set(Kind::from_index(33), east, east).collect::<Vec<_>>(), [20], "chun");
+        assert_eq!(of_set(Kind::from_index(0), east, east).count(), 0);
+        assert_eq!((seat_wind(3), round_wind(1), dragon(Kind::from_index(32))), (13, 15, Some(19)));
+        for id in [10, 13, 14, 17, 18, 20] {
+            assert!(is_yakuhai(id), "{id}");
+        }
+    }
 
     #[test]
     fn a_yaku_in_sight_by_value_pair_simples_or_one_suit() {

@@ -391,7 +391,8 @@ impl WinContext {
     /// The dragons (Tenhou ids 18-20) the winner holds three or four of.
     fn dragon_ids(&self) -> Vec<u8> {
         let set: TileSet = self.tiles.iter().copied().collect();
-        (0..3u8).filter(|&d| set.count(Kind::from_index(Kind::HAKU.index() + d)) >= 3).map(|d| 18 + d).collect()
+        let dragons = (0..3u8).map(|d| Kind::from_index(Kind::HAKU.index() + d));
+        dragons.filter(|&k| set.count(k) >= 3).filter_map(yaku::dragon).collect()
     }
     fn count_dora(&self, indicators: &[Tile]) -> u8 {
         let rules = haifu_rules::score::Ruleset { players: self.players, red_fives: self.red, open_tanyao: true };
@@ -478,8 +479,8 @@ fn named_yaku(h: &m::Hora, ctx: &WinContext) -> Option<Vec<(u8, u8)>> {
         for (name, han) in list {
             let han = (*han).min(255) as u8;
             match name.as_str() {
-                "jikaze" => named.push((10 + ctx.seat_wind, han)),
-                "bakaze" => named.push((14 + ctx.round_wind, han)),
+                "jikaze" => named.push((yaku::seat_wind(ctx.seat_wind), han)),
+                "bakaze" => named.push((yaku::round_wind(ctx.round_wind), han)),
                 // one entry per dragon triplet, but the names do not say which: the held dragons, each once
                 "sangenpai" | "yakuhai" => {
                     for d in ctx.dragon_ids() {
@@ -496,8 +497,8 @@ fn named_yaku(h: &m::Hora, ctx: &WinContext) -> Option<Vec<(u8, u8)>> {
             let Some(tid) = riichienv_yaku(id) else { continue };
             let han = yaku::han(tid, ctx.closed);
             let entry = match tid {
-                10 => (10 + ctx.seat_wind, han),
-                14 => (14 + ctx.round_wind, han),
+                10 => (yaku::seat_wind(ctx.seat_wind), han),
+                14 => (yaku::round_wind(ctx.round_wind), han),
                 52 => (52, ctx.count_dora(&ctx.dora)),
                 54 => (54, ctx.count_red()),
                 53 => (53, ctx.count_dora(&ctx.ura)),

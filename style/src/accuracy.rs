@@ -351,7 +351,9 @@ pub fn measure(
     }
     let read = games_of(db, dataset, years)?;
     let (test_games, baseline_games) = (read.test.len(), read.profile.len());
-    let choices = crate::choice::per_seat(dataset, &read.years, &read.games)?;
+    // the profile games' choices only for the embedding's reference games
+    let choice_years = if trainer.is_some() { &read.years } else { years };
+    let choices = crate::choice::per_seat(dataset, choice_years, &read.games)?;
     let seats = seats_of(db, &choices, &read, &read.test);
     if seats.is_empty() {
         bail!("{}: none of the database's {} players plays in years {years:?}", dataset.display(), db.profiles.len());

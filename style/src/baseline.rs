@@ -175,9 +175,46 @@ pub fn of_game(g: &Played) -> Vec<GameFeatures> {
         .collect()
 }
 
-/// A game's features less the profile games' means, over their spreads; a missing one at the mean.
-fn standardised(x: &GameFeatures, fill: &[f64; D], scale: &[f64; D]) -> DVector<f64> {
-    DVector::from_iterator(D, (0..D).map(|f| if x[f].is_finite() { (x[f] - fill[f]) / scale[f] } else { 0.0 }))
+/// The profile games' mean and spread of each feature (over the games where it had an opportunity): what a
+/// game's features are standardised by.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Spread {
+    fill: [f64; D],
+    scale: [f64; D],
+}
+
+impl Spread {
+    pub fn of<'a>(games: impl IntoIterator<Item = &'a GameFeatures>) -> Spread {
+        let (mut sum, mut sq, mut n) = ([0.0; D], [0.0; D], [0u32; D]);
+        let games: Vec<&GameFeatures> = games.into_iter().collect();
+        for x in &games {
+            for f in (0..D).filter(|&f| x[f].is_finite()) {
+                sum[f] += x[f];
+                n[f] += 1;
+            }
+        }
+        let fill: [f64; D] = std::array::from_fn(|f| if n[f] == 0 { 0.0 } else { sum[f] / f64::from(n[f]) });
+        for x in &games {
+            for f in (0..D).filter(|&f| x[f].is_finite()) {
+                sq[f] += (x[f] - fill[f]).powi(2);
+            }
+        }
+        let scale = std::array::from_fn(|f| {
+            let var = sq[f] / f64::from(n[f].max(1));
+            if var > 1e-12 {
+                var.sqrt()
+            } else {
+                1.0
+            }
+        });
+        Spread { fill, scale }
+    }
+
+    /// A game's features less the means, over the spreads; a missing one at the mean.
+    pub fn standardised(&self, x: &GameFeatures) -> DVector<f64> {
+        let (fill, scale) = (&self.fill, &self.scale);
+        DVector::from_iterator(D, (0..D).map(|f| if x[f].is_finite() { (x[f] - fill[f]) / scale[f] } else { 0.0 }))
+    }
 }
 
 /// The discriminant fitted on the profile games: each player's mean, the shared precision, and the means that
@@ -185,8 +222,7 @@ fn standardised(x: &GameFeatures, fill: &[f64; D], scale: &[f64; D]) -> DVector<
 /// arithmetic; the ranking does not depend on it).
 pub struct Discriminant {
     pub players: Vec<String>,
-    fill: [f64; D],
-    scale: [f64; D],
+    spread: Spread,
     means: Vec<DVector<f64>>,
     precision: DMatrix<f64>,
 }
@@ -200,22 +236,8 @@ impl Discriminant {
         if rows.len() <= players.len() {
             bail!("the plain baseline needs more profile games ({}) than players ({})", rows.len(), players.len());
         }
-        let mut fill = [0.0; D];
-        let mut scale = [1.0; D];
-        for f in 0..D {
-            let v: Vec<f64> = rows.iter().map(|(_, x)| x[f]).filter(|x| x.is_finite()).collect();
-            let mean = if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
-            let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len().max(1) as f64;
-            fill[f] = mean;
-            scale[f] = if var > 1e-12 { var.sqrt() } else { 1.0 };
-        }
-        let prepare = |x: &GameFeatures| -> DVector<f64> {
-            DVector::from_iterator(
-                D,
-                (0..D).map(|f| (if x[f].is_finite() { x[f] } else { fill[f] } - fill[f]) / scale[f]),
-            )
-        };
-        let xs: Vec<(usize, DVector<f64>)> = rows.iter().map(|(i, x)| (*i, prepare(x))).collect();
+        let spread = Spread::of(rows.iter().map(|(_, x)| *x));
+        let xs: Vec<(usize, DVector<f64>)> = rows.iter().map(|(i, x)| (*i, spread.standardised(x))).collect();
         let mut sums = vec![DVector::zeros(D); players.len()];
         let mut n = vec![0usize; players.len()];
         for (i, x) in &xs {
@@ -236,12 +258,12 @@ impl Discriminant {
             within[(f, f)] += 1e-6;
         }
         let Some(precision) = within.try_inverse() else { bail!("the plain baseline's covariance is singular") };
-        Ok(Discriminant { players: players.to_vec(), fill, scale, means, precision })
+        Ok(Discriminant { players: players.to_vec(), spread, means, precision })
     }
 
     /// The log-density of one game's features under each player's Gaussian (up to one constant shared by all).
     pub fn log_densities(&self, x: &GameFeatures) -> Vec<f64> {
-        let v = standardised(x, &self.fill, &self.scale);
+        let v = self.spread.standardised(x);
         self.means
             .iter()
             .map(|m| {

@@ -386,6 +386,12 @@ impl Count {
         self.offered += o.offered;
         self.taken += o.taken;
     }
+
+    /// The share taken, smoothed towards even by one take and one pass more: everyone's share as the prior a
+    /// player's is smoothed towards.
+    pub fn even_share(self) -> f64 {
+        (self.taken as f64 + 1.0) / (self.offered as f64 + 2.0)
+    }
 }
 
 /// The counts of one player (or everyone), by situation.
@@ -426,7 +432,7 @@ pub const PRIOR_OFFERS: f64 = 5.0;
 /// everyone's own share is smoothed towards even (one take and one pass more).
 pub fn take_share(player: Option<&ChoiceCounts>, all: &ChoiceCounts, s: &Situation) -> f64 {
     let everyone = all.0.get(s).copied().unwrap_or_default();
-    let prior = (everyone.taken as f64 + 1.0) / (everyone.offered as f64 + 2.0);
+    let prior = everyone.even_share();
     let own = player.and_then(|p| p.0.get(s).copied()).unwrap_or_default();
     (own.taken as f64 + PRIOR_OFFERS * prior) / (own.offered as f64 + PRIOR_OFFERS)
 }

@@ -16,7 +16,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use crate::baseline::{GameFeatures, FEATURES};
+use crate::baseline::{GameFeatures, Spread, FEATURES};
 use crate::choice::{ChoiceCounts, Count, CHOICE_RATES};
 use crate::habits::{HabitCounts, HABITS};
 use crate::identify::Observed;
@@ -34,13 +34,7 @@ const GAME_PRIOR: f64 = 2.0;
 pub struct Inputs {
     habits: Vec<f64>,
     choices: Vec<f64>,
-    fill: Vec<f64>,
-    scale: Vec<f64>,
-}
-
-/// Everyone's share of a count, even by one of each where it has none.
-fn share_of(all: Count) -> f64 {
-    (all.taken as f64 + 1.0) / (all.offered as f64 + 2.0)
+    rates: Spread,
 }
 
 /// One game's share of a count smoothed towards everyone's `p`, less `p`; and how often it was offered.
@@ -52,23 +46,12 @@ fn deviation(c: Count, p: f64) -> [f32; 2] {
 impl Inputs {
     /// Everyone's habits and choices (the database's), and the reference games' baseline rates.
     pub fn new(habits: &HabitCounts, choices: Option<&ChoiceCounts>, reference: &[GameFeatures]) -> Inputs {
-        let d = FEATURES.len();
-        let mut fill = vec![0.0; d];
-        let mut scale = vec![1.0; d];
-        for f in 0..d {
-            let v: Vec<f64> = reference.iter().map(|x| x[f]).filter(|x| x.is_finite()).collect();
-            let mean = if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 };
-            let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len().max(1) as f64;
-            fill[f] = mean;
-            scale[f] = if var > 1e-12 { var.sqrt() } else { 1.0 };
-        }
         let none = ChoiceCounts::default();
         let choices = choices.unwrap_or(&none);
         Inputs {
-            habits: habits.0.iter().map(|c| share_of(*c)).collect(),
-            choices: CHOICE_RATES.iter().map(|r| share_of(choices.summed(r.of))).collect(),
-            fill,
-            scale,
+            habits: habits.0.iter().map(|c| c.even_share()).collect(),
+            choices: CHOICE_RATES.iter().map(|r| choices.summed(r.of).even_share()).collect(),
+            rates: Spread::of(reference),
         }
     }
 
@@ -79,9 +62,7 @@ impl Inputs {
             x.extend(deviation(*c, p));
         }
         let rates = seen.baseline.first().copied().unwrap_or([f64::NAN; FEATURES.len()]);
-        for ((v, fill), scale) in rates.iter().zip(&self.fill).zip(&self.scale) {
-            x.push(if v.is_finite() { ((v - fill) / scale) as f32 } else { 0.0 });
-        }
+        x.extend(self.rates.standardised(&rates).iter().map(|&v| v as f32));
         for (r, &p) in CHOICE_RATES.iter().zip(&self.choices) {
             x.extend(deviation(seen.choices.summed(r.of), p));
         }

@@ -227,7 +227,7 @@ pub const PRIOR: f64 = 20.0;
 
 /// A player's share of a habit smoothed towards everyone's (everyone's towards even by one of each).
 pub fn smoothed(own: Count, all: Count) -> f64 {
-    let prior = (all.taken as f64 + 1.0) / (all.offered as f64 + 2.0);
+    let prior = all.even_share();
     (own.taken as f64 + PRIOR * prior) / (own.offered as f64 + PRIOR)
 }
 

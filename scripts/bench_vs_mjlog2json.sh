@@ -7,7 +7,7 @@
 #
 # Environment: MJLOG2JSON (the binary; default: mjlog2json on PATH), HAIFU_CORPUS (default ../shared/corpus),
 # SCRATCH (default /tmp/haifu-vs-mjlog2json, removed at the end unless KEEP=1), CPU (the core both tools are
-# pinned to, default 0).
+# pinned to, default 0), INGEST_ARGS (more arguments of haifu ingest, word-split).
 #
 # What is measured:
 # 1. Every corpus mjlog file is decompressed into $SCRATCH/all/ (not timed). mjlog2json is run once per file
@@ -74,7 +74,7 @@ m2j_run() {
 }
 haifu_run() {
   rm -rf "$scratch/ds"
-  t=$(rt taskset -c "$cpu_core" "$haifu" ingest "$scratch/accepted" --out "$scratch/ds" --jobs 1 --json)
+  t=$(rt taskset -c "$cpu_core" "$haifu" ingest "$scratch/accepted" --out "$scratch/ds" --jobs 1 --json ${INGEST_ARGS:-})
   echo "$t $(jq -r '"\(.games_ingested) \(.files_quarantined + .games_quarantined) \(.files_read)"' "$scratch/cmd.out") $mb" >> "$scratch/haifu.txt"
 }
 for i in $(seq 1 "$repeat"); do

@@ -43,6 +43,12 @@ impl Ruleset {
         indicator.dora_indicated(self.players)
     }
 
+    /// Dora among `counts` (a hand's tiles by kind) for these indicators: each indicator counts every tile of
+    /// the kind it shows ([`Ruleset::dora_of`]); the north extractions' own dora are the scorer's.
+    pub fn count_dora(self, counts: &Counts, indicators: &[Tile]) -> u32 {
+        indicators.iter().map(|i| u32::from(counts[usize::from(self.dora_of(i.kind()).index())])).sum()
+    }
+
     /// Points of one honba to the winner ([`honba_gain`]).
     fn honba_points(self) -> i32 {
         honba_gain(self.players, 1)
@@ -52,7 +58,13 @@ impl Ruleset {
 /// What the (first) winner receives for `honba` repeat counters on top of the hand's points, tsumo or ron:
 /// 100 a counter from each payer, so 300 on a four-player ron and 200 with three players.
 pub fn honba_gain(players: u8, honba: u8) -> i32 {
-    100 * (i32::from(players) - 1) * i32::from(honba)
+    (i32::from(players) - 1) * honba_per_payer(honba)
+}
+
+/// What each payer adds for `honba` repeat counters: 100 a counter (a tsumo's payers each, a ron's discarder
+/// for every payer: [`honba_gain`]).
+pub fn honba_per_payer(honba: u8) -> i32 {
+    100 * i32::from(honba)
 }
 
 /// Riichi state of the winner.
@@ -545,9 +557,7 @@ impl WinFacts<'_> {
     fn dora_yaku(&self, concealed: &[Tile], melds: &[Meld], y: &mut YakuList) {
         let ctx = self.ctx;
         let rules = ctx.ruleset;
-        let count = |indicators: &[Tile]| -> u32 {
-            indicators.iter().map(|i| u32::from(self.all[usize::from(rules.dora_of(i.kind()).index())])).sum()
-        };
+        let count = |indicators: &[Tile]| rules.count_dora(&self.all, indicators);
         let norths = melds.iter().filter(|m| m.kind == MeldKind::Nuki).count() as u32;
         // each extracted north is a dora of its own, and counts again for every indicator pointing to north
         let north_dora = ctx.dora_indicators.iter().filter(|i| rules.dora_of(i.kind()) == Kind::NORTH).count() as u32;
@@ -777,6 +787,19 @@ pub fn nagashi_deltas(who: &[u8], dealer: u8, ruleset: Ruleset) -> [i32; 4] {
 mod tests {
     use super::*;
     use crate::hand::HandNotation;
+
+    #[test]
+    fn dora_are_counted_by_the_kind_each_indicator_shows() {
+        let counts = "55p123m456s99m777z".parse::<HandNotation>().unwrap().counts;
+        let id = |kind: u8| Tile::from_id(kind * 4);
+        // 4p shows 5p (two held), 9p wraps to 1p (none), the green dragon shows the red (three held)
+        assert_eq!(Ruleset::TENHOU_4P.count_dora(&counts, &[id(12)]), 2);
+        assert_eq!(Ruleset::TENHOU_4P.count_dora(&counts, &[id(17)]), 0);
+        assert_eq!(Ruleset::TENHOU_4P.count_dora(&counts, &[id(12), id(32)]), 5);
+        // a 1m indicator shows 2m with four players (one held), 9m with three (two held)
+        assert_eq!(Ruleset::TENHOU_4P.count_dora(&counts, &[id(0)]), 1);
+        assert_eq!(Ruleset::TENHOU_3P.count_dora(&counts, &[id(0)]), 2);
+    }
 
     #[test]
     fn limit_from_the_points() {

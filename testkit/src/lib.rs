@@ -21,6 +21,7 @@
 //! Points need not follow the scoring tables, but every payment adds up: a win's deltas sum to 1000 x the sticks
 //! taken, a draw's to zero, and `owari` gives the leftover sticks to the first place.
 
+use haifu_rules::score::{honba_gain, honba_per_payer};
 use haifu_rules::{HandNotation, Kind, Meld, MeldKind, MjaiTile, Tile, TileSet};
 
 pub mod corpus;
@@ -803,7 +804,6 @@ impl GameBuilder {
 /// to the winner. Points need not follow the scoring tables here, so the split is made from the points.
 fn win_payments(win: &Win, who: u8, from: u8, dealer: u8, np: u8, honba: u8, sticks: u8) -> [i32; 4] {
     let mut delta = [0i32; 4];
-    let honba_pts = i32::from(honba);
     if who == from {
         let mut shares = [0i32; 4];
         for (s, share) in shares.iter_mut().enumerate().take(usize::from(np)) {
@@ -818,7 +818,7 @@ fn win_payments(win: &Win, who: u8, from: u8, dealer: u8, np: u8, honba: u8, sti
             } else {
                 win.points / 4
             };
-            *share = round_up_100(part) + 100 * honba_pts;
+            *share = round_up_100(part) + honba_per_payer(honba);
         }
         let total: i32 = shares.iter().sum();
         match win.pao {
@@ -832,7 +832,7 @@ fn win_payments(win: &Win, who: u8, from: u8, dealer: u8, np: u8, honba: u8, sti
         delta[usize::from(who)] += total;
     } else {
         // the discarder pays every payer's 100 a counter: 300, or 200 with three players
-        let total = win.points + 100 * (i32::from(np) - 1) * honba_pts;
+        let total = win.points + honba_gain(np, honba);
         match win.pao {
             Some(p) => {
                 let half = round_up_100(win.points / 2);

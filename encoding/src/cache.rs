@@ -114,7 +114,7 @@ pub fn write(path: &Path, key: u64, p: &Positions) -> Result<()> {
     out.extend_from_slice(&p.players);
     let dir = path.parent().expect("a cache file has a folder");
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    haifu_ingest::dataset::atomic_write(path, |mut f| Ok(f.write_all(&out)?))
+    haifu_ingest::files::atomic_write(path, |mut f| Ok(f.write_all(&out)?))
 }
 
 #[cfg(test)]

@@ -294,6 +294,6 @@ fn adopt_parts(dataset: &Path, rep: &mut CheckReport) -> Result<Vec<String>> {
     }
     parts::append(dataset, &lines)?;
     let run_line = serde_json::json!({ "run": run, "adopted": lines.iter().filter(|e| e.op == "add").count() });
-    crate::dataset::append_atomic(&dataset.join(META_DIR).join("runs.jsonl"), &format!("{run_line}\n"))?;
+    crate::files::append_atomic(&dataset.join(META_DIR).join("runs.jsonl"), &format!("{run_line}\n"))?;
     Ok(lines.into_iter().filter(|e| e.op == "add").map(|e| e.file).collect())
 }

@@ -768,7 +768,7 @@ impl Replayer<'_> {
     /// none for a rule variant the ranked tables do not play (type bits above 0x1FF), whose wins are not scored.
     fn scoring_rules(&self) -> Option<Ruleset> {
         let go = self.info.game_type.unwrap_or(GameType::houou_hanchan(self.info.n_players));
-        (!go.is_variant()).then(|| Ruleset::from_go_type(go.0 & 0xFF))
+        (!go.is_variant()).then(|| TableRules::from_go_type(go.0 & 0xFF).ruleset())
     }
 
     /// How a win's record differs from what its hand is worth (`computed`: `None` when the hand has no yaku), if

@@ -8,6 +8,7 @@ pub mod columns;
 pub mod dataset;
 pub mod error;
 pub mod extract;
+pub mod files;
 pub mod folder;
 pub mod lock;
 pub mod parts;

@@ -177,7 +177,7 @@ pub fn append(dataset: &Path, entries: &[PartEntry]) -> Result<()> {
         text.push_str(&serde_json::to_string(e)?);
         text.push('\n');
     }
-    crate::dataset::append_atomic(&dataset.join(META_DIR).join(PARTS), &text)
+    crate::files::append_atomic(&dataset.join(META_DIR).join(PARTS), &text)
 }
 
 /// Every `.parquet` file under a table's folder, as paths below the dataset folder (`decisions/year=.../x`).

@@ -12,7 +12,7 @@ use parquet::arrow::ArrowWriter;
 
 use crate::columns;
 use crate::columns::{Table, UInt32, UInt8, Utf8};
-use crate::dataset::{atomic_write, writer_properties};
+use crate::files::{atomic_write, writer_properties};
 
 /// The lookup's file name in the dataset folder.
 pub const FILE: &str = "shapes.parquet";

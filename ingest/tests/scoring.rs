@@ -13,6 +13,7 @@ use haifu_record::event::GameRecord;
 use haifu_record::tags::Agari;
 use haifu_record::Format;
 use haifu_rules::score::{score, win_deltas, RiichiKind, Ruleset, WinContext};
+use haifu_rules::table::TableRules;
 use haifu_rules::{Kind, Meld};
 use haifu_testkit::corpus::{manifest, outcomes, Outcomes};
 
@@ -154,7 +155,7 @@ fn every_corpus_win_scores_as_tenhou_scored_it() {
     let (want, failed) = each_replayed_game(&corpus, |full, name, rec, g| {
         games += 1;
         let go = g.info.game_type.map_or(0x09, |t| t.0);
-        let rules = Ruleset::from_go_type(go);
+        let rules = TableRules::from_go_type(go).ruleset();
         for r in &g.rounds {
             let RoundEnd::Agari(wins) = &r.end else { continue };
             for (i, a) in wins.iter().enumerate() {
@@ -197,7 +198,7 @@ fn every_corpus_draw_pays_as_tenhou_paid() {
     let (mut checked, mut checked_full, mut nagashi) = (0usize, 0usize, 0usize);
     let mut mismatches = Vec::new();
     let (want, failed) = each_replayed_game(&corpus, |full, name, _, g| {
-        let rules = Ruleset::from_go_type(g.info.game_type.map_or(0x09, |t| t.0));
+        let rules = TableRules::from_go_type(g.info.game_type.map_or(0x09, |t| t.0)).ruleset();
         for r in &g.rounds {
             let RoundEnd::Ryuukyoku(d) = &r.end else { continue };
             let n = usize::from(rules.players);

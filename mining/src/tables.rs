@@ -9,7 +9,7 @@ use arrow::array::RecordBatch;
 use arrow::datatypes::{DataType, SchemaRef};
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Code, Coded, Names, Table, UInt32, UInt64, Utf8};
-pub use haifu_ingest::dataset::atomic_write;
+pub use haifu_ingest::files::atomic_write;
 use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
@@ -54,7 +54,7 @@ pub fn write_table<T: Table + Default>(path: &Path, fill: impl FnOnce(&mut T)) -
 /// interning every row into a dictionary page was an eighth of the instructions of a `haifu mine`.
 fn table_properties(schema: &SchemaRef) -> WriterPropertiesBuilder {
     let props = WriterProperties::builder().set_compression(Compression::SNAPPY).build();
-    let mut b = haifu_ingest::dataset::text_column_properties(schema, props).into_builder();
+    let mut b = haifu_ingest::files::text_column_properties(schema, props).into_builder();
     for f in schema.fields() {
         if matches!(f.data_type(), DataType::Dictionary(..)) {
             let column = ColumnPath::new(vec![f.name().clone()]);

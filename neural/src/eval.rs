@@ -169,8 +169,11 @@ fn ranked(run: &Loaded, data: &OnDevice, n: usize, batch: usize) -> Vec<(bool, b
     first.into_iter().zip(any).collect()
 }
 
+/// A network's probabilities over the 34 kinds for each position (illegal kinds 0).
+pub type Probabilities = Vec<[f32; 34]>;
+
 /// The network's probabilities over the 34 kinds for each position, illegal kinds 0.
-pub fn probabilities(run: &Loaded, p: &Positions, batch: usize) -> crate::hybrid::Probabilities {
+pub fn probabilities(run: &Loaded, p: &Positions, batch: usize) -> Probabilities {
     let data = OnDevice::new(p, run.device, run.info.bf16);
     let mut out = Vec::with_capacity(p.len());
     score(&run.net, &data, p.len(), batch, |logits, _| {

@@ -22,9 +22,6 @@ use haifu_imitate::{evaluate, EvalOptions, TableVariant, TestData};
 
 use crate::positions::Positions;
 
-/// A network's probabilities over the 34 kinds for each position (illegal kinds 0).
-pub type Probabilities = Vec<[f32; 34]>;
-
 /// One decision seen by both sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Joint {

@@ -33,11 +33,6 @@ impl Ruleset {
     /// Tenhou's 3-player ranked rules.
     pub const TENHOU_3P: Ruleset = Ruleset { players: 3, red_fives: true, open_tanyao: true };
 
-    /// From the `GO type` attribute: 0x02 no red fives, 0x04 no open tanyao, 0x10 three players.
-    pub fn from_go_type(go: u32) -> Ruleset {
-        crate::table::TableRules::from_go_type(go).ruleset()
-    }
-
     /// The dora shown by an indicator at this table ([`Kind::dora_indicated`]).
     pub fn dora_of(self, indicator: Kind) -> Kind {
         indicator.dora_indicated(self.players)

@@ -52,7 +52,9 @@
 //! score and yaku strings into the AGARI and RYUUKYOKU tags; [`mod@write`] is the other way round.
 
 mod calls;
+mod finish;
 mod json;
+mod model;
 mod order;
 mod read;
 mod result;
@@ -66,7 +68,7 @@ use crate::event::{Format, GameRecord};
 /// Parses one tenhou.net/6 game (one object, or one object per round as mjx writes).
 pub fn parse(text: &[u8]) -> Result<GameRecord, ReadError> {
     let objects = json::read_objects(text)?;
-    let game = read::Game::read(text, &objects)?;
+    let game = model::Game::read(text, &objects)?;
     let events = game.events(text)?;
     let notes = game.notes.clone();
     Ok(GameRecord { format: Format::Tenhou6, index_in_file: 0, log_id: game.log_id.clone(), events, notes })

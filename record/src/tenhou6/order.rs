@@ -5,8 +5,7 @@ use crate::state::KanDora;
 use haifu_rules::{Meld, MeldKind, Tile};
 
 use super::calls::{tile_code, Code, Out, Take};
-use super::read::Round;
-use super::result::RoundResult;
+use super::model::{Round, RoundResult};
 use crate::event::Event;
 use crate::ids::IdAllocator;
 use crate::tags::{DrawKind, Reach};

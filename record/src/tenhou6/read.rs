@@ -5,28 +5,15 @@ use haifu_rules::table::{self, round_name, TableRules};
 use haifu_rules::Tile;
 use serde_json::Value;
 
-use super::calls::{codes, out, take, Code, Out, Take};
+use super::calls::{codes, out, take, Out, Take};
 use super::json::{array, int, Object, Objects};
+use super::model::{Game, Round};
 use super::order::Play;
-use super::result::{ascii_digits, deltas, result, RoundResult};
+use super::result::{ascii_digits, deltas, result};
 use crate::error::ReadError;
 use crate::event::{Event, Tag, ROOT};
 use crate::ids::IdAllocator;
 use crate::tags::{Init, Owari, Player};
-
-#[derive(Clone, Debug)]
-pub(super) struct Round {
-    pub(super) kyoku: u8,
-    pub(super) honba: u8,
-    pub(super) kyotaku: u8,
-    pub(super) scores: [i32; 4],
-    pub(super) dora: Vec<Code>,
-    pub(super) ura: Vec<Code>,
-    pub(super) hai: [Vec<Code>; 4],
-    pub(super) takes: [Vec<Take>; 4],
-    pub(super) outs: [Vec<Out>; 4],
-    pub(super) result: RoundResult,
-}
 
 impl Round {
     pub(super) fn read(v: &Value, red: &mut bool) -> Result<Round, String> {
@@ -86,21 +73,6 @@ impl Round {
             || self.takes.iter().flatten().any(take_red)
             || self.outs.iter().flatten().any(out_red)
     }
-}
-
-pub(super) struct Game {
-    pub(super) log_id: Option<String>,
-    players: [Player; 4],
-    game_type: u32,
-    lobby: i64,
-    n_players: usize,
-    red: bool,
-    /// Rounds with the byte offset of the object that holds them.
-    rounds: Vec<(u64, Round)>,
-    /// `sc`: final scores and points, when the file gives them.
-    final_sc: Option<Vec<f64>>,
-    /// What the file does not say and the reader settled (the games table's `notes`).
-    pub(super) notes: Vec<String>,
 }
 
 /// Tenhou's dan names, by the `UN dan` index.

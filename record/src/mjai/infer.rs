@@ -396,11 +396,8 @@ impl WinContext {
     }
     fn count_dora(&self, indicators: &[Tile]) -> u8 {
         let rules = haifu_rules::score::Ruleset { players: self.players, red_fives: self.red, open_tanyao: true };
-        let mut counts = [0u8; haifu_rules::KINDS];
-        for t in &self.tiles {
-            counts[usize::from(t.kind().index())] += 1;
-        }
-        rules.count_dora(&counts, indicators) as u8
+        let held: TileSet = self.tiles.iter().copied().collect();
+        rules.count_dora(&held.counts(), indicators) as u8
     }
     fn count_red(&self) -> u8 {
         if self.red {

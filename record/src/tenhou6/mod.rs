@@ -48,8 +48,9 @@
 //!
 //! # The parts
 //! `json` finds the objects and their rounds in the file, `calls` reads the notation of takes and outs,
-//! `read` the game and its rounds, `order` plays each round again in an order that fits, `result` reads the
-//! score and yaku strings into the AGARI and RYUUKYOKU tags; [`mod@write`] is the other way round.
+//! `model` is the parsed game, its rounds and results, `read` reads them, `order` plays each round again in an
+//! order that fits, `result` reads the score and yaku strings, and `finish` writes each round's end as the AGARI
+//! and RYUUKYOKU tags; [`mod@write`] is the other way round.
 
 mod calls;
 mod finish;

@@ -364,7 +364,7 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
         choices: a.choices,
         stop_after: haifu_ingest::pipeline::Stage::Dataset,
     };
-    let bar = progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);
+    let bar = haifu_ingest::progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);
     let summary = haifu_ingest::pipeline::ingest(&inputs, &opts, &bar)?;
     bar.finish();
     if a.quiet {

@@ -13,6 +13,7 @@ pub mod folder;
 pub mod lock;
 pub mod parts;
 pub mod pipeline;
+pub mod progress;
 pub mod shapes;
 pub mod source;
 pub mod stored;

@@ -33,6 +33,16 @@ pub fn read_columns(dataset: &Path, table: &str, columns: &[&str]) -> Result<Vec
     read(dataset, table, Some(columns))
 }
 
+/// The columns of a table as its first part stores them (for a table whose parts hold no rows).
+pub fn table_schema(dataset: &Path, table: &str) -> Result<arrow::datatypes::SchemaRef> {
+    let parts = part_files(dataset, table)?;
+    let first = parts.first().ok_or_else(|| anyhow!("{} lists no part of its {table} table", dataset.display()))?;
+    let f = File::open(first).with_context(|| format!("opening {}", first.display()))?;
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new(f).with_context(|| format!("reading {}", first.display()))?;
+    Ok(builder.schema().clone())
+}
+
 fn read(dataset: &Path, table: &str, columns: Option<&[&str]>) -> Result<Vec<RecordBatch>> {
     let mut out = Vec::new();
     for p in part_files(dataset, table)? {

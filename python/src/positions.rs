@@ -1,0 +1,59 @@
+//! The positions `haifu train` learns from, as numpy arrays: the same [`haifu_encoding::load`] under the same
+//! split, so the same bytes (the features bit-packed, 125 bytes a position; the legal kinds as a 34-bit mask),
+//! each array handed to numpy without a copy (numpy owns the vector).
+
+use std::path::PathBuf;
+
+use haifu_encoding::{Decisions, Games, Positions, Split};
+use numpy::{IntoPyArray, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// One side's positions as a dict of arrays: `features` (uint8, n x 125, feature i is bit i % 8 of byte i / 8),
+/// `legal` (uint64 masks), `label` (uint8), `game` (int64), `seat` and `players` (uint8).
+fn arrays<'py>(py: Python<'py>, p: Positions) -> PyResult<Bound<'py, PyDict>> {
+    let n = p.len();
+    let d = PyDict::new(py);
+    let packed = haifu_encoding::positions::PACKED;
+    d.set_item("features", p.features.into_pyarray(py).reshape([n, packed])?)?;
+    d.set_item("legal", p.legal.into_pyarray(py))?;
+    d.set_item("label", p.label.into_pyarray(py))?;
+    d.set_item("game", p.game.into_pyarray(py))?;
+    d.set_item("seat", p.seat.into_pyarray(py))?;
+    d.set_item("players", p.players.into_pyarray(py))?;
+    Ok(d)
+}
+
+/// The training and test positions of `dataset` under `haifu train`'s split options (`--years`,
+/// `--test-years`, `--players`, `--player`, `--fraction`, `--decisions`), read from the positions cache or
+/// replayed (in parallel, the GIL released) and cached, as `haifu train` does.
+#[pyfunction]
+#[pyo3(signature = (dataset, *, years = Vec::new(), test_years = Vec::new(), players = 4, player = None,
+    fraction = None, decisions = "discards"))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `haifu train` split option
+fn positions<'py>(
+    py: Python<'py>,
+    dataset: PathBuf,
+    years: Vec<i32>,
+    test_years: Vec<i32>,
+    players: u8,
+    player: Option<String>,
+    fraction: Option<f64>,
+    decisions: &str,
+) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+    let decisions: Decisions = decisions.parse().map_err(crate::bad_argument)?;
+    if players != 3 && players != 4 {
+        return Err(crate::bad_argument(format!("players={players}: 3 or 4")));
+    }
+    let split = Split { years, test_years, players, player, fraction, decisions };
+    let (train, test) =
+        py.detach(|| haifu_encoding::load(&dataset, &Games::read(&dataset)?, &split)).map_err(|e| crate::error(&e))?;
+    Ok((arrays(py, train)?, arrays(py, test)?))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("FEATURES", haifu_encoding::features::FLAT)?;
+    m.add("PACKED", haifu_encoding::positions::PACKED)?;
+    m.add_function(wrap_pyfunction!(positions, m)?)?;
+    Ok(())
+}

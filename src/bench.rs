@@ -75,6 +75,28 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// The positions `haifu train` learns from (`haifu_encoding::load`), replayed from a dataset's events with
+    /// its positions cache removed before each repetition (and written again, as a first `haifu train` does);
+    /// positions per second, medians. The Python module's `haifu.positions` runs the same call
+    /// (scripts/bench_python_positions.sh sets the two side by side).
+    Positions {
+        /// Dataset written by `haifu ingest`.
+        #[arg(long)]
+        dataset: PathBuf,
+        /// Training years, comma-separated (default: every year not tested).
+        #[arg(long, value_delimiter = ',')]
+        years: Vec<i32>,
+        /// Test years, comma-separated (default: one game in ten of the training years).
+        #[arg(long, value_delimiter = ',')]
+        test_years: Vec<i32>,
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=4))]
+        players: u8,
+        /// Repetitions (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// The game engine: hanchan played per second on one thread, in memory (the record is built, not
     /// written), four copies of each bot; medians.
     Sim {
@@ -121,6 +143,15 @@ pub fn run(cmd: &BenchCommand) -> Result<()> {
             eval(dataset, tables, years, *players, *repeat, *json)
         }
         BenchCommand::Sim { bots, games, repeat, table, json } => sim(bots, *games, *repeat, table, *json),
+        BenchCommand::Positions { dataset, years, test_years, players, repeat, json } => {
+            let split = haifu_encoding::Split {
+                years: years.clone(),
+                test_years: test_years.clone(),
+                players: *players,
+                ..Default::default()
+            };
+            positions(dataset, &split, *repeat, *json)
+        }
     }
 }
 
@@ -135,6 +166,34 @@ fn timed<T>(repeat: usize, mut f: impl FnMut() -> Result<T>) -> Result<(f64, f64
         cpus.push(cpu_seconds() - c0);
     }
     Ok((median(&mut walls), median(&mut cpus), last.expect("at least one repetition")))
+}
+
+fn positions(dataset: &std::path::Path, split: &haifu_encoding::Split, repeat: usize, json: bool) -> Result<()> {
+    let games = haifu_encoding::Games::read(dataset)?;
+    let cache = dataset.join(haifu_ingest::parts::META_DIR).join("cache");
+    let (wall, cpu, n) = timed(repeat, || {
+        if cache.exists() {
+            std::fs::remove_dir_all(&cache).with_context(|| format!("removing {}", cache.display()))?;
+        }
+        let (train, test) = haifu_encoding::load(dataset, &games, split)?;
+        Ok(train.len() + test.len())
+    })?;
+    let row = serde_json::json!({
+        "dataset": dataset.display().to_string(), "positions": n, "repeat": repeat, "wall_s_median": wall,
+        "cpu_s_median": cpu, "positions_per_s": n as f64 / wall, "positions_per_cpu_s": n as f64 / cpu,
+    });
+    if json {
+        println!("{}", serde_json::to_string_pretty(&row)?);
+    } else {
+        println!(
+            "positions bench, {}: {n} positions: wall {wall:.3}s, cpu {cpu:.3}s (medians of {repeat}) -> {:.0} \
+             positions/s, {:.0} per CPU-second",
+            dataset.display(),
+            n as f64 / wall,
+            n as f64 / cpu
+        );
+    }
+    Ok(())
 }
 
 fn sim(bots: &[String], games: usize, repeat: usize, table: &crate::sim::TableArgs, json: bool) -> Result<()> {

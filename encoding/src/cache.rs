@@ -9,7 +9,7 @@
 //! bit-packed as [`Positions`] holds them (125 bytes a position: feature i is bit i % 8 of byte i / 8), then
 //! legal (u64 x n), label (u8 x n), game (i64 x n), seat (u8 x n), players (u8 x n).
 
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
@@ -94,6 +94,72 @@ fn decode(bytes: &[u8], key: u64) -> Option<Positions> {
     (at == bytes.len()).then_some(Positions { features, legal, label, game, seat, players })
 }
 
+/// Bytes before the positions: magic, version, key and count.
+const HEADER: u64 = 28;
+/// Bytes of one position over all the columns: the packed features, legal (8), label, game (8), seat, players.
+const ROW: u64 = PACKED as u64 + 19;
+
+/// A cache file read a batch of rows at a time (each column's slice read where it lies), for positions larger
+/// than memory.
+pub struct Reader {
+    file: std::fs::File,
+    path: PathBuf,
+    n: u64,
+    at: u64,
+}
+
+impl Reader {
+    /// The file's reader, if it is there, whole and of this key.
+    pub fn open(path: &Path, key: u64) -> Option<Reader> {
+        let mut file = std::fs::File::open(path).ok()?;
+        let mut head = [0u8; HEADER as usize];
+        file.read_exact(&mut head).ok()?;
+        let u64_at = |at: usize| u64::from_le_bytes(head[at..at + 8].try_into().expect("8 bytes"));
+        let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
+        if &head[..8] != MAGIC || version != VERSION || u64_at(12) != key {
+            return None;
+        }
+        let n = u64_at(20);
+        let whole = file.metadata().ok()?.len() == HEADER + n.checked_mul(ROW)?;
+        whole.then(|| Reader { file, path: path.to_path_buf(), n, at: 0 })
+    }
+
+    /// Positions in the file.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The next `rows` positions (fewer at the end; `None` once every row was read).
+    pub fn next_rows(&mut self, rows: usize) -> Result<Option<Positions>> {
+        let (n, at) = (self.n, self.at);
+        let k = (rows as u64).min(n - at);
+        if k == 0 {
+            return Ok(None);
+        }
+        // each column starts after the ones before it, n rows of its width
+        let mut column = |start: u64, width: u64| -> Result<Vec<u8>> {
+            let mut out = vec![0u8; (k * width) as usize];
+            self.file.seek(SeekFrom::Start(HEADER + start * n + at * width))?;
+            self.file.read_exact(&mut out).with_context(|| format!("reading {}", self.path.display()))?;
+            Ok(out)
+        };
+        let packed = PACKED as u64;
+        let features = column(0, packed)?;
+        let legal = column(packed, 8)?.chunks_exact(8).map(|s| u64::from_le_bytes(s.try_into().expect("8"))).collect();
+        let label = column(packed + 8, 1)?;
+        let game =
+            column(packed + 9, 8)?.chunks_exact(8).map(|s| i64::from_le_bytes(s.try_into().expect("8"))).collect();
+        let seat = column(packed + 17, 1)?;
+        let players = column(packed + 18, 1)?;
+        self.at += k;
+        Ok(Some(Positions { features, legal, label, game, seat, players }))
+    }
+}
+
 /// Writes the positions under `key` (through a temporary file of this process, renamed: a reader never sees half
 /// of one, and two runs building the same cache do not trip over each other).
 pub fn write(path: &Path, key: u64, p: &Positions) -> Result<()> {
@@ -133,10 +199,19 @@ mod tests {
         write(&path, 42, &p).unwrap();
         let q = read(&path, 42).expect("read back");
         assert_eq!(
-            (q.features, q.legal, q.label, q.game, q.seat, q.players),
-            (p.features, p.legal, p.label, p.game, p.seat, p.players)
+            (&q.features, &q.legal, &q.label, &q.game, &q.seat, &q.players),
+            (&p.features, &p.legal, &p.label, &p.game, &p.seat, &p.players)
         );
         assert!(read(&path, 43).is_none(), "another key");
+        // read two rows at a time, the same rows
+        let mut r = Reader::open(&path, 42).expect("a reader");
+        let (a, b) = (r.next_rows(2).unwrap().unwrap(), r.next_rows(2).unwrap().unwrap());
+        assert!(r.next_rows(2).unwrap().is_none());
+        assert_eq!((a.len(), b.len()), (2, 1));
+        let mut both = a;
+        both.extend(b);
+        assert_eq!((both.features, both.legal, both.game), (q.features, q.legal, q.game));
+        assert!(Reader::open(&path, 43).is_none(), "another key");
         let mut bytes = std::fs::read(&path).unwrap();
         bytes.pop();
         assert!(decode(&bytes, 42).is_none(), "a cut file");

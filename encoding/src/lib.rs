@@ -52,32 +52,126 @@ pub fn held_out(game_id: i64) -> bool {
     haifu_ingest::stored::game_hash(game_id).is_multiple_of(10)
 }
 
+/// Which side of `split` game `g` is on: `Some(true)` the test, `Some(false)` training, `None` neither.
+fn side_of(games: &Games, split: &Split, g: i64) -> Option<bool> {
+    let in_years = |ys: &[i32]| ys.is_empty() || games.year(g).is_some_and(|y| ys.contains(&y));
+    if split.test_years.is_empty() {
+        in_years(&split.years).then(|| held_out(g))
+    } else if games.year(g).is_some_and(|y| split.test_years.contains(&y)) {
+        Some(true)
+    } else {
+        in_years(&split.years).then_some(false)
+    }
+    .filter(|&test| test || split.fraction.is_none_or(|f| in_fraction(g, f)))
+}
+
+/// The year partitions that hold the games of either side.
+fn partitions(games: &Games, split: &Split) -> Vec<Option<i32>> {
+    games.year_partitions(|y| {
+        split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y) || split.test_years.contains(&y))
+    })
+}
+
 /// The training and test positions of a dataset under `split`, from the cache or replayed in parallel.
 pub fn load(dataset: &Path, games: &Games, split: &Split) -> Result<(Positions, Positions)> {
-    let in_years = |g: i64, ys: &[i32]| ys.is_empty() || games.year(g).is_some_and(|y| ys.contains(&y));
-    // Some(true): test, Some(false): training
-    let side = |g: i64| -> Option<bool> {
-        if split.test_years.is_empty() {
-            in_years(g, &split.years).then(|| held_out(g))
-        } else if games.year(g).is_some_and(|y| split.test_years.contains(&y)) {
-            Some(true)
-        } else {
-            in_years(g, &split.years).then_some(false)
-        }
-        .filter(|&test| test || split.fraction.is_none_or(|f| in_fraction(g, f)))
-    };
-    let wanted = games.year_partitions(|y| {
-        split.years.is_empty() || y.is_some_and(|y| split.years.contains(&y) || split.test_years.contains(&y))
-    });
-    let mut all = cached(dataset, split.decisions, split.players, games, &wanted)?;
+    let mut all = cached(dataset, split.decisions, split.players, games, &partitions(games, split))?;
     if let Some(p) = &split.player {
         all = of_player(games, &all, p);
         if all.is_empty() {
             bail!("{p:?} has no decisions in the chosen years of {}", dataset.display());
         }
     }
-    let test = all.select(|i| side(all.game[i]) == Some(true));
-    Ok((all.select(|i| side(all.game[i]) == Some(false)), test))
+    let test = all.select(|i| side_of(games, split, all.game[i]) == Some(true));
+    Ok((all.select(|i| side_of(games, split, all.game[i]) == Some(false)), test))
+}
+
+/// One side of a split as [`load`] gives it, the same positions in the same order, in batches of a size (the
+/// last one shorter), read from the cache files a batch at a time: for positions larger than memory. A
+/// partition without a current cache file is replayed and cached first, as [`load`] does.
+pub struct Batches {
+    games: Games,
+    split: Split,
+    test: bool,
+    size: usize,
+    files: std::collections::VecDeque<(std::path::PathBuf, u64)>,
+    reader: Option<cache::Reader>,
+    pending: Positions,
+}
+
+/// [`Batches`] of `size` positions of the test side (`test`) or the training side of `split`.
+pub fn batches(dataset: &Path, games: &Games, split: &Split, test: bool, size: usize) -> Result<Batches> {
+    if size == 0 {
+        bail!("a batch of 0 positions");
+    }
+    let wanted = partitions(games, split);
+    let keys = cache::keys(dataset, split.decisions, &wanted)?;
+    let path = |y| cache::path(dataset, split.decisions, split.players, y);
+    let missing: Vec<(Option<i32>, u64)> = wanted
+        .iter()
+        .zip(&keys)
+        .filter(|(&y, &k)| cache::Reader::open(&path(y), k).is_none())
+        .map(|(&y, &k)| (y, k))
+        .collect();
+    if !missing.is_empty() {
+        build(dataset, split.decisions, split.players, games, missing)?;
+    }
+    Ok(Batches {
+        games: games.clone(),
+        split: split.clone(),
+        test,
+        size,
+        files: wanted.iter().zip(keys).map(|(&y, k)| (path(y), k)).collect(),
+        reader: None,
+        pending: Positions::default(),
+    })
+}
+
+impl Batches {
+    fn keeps(&self, p: &Positions, i: usize) -> bool {
+        let (g, s) = (p.game[i], p.seat[i]);
+        side_of(&self.games, &self.split, g) == Some(self.test)
+            && self.split.player.as_ref().is_none_or(|name| self.games.name(g, s) == name)
+    }
+}
+
+impl Iterator for Batches {
+    type Item = Result<Positions>;
+
+    fn next(&mut self) -> Option<Result<Positions>> {
+        loop {
+            if self.pending.len() >= self.size {
+                return Some(Ok(self.pending.take_front(self.size)));
+            }
+            let Some(reader) = &mut self.reader else {
+                let Some((path, key)) = self.files.pop_front() else {
+                    return (!self.pending.is_empty()).then(|| Ok(std::mem::take(&mut self.pending)));
+                };
+                match cache::Reader::open(&path, key) {
+                    Some(r) => self.reader = Some(r),
+                    None => {
+                        self.files.clear();
+                        return Some(Err(anyhow::anyhow!(
+                            "{}: the positions cache changed while it was read (another run rebuilt it): read again",
+                            path.display()
+                        )));
+                    }
+                }
+                continue;
+            };
+            match reader.next_rows(self.size) {
+                Err(e) => {
+                    self.files.clear();
+                    self.reader = None;
+                    return Some(Err(e));
+                }
+                Ok(None) => self.reader = None,
+                Ok(Some(p)) => {
+                    let kept = p.select(|i| self.keeps(&p, i));
+                    self.pending.extend(kept);
+                }
+            }
+        }
+    }
 }
 
 /// The positions where `player` discarded.
@@ -111,22 +205,36 @@ fn cached(
         }
     }
     if !missing.is_empty() {
-        let todo: Vec<Option<i32>> = missing.iter().map(|m| m.0).collect();
-        let mut fresh = replay(dataset, decisions, players, |g| {
-            let y = games.year(g);
-            todo.contains(&y).then_some(y)
-        })?;
-        for (y, key) in missing {
-            let p = fresh.remove(&y).unwrap_or_default();
-            cache::write(&cache::path(dataset, decisions, players, y), key, &p)?;
-            found.insert(y, p);
-        }
+        found.extend(build(dataset, decisions, players, games, missing)?);
     }
     let mut all = Positions::default();
     for y in wanted {
         all.extend(found.remove(y).unwrap_or_default());
     }
     Ok(all)
+}
+
+/// Replays the `missing` partitions (year, cache key) and writes their cache files; returns their positions.
+fn build(
+    dataset: &Path,
+    decisions: Decisions,
+    players: u8,
+    games: &Games,
+    missing: Vec<(Option<i32>, u64)>,
+) -> Result<hashbrown::HashMap<Option<i32>, Positions>> {
+    let todo: Vec<Option<i32>> = missing.iter().map(|m| m.0).collect();
+    let mut fresh = replay(dataset, decisions, players, |g| {
+        let y = games.year(g);
+        todo.contains(&y).then_some(y)
+    })?;
+    missing
+        .into_iter()
+        .map(|(y, key)| {
+            let p = fresh.remove(&y).unwrap_or_default();
+            cache::write(&cache::path(dataset, decisions, players, y), key, &p)?;
+            Ok((y, p))
+        })
+        .collect()
 }
 
 /// Replays the games `side` gives a side to, in parallel, into one position set per side, in the order of

@@ -75,6 +75,20 @@ impl Positions {
         self.players.extend(o.players);
     }
 
+    /// The first `n` positions (all when fewer), taken off the front.
+    pub fn take_front(&mut self, n: usize) -> Positions {
+        let n = n.min(self.len());
+        let rest = Positions {
+            features: self.features.split_off(n * PACKED),
+            legal: self.legal.split_off(n),
+            label: self.label.split_off(n),
+            game: self.game.split_off(n),
+            seat: self.seat.split_off(n),
+            players: self.players.split_off(n),
+        };
+        std::mem::replace(self, rest)
+    }
+
     /// The positions `keep` accepts, by index.
     pub fn select(&self, keep: impl Fn(usize) -> bool) -> Positions {
         let mut p = Positions::default();

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use serde_json::{json, Value};
 
 use haifu_encoding::options::DeviceChoice;
@@ -14,7 +14,6 @@ use haifu_imitate::rank::{Reason, SuitNote};
 use haifu_imitate::table::{load_table, sequences_path, LoadOptions, Tables, ALL_SCOPE};
 use haifu_imitate::{estimator_confusion, rank, EvalOptions, Selection, StrategyMode, TableVariant, TestData, Winds};
 use haifu_mining::Strategy;
-use haifu_rules::{HandNotation, Kind};
 
 pub use crate::args::TestArgs;
 use crate::Network;
@@ -113,58 +112,14 @@ pub fn run(c: &ImitateCommand, network: Option<&dyn Network>) -> Result<()> {
     }
 }
 
-fn wind(text: &str, what: &str) -> Result<Kind> {
-    let k: Kind = text.parse().with_context(|| format!("--{what} {text:?}: E, S, W or N"))?;
-    if !k.is_wind() {
-        bail!("--{what} {text:?} is not a wind (E, S, W or N)");
-    }
-    Ok(k)
-}
-
 // ---------------------------------------------------------------- suggest
 
 fn suggest(a: &SuggestArgs) -> Result<()> {
-    let hand: HandNotation = a.hand.parse().with_context(|| format!("--hand {:?}", a.hand))?;
-    let tiles: u32 = hand.counts.iter().map(|&n| u32::from(n)).sum();
-    if tiles % 3 != 2 {
-        bail!("--hand {:?} holds {tiles} tiles: a decision's state holds 14 (3n+2 after calls)", a.hand);
-    }
-    let winds = Winds { round: wind(&a.round_wind, "round-wind")?, seat: wind(&a.seat_wind, "seat-wind")? };
+    let hand = haifu_imitate::rank::decision_state(&a.hand).map_err(|e| anyhow::anyhow!("--{e}"))?;
+    let winds = Winds::parse(&a.round_wind, &a.seat_wind).map_err(anyhow::Error::msg)?;
     let table = load_table(&a.tables, &a.player, a.strategy, a.sources.clone())?;
     let ranking = rank(&hand.counts, winds, &table);
-
-    let candidates: Vec<Value> = ranking
-        .candidates
-        .iter()
-        .enumerate()
-        .map(|(i, c)| match &c.reason {
-            Reason::IsolatedHonor { value } => {
-                json!({"rank": i + 1, "tile": c.kind.name(), "reason": "isolated_honor", "value_honor": value})
-            }
-            Reason::Sequence { suit, before, after, count, mirror_before, mirror_after, mirror_count, score } => {
-                json!({
-                    "rank": i + 1, "tile": c.kind.name(), "reason": "sequence", "suit": suit.name(),
-                    "before": before.to_string(), "after": after.to_string(), "count": count,
-                    "mirror_before": mirror_before.to_string(), "mirror_after": mirror_after.to_string(),
-                    "mirror_count": mirror_count, "score": score,
-                })
-            }
-        })
-        .collect();
-    let suits: Vec<Value> = ranking
-        .suits
-        .iter()
-        .zip(["man", "pin", "sou"])
-        .map(|(n, suit)| match n {
-            SuitNote::Empty => json!({"suit": suit, "status": "empty"}),
-            SuitNote::Unknown { before, mirror_known } => {
-                json!({"suit": suit, "before": before.to_string(), "status": "unknown", "mirror_known": mirror_known})
-            }
-            SuitNote::Known { before, afters_seen } => {
-                json!({"suit": suit, "before": before.to_string(), "status": "known", "afters_seen": afters_seen})
-            }
-        })
-        .collect();
+    let (candidates, suits) = ranking.to_json();
     if a.json {
         let out = json!({
             "hand": a.hand, "tables": a.tables.display().to_string(), "player": a.player, "strategy": a.strategy.name(),

@@ -2,14 +2,12 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use serde_json::{json, Value};
 
 use haifu_encoding::options::DeviceChoice;
-use haifu_ingest::extract::extract;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
-use haifu_style::db::{rates_json, Rules};
-use haifu_style::played::Played;
+use haifu_style::db::rates_json;
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, SequenceLikelihoods, StyleDb, RATES};
 
 use crate::args::DatasetOut;
@@ -491,79 +489,24 @@ fn nearest_embedded(a: &NearestArgs, db: &StyleDb, player: &str, dir: &Path) -> 
     Ok(())
 }
 
-/// The games of a log file, as records and replayed; a file that cannot be read or replayed is an error
-/// naming it.
-fn read_log(path: &Path) -> Result<Vec<(haifu_record::GameRecord, Played)>> {
-    let raw = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let text = haifu_record::source::decompress(raw).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    let records = haifu_record::read_games(name, &text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    records
-        .into_iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let g = extract(&r).map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), i + 1))?;
-            Ok((r, Played::of_replay(i as i64, &g)))
-        })
-        .collect()
-}
-
-/// The seat a `--seat` names in one game: a number, or the seat whose player has that name.
-fn seat_in(g: &Played, seat: &str, at: &str) -> Result<u8> {
-    let n = g.n_players;
-    if let Ok(s) = seat.parse::<u8>() {
-        if s >= n {
-            bail!("{at}: --seat {s}, but the game has {n} seats (0-{})", n - 1);
-        }
-        return Ok(s);
-    }
-    (0..n).find(|&s| g.names[usize::from(s)] == seat).with_context(|| format!("{at}: no seat named {seat:?}"))
-}
-
 fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let mut seen = Observed::default();
     let mut per_game = Vec::new();
     let mut positions = haifu_encoding::Positions::default();
-    let mut used = 0usize;
-    'files: for path in &a.log {
-        for (i, (record, g)) in read_log(path)?.iter().enumerate() {
-            if a.games.is_some_and(|k| used >= k) {
-                break 'files;
-            }
-            let at = format!("{} game {}", path.display(), i + 1);
-            if g.n_players != db.meta.rules.players {
-                bail!(
-                    "{at}: a {}-player game; the database profiles {}-player games",
-                    g.n_players,
-                    db.meta.rules.players
-                );
-            }
-            let rules = Rules::of(g.game_type);
-            if !db.meta.rules.sets.contains(&rules) {
-                bail!(
-                    "{at}: rules red fives {}, open tanyao {}; the database's games have {:?} (red, open tanyao)",
-                    rules.0,
-                    rules.1,
-                    db.meta.rules.sets
-                );
-            }
-            let seat = seat_in(g, &a.seat, &at)?;
-            let game = haifu_style::observe(g, seat);
-            seen.add(&game);
-            if a.embedding.is_some() {
-                per_game.push(game);
-            }
-            if a.models.is_some() {
-                let all = haifu_encoding::positions::of_game(i as i64, record)?;
-                positions.extend(all.select(|k| all.seat[k] == seat));
-            }
-            used += 1;
+    let games = haifu_style::logs::seat_games(&db, &a.log, &a.seat, a.games)?;
+    for sg in &games {
+        let game = haifu_style::observe(&sg.played, sg.seat);
+        seen.add(&game);
+        if a.embedding.is_some() {
+            per_game.push(game);
+        }
+        if a.models.is_some() {
+            let all = haifu_encoding::positions::of_game(sg.index as i64, &sg.record)?;
+            positions.extend(all.select(|k| all.seat[k] == sg.seat));
         }
     }
-    if used == 0 {
-        bail!("no game in {:?}", a.log);
-    }
+    let used = games.len();
     let scorer = Scorer::new(&db)?;
     let mut ranking = match a.device {
         None => scorer.rank(&seen),

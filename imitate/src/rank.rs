@@ -17,7 +17,8 @@
 //! shapes); the candidates are not filtered by what is left in hand after the call (applied as written).
 
 use haifu_mining::Shape;
-use haifu_rules::{Kind, Suit, KINDS};
+use haifu_rules::{HandNotation, Kind, Suit, KINDS};
+use serde_json::{json, Value};
 
 use crate::table::{count_in, SeqTable};
 
@@ -46,6 +47,17 @@ impl Winds {
         let round = Kind::from_index(27 + (kyoku / 4).min(3));
         let seat = Kind::from_index(27 + (seat + np - dealer % np) % np);
         Winds { round, seat }
+    }
+
+    /// The winds named `round` and `seat` (E, S, W, N or 1z..4z); the error names the one that is not a wind.
+    pub fn parse(round: &str, seat: &str) -> Result<Winds, String> {
+        let wind = |text: &str, what: &str| -> Result<Kind, String> {
+            match text.parse::<Kind>() {
+                Ok(k) if k.is_wind() => Ok(k),
+                _ => Err(format!("{what} {text:?} is not a wind (E, S, W or N)")),
+            }
+        };
+        Ok(Winds { round: wind(round, "round wind")?, seat: wind(seat, "seat wind")? })
     }
 
     /// Dragons, the round wind and the seat wind.
@@ -230,6 +242,54 @@ impl Ranking {
     pub fn kinds(&self) -> Vec<Kind> {
         self.candidates.iter().map(|c| c.kind).collect()
     }
+
+    /// The candidates (`rank`, `tile`, `reason` and the sequences' counts) and each suit's note, as
+    /// `haifu imitate suggest --json` prints them.
+    pub fn to_json(&self) -> (Vec<Value>, Vec<Value>) {
+        let candidates = self
+            .candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match &c.reason {
+                Reason::IsolatedHonor { value } => {
+                    json!({"rank": i + 1, "tile": c.kind.name(), "reason": "isolated_honor", "value_honor": value})
+                }
+                Reason::Sequence { suit, before, after, count, mirror_before, mirror_after, mirror_count, score } => {
+                    json!({
+                        "rank": i + 1, "tile": c.kind.name(), "reason": "sequence", "suit": suit.name(),
+                        "before": before.to_string(), "after": after.to_string(), "count": count,
+                        "mirror_before": mirror_before.to_string(), "mirror_after": mirror_after.to_string(),
+                        "mirror_count": mirror_count, "score": score,
+                    })
+                }
+            })
+            .collect();
+        let suits = self
+            .suits
+            .iter()
+            .zip(["man", "pin", "sou"])
+            .map(|(n, suit)| match n {
+                SuitNote::Empty => json!({"suit": suit, "status": "empty"}),
+                SuitNote::Unknown { before, mirror_known } => {
+                    json!({"suit": suit, "before": before.to_string(), "status": "unknown", "mirror_known": mirror_known})
+                }
+                SuitNote::Known { before, afters_seen } => {
+                    json!({"suit": suit, "before": before.to_string(), "status": "known", "afters_seen": afters_seen})
+                }
+            })
+            .collect();
+        (candidates, suits)
+    }
+}
+
+/// A decision's state in Tenhou notation (`0` = red five): 14 tiles, or 3n+2 after calls.
+pub fn decision_state(text: &str) -> Result<HandNotation, String> {
+    let hand: HandNotation = text.parse().map_err(|e| format!("hand {text:?}: {e}"))?;
+    let tiles: u32 = hand.counts.iter().map(|&n| u32::from(n)).sum();
+    if tiles % 3 != 2 {
+        return Err(format!("hand {text:?} holds {tiles} tiles: a decision's state holds 14 (3n+2 after calls)"));
+    }
+    Ok(hand)
 }
 
 /// Ranks the discard candidates of a 34-count state (SPEC 4), with the reason for each.

@@ -281,7 +281,16 @@ impl Tables {
     /// A loaded table, or the empty table when the scope exists but never saw this strategy.
     pub fn get_or_empty(&self, scope: &str, strategy: Strategy) -> Result<&SeqTable> {
         if !self.has_scope(scope) {
-            bail!("no scope {scope:?} in {}", sequences_path(&self.dir).display());
+            let mut known: Vec<&str> = self.scopes.iter().map(String::as_str).take(20).collect();
+            if self.scopes.len() > 20 {
+                known.push("...");
+            }
+            bail!(
+                "unknown player {scope:?}: {} holds no such scope (scopes: {}){}",
+                sequences_path(&self.dir).display(),
+                known.join(", "),
+                haifu_mining::dataset::did_you_mean(scope, self.scopes.iter().map(String::as_str))
+            );
         }
         Ok(self.get(scope, strategy).unwrap_or_else(|| empty_table()))
     }
@@ -304,19 +313,7 @@ impl Tables {
 pub fn load_table(dir: &Path, scope: &str, strategy: Strategy, sources: Option<Vec<String>>) -> Result<SeqTable> {
     let opts = LoadOptions { scopes: Some(vec![scope.to_string()]), strategies: vec![strategy], sources };
     let t = Tables::load(dir, &opts)?;
-    if !t.has_scope(scope) {
-        let mut known: Vec<&str> = t.scopes().iter().map(String::as_str).take(20).collect();
-        if t.scopes().len() > 20 {
-            known.push("...");
-        }
-        bail!(
-            "unknown player {scope:?}: {} holds no such scope (scopes: {}){}",
-            sequences_path(dir).display(),
-            known.join(", "),
-            haifu_mining::dataset::did_you_mean(scope, t.scopes().iter().map(String::as_str))
-        );
-    }
-    Ok(t.get(scope, strategy).cloned().unwrap_or_default())
+    t.get_or_empty(scope, strategy).cloned()
 }
 
 /// One row of `sequences.parquet` (docs/SCHEMA.md), with its shapes as text.

@@ -16,7 +16,7 @@ use anyhow::{Context, Result};
 use haifu_record::mjai::message::{self as m, Message};
 use haifu_sim::{Action, Bot};
 
-use crate::follow::{Follower, Question};
+use crate::follow::{FollowError, Follower, Question};
 use crate::policy::Imitator;
 
 /// Who decides: the imitator of a player, or one of `haifu sim`'s bots.
@@ -172,27 +172,16 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, brain: &mut Brain, n
                 if matches!(msg, Message::StartGame(_)) {
                     close_no_game(&mut session, no_game.take());
                 }
-                match follower.take(&msg) {
+                match respond(&mut follower, brain, &mut legal, &msg) {
                     Err(e) => {
                         eprintln!("mjai-bot {name}: line {line_no}: {e}");
                         session.problems.push((line_no, e.to_string()));
                         pass()
                     }
-                    Ok(()) => {
-                        follower.legal_actions(&mut legal);
-                        if legal.is_empty() || !follower.asked() {
-                            pass()
-                        } else {
-                            let a = brain.decide(&follower, &legal);
-                            let out = follower.answer(&a);
-                            let kind = match follower.question() {
-                                Some(Question::Turn { .. }) => "turn",
-                                Some(Question::RiichiDiscard) => "riichi",
-                                _ => "respond",
-                            };
-                            session.latencies.push((kind, started.elapsed()));
-                            out
-                        }
+                    Ok(None) => pass(),
+                    Ok(Some((out, kind))) => {
+                        session.latencies.push((kind, started.elapsed()));
+                        out
                     }
                 }
             }
@@ -203,8 +192,31 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, brain: &mut Brain, n
     Ok(session)
 }
 
+/// The follower takes a game message and, where it asks the seat something, the brain chooses among the seat's
+/// legal actions (`legal`: scratch space): the answer and what was asked (`turn`, `riichi`, `respond`), or
+/// `None` when nothing was (the answer is `none`).
+pub fn respond(
+    follower: &mut Follower,
+    brain: &mut Brain,
+    legal: &mut Vec<Action>,
+    msg: &Message,
+) -> Result<Option<(Message, &'static str)>, FollowError> {
+    follower.take(msg)?;
+    follower.legal_actions(legal);
+    if legal.is_empty() || !follower.asked() {
+        return Ok(None);
+    }
+    let a = brain.decide(follower, legal);
+    let kind = match follower.question() {
+        Some(Question::Turn { .. }) => "turn",
+        Some(Question::RiichiDiscard) => "riichi",
+        _ => "respond",
+    };
+    Ok(Some((follower.answer(&a), kind)))
+}
+
 /// A message that only means something in a game: everything but `hello`, `error` and `start_game`.
-fn needs_game(msg: &Message) -> bool {
+pub fn needs_game(msg: &Message) -> bool {
     !matches!(msg, Message::Hello(_) | Message::Error(_) | Message::StartGame(_))
 }
 
@@ -222,7 +234,8 @@ fn send(output: &mut impl Write, answer: &Message) -> Result<()> {
     writeln!(output, "{text}").and_then(|_| output.flush()).context("sending an answer")
 }
 
-fn pass() -> Message {
+/// The answer `none`.
+pub fn pass() -> Message {
     Message::Pass(m::Pass {})
 }
 

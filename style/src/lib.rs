@@ -11,6 +11,7 @@ pub mod db;
 pub mod embedding;
 pub mod habits;
 pub mod identify;
+pub mod logs;
 pub mod played;
 pub mod tally;
 

@@ -1,12 +1,17 @@
 //! The game walker from Python: a log's games (any format) or a dataset's, each event with the table state it
-//! leaves, advanced by the one walker ingest and the positions use (`haifu_record::walk`); before a discard,
-//! the kinds its seat could discard.
+//! leaves, advanced by the one walker ingest and the positions use (`haifu_record::walk`); before each event,
+//! every seat's legal actions, asked of the rules' bookkeeping ingest holds every record to
+//! (`haifu_record::legal::RoundRules`): calls and passes, riichi, kans, wins, and before a discard the kinds its
+//! seat could discard.
 
 use std::path::PathBuf;
 
+use haifu_record::action::Action;
 use haifu_record::event::{Event, GameRecord};
+use haifu_record::legal::{Moment, RoundRules};
 use haifu_record::state::{Riichi, SeatState, TableState};
 use haifu_record::walk::{walk as walk_game, Visitor};
+use haifu_rules::table::{GameType, TableRules};
 use haifu_rules::{Meld, Tile};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -19,8 +24,9 @@ pub struct Game {
     origin: String,
 }
 
-fn ids(tiles: impl IntoIterator<Item = Tile>) -> Vec<u8> {
-    tiles.into_iter().map(Tile::id).collect()
+// u16, not u8: pyo3 turns a Vec<u8> into `bytes`, and tiles are lists of ids
+fn ids(tiles: impl IntoIterator<Item = Tile>) -> Vec<u16> {
+    tiles.into_iter().map(|t| u16::from(t.id())).collect()
 }
 
 fn meld_dict<'py>(py: Python<'py>, m: &Meld) -> PyResult<Bound<'py, PyDict>> {
@@ -28,6 +34,7 @@ fn meld_dict<'py>(py: Python<'py>, m: &Meld) -> PyResult<Bound<'py, PyDict>> {
     d.set_item("kind", m.kind.name())?;
     d.set_item("tiles", ids(m.tiles().iter().copied()))?;
     d.set_item("called", m.called.map(Tile::id))?;
+    d.set_item("added", m.added.map(Tile::id))?;
     d.set_item("from", m.from)?;
     d.set_item("code", m.encode())?;
     Ok(d)
@@ -54,6 +61,30 @@ fn event_dict<'py>(py: Python<'py>, e: &Event) -> PyResult<Bound<'py, PyDict>> {
             d.set_item("attrs", attrs)?;
         }
     }
+    Ok(d)
+}
+
+/// An action as a dict: `type` (`discard`, `riichi`, `tsumo`, `ron`, `chi`, `pon`, `daiminkan`, `ankan`,
+/// `kakan`, `nuki`, `kyuushu`, `pass`), the `tiles` of the hand it uses (ids; an open kan's are the copies of
+/// the discard's kind), and its `text` (`riichi 3p`, `chi 4s6s`).
+fn action_dict<'py>(py: Python<'py>, a: &Action) -> PyResult<Bound<'py, PyDict>> {
+    let (kind, tiles): (&str, Vec<u16>) = match *a {
+        Action::Discard { tile, riichi } => (if riichi { "riichi" } else { "discard" }, ids([tile])),
+        Action::Tsumo => ("tsumo", vec![]),
+        Action::Ron => ("ron", vec![]),
+        Action::Chi { tiles } => ("chi", ids(tiles)),
+        Action::Pon { tiles } => ("pon", ids(tiles)),
+        Action::Daiminkan => ("daiminkan", vec![]),
+        Action::Ankan { kind } => ("ankan", ids(kind.ids())),
+        Action::Kakan { tile } => ("kakan", ids([tile])),
+        Action::Nuki { tile } => ("nuki", ids([tile])),
+        Action::KyuushuKyuuhai => ("kyuushu", vec![]),
+        Action::Pass => ("pass", vec![]),
+    };
+    let d = PyDict::new(py);
+    d.set_item("type", kind)?;
+    d.set_item("tiles", tiles)?;
+    d.set_item("text", a.to_string())?;
     Ok(d)
 }
 
@@ -113,16 +144,49 @@ fn state_dict<'py>(py: Python<'py>, t: &TableState) -> PyResult<Bound<'py, PyDic
     Ok(d)
 }
 
-/// Collects each step of the walk as a dict: the event, the state it leaves, and for a discard the kinds the
-/// seat could discard in the state before it.
+/// Collects each step of the walk as a dict: the event, the state it leaves, the legal actions of the moment
+/// before it, and for a discard the kinds the seat could discard in the state before it.
 struct Steps<'py> {
     py: Python<'py>,
     steps: Bound<'py, PyList>,
     legal: Option<Vec<&'static str>>,
+    /// The rules' bookkeeping, from the first deal on (under the `GO` tag's rules, or a houou game's).
+    rules: Option<RoundRules>,
+    game_type: Option<GameType>,
+    /// Before the event: (seat, its legal actions) of every seat asked something.
+    options: Vec<(u8, Vec<Action>)>,
+    scratch: Vec<Action>,
+}
+
+impl Steps<'_> {
+    /// What the rules ask before `e`: the seat in its turn, or the seats that may win on or call a shown tile.
+    fn asked(&mut self, e: &Event, table: &TableState) {
+        self.options.clear();
+        if let (Event::Init(init), None) = (e, &self.rules) {
+            let go = self.game_type.unwrap_or(GameType::houou_hanchan(init.players()));
+            self.rules = Some(RoundRules::new(TableRules::from_go_type(go.0)));
+        }
+        let Some(rules) = &self.rules else { return };
+        let seats: u8 = match rules.moment() {
+            Moment::Idle => 0,
+            Moment::Turn { seat, .. } => 1 << seat,
+            Moment::Respond { ron, call, .. } => ron | call,
+        };
+        for seat in (0..table.players.min(4)).filter(|s| seats & (1 << s) != 0) {
+            rules.legal_actions(table, seat, &mut self.scratch);
+            if !self.scratch.is_empty() {
+                self.options.push((seat, self.scratch.clone()));
+            }
+        }
+    }
 }
 
 impl Visitor for Steps<'_> {
     fn before(&mut self, _: usize, e: &Event, table: &TableState) -> Result<(), String> {
+        if let Event::Go(go) = e {
+            self.game_type = go.game_type;
+        }
+        self.asked(e, table);
         self.legal = match e {
             Event::Discard { seat, .. } => Some(
                 haifu_encoding::features::legal(table, *seat)
@@ -137,12 +201,24 @@ impl Visitor for Steps<'_> {
         Ok(())
     }
     fn after(&mut self, i: usize, e: &Event, table: &TableState) -> Result<(), String> {
+        if let Some(rules) = &mut self.rules {
+            rules.after(table, e);
+        }
         let mut step = || -> PyResult<()> {
             let d = PyDict::new(self.py);
             d.set_item("index", i)?;
             d.set_item("event", event_dict(self.py, e)?)?;
             d.set_item("state", state_dict(self.py, table)?)?;
             d.set_item("legal", self.legal.take())?;
+            let options = PyDict::new(self.py);
+            for (seat, actions) in &self.options {
+                let l = PyList::empty(self.py);
+                for a in actions {
+                    l.append(action_dict(self.py, a)?)?;
+                }
+                options.set_item(seat, l)?;
+            }
+            d.set_item("options", options)?;
             self.steps.append(d)
         };
         step().map_err(|e| e.to_string())
@@ -180,10 +256,20 @@ impl Game {
         }
         Ok(l)
     }
-    /// Every event with the table state after it (`index`, `event`, `state`; `legal`: before a discard, the
-    /// kinds its seat could discard, else `None`). Raises `HaifuError` naming the event the rules refuse.
+    /// Every event with the table state after it (`index`, `event`, `state`; `options`: the legal actions of
+    /// each seat the rules asked something before the event, by seat: dicts of `type` (`discard`, `riichi`,
+    /// `chi`, `pon`, `ankan`, `kakan`, `tsumo`, `ron`, `pass` ...), `tiles` and `text`; `legal`: before a discard, the kinds its
+    /// seat could discard, else `None`). Raises `HaifuError` naming the event the rules refuse.
     fn walk<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mut steps = Steps { py, steps: PyList::empty(py), legal: None };
+        let mut steps = Steps {
+            py,
+            steps: PyList::empty(py),
+            legal: None,
+            rules: None,
+            game_type: None,
+            options: Vec::new(),
+            scratch: Vec::with_capacity(32),
+        };
         walk_game(&self.record.events, TableState::default(), &mut steps)
             .map_err(|e| crate::HaifuError::new_err(format!("{} event {}: {}", self.origin, e.event, e.message)))?;
         Ok(steps.steps)
@@ -196,7 +282,9 @@ impl Game {
 fn read_log(py: Python<'_>, path: PathBuf) -> PyResult<Vec<Game>> {
     let shown = path.display().to_string();
     let records = py.detach(|| {
-        let bytes = haifu_ingest::source::read_log(&path).map_err(|e| format!("{shown}: {e}"))?;
+        let bytes = haifu_ingest::source::read_log(&path)
+            .and_then(haifu_record::source::decompress)
+            .map_err(|e| format!("{shown}: {e}"))?;
         haifu_record::read_games(&shown, &bytes).map_err(|e| format!("{shown}: {e}"))
     });
     let records = records.map_err(crate::HaifuError::new_err)?;

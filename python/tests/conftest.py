@@ -46,9 +46,34 @@ def corpus_files(corpus: Path, *, year, formats=("mjlog", "tenhou6")) -> list:
 
 @pytest.fixture(scope="session")
 def sim_logs(haifu_bin, tmp_path_factory) -> Path:
-    """Twelve east-only games the project's own engine plays (seeded), as mjlog files."""
+    """Twenty east-only games the project's own engine plays (seeded), as mjlog files: enough that the
+    default split (one game in ten by a hash of its id) has test games."""
     out = tmp_path_factory.mktemp("sim")
     subprocess.run(
-        [haifu_bin, "sim", "--games", "12", "--east", "--seed", "7", "--out", out], check=True, capture_output=True
+        [haifu_bin, "sim", "--games", "20", "--east", "--seed", "7", "--out", out], check=True, capture_output=True
     )
     return out
+
+
+@pytest.fixture(scope="session")
+def sim_dataset(sim_logs, tmp_path_factory) -> Path:
+    """The twenty games of ``sim_logs`` ingested by the command line."""
+    import haifu
+
+    ds = tmp_path_factory.mktemp("simds") / "ds"
+    haifu.ingest(sim_logs, ds)
+    return ds
+
+
+@pytest.fixture(scope="session")
+def sim_style(haifu_bin, sim_dataset, tmp_path_factory) -> "tuple[Path, Path]":
+    """The sequence tables (``haifu mine``) and the style database (``haifu style build``, every player) of
+    ``sim_dataset``."""
+    out = tmp_path_factory.mktemp("simstyle")
+    tables, db = out / "tables", out / "db"
+    for args in (
+        ["mine", "--dataset", sim_dataset, "--out", tables],
+        ["style", "build", "--dataset", sim_dataset, "--out", db, "--min-games", "1"],
+    ):
+        subprocess.run([haifu_bin, *args], check=True, capture_output=True)
+    return tables, db

@@ -13,7 +13,7 @@ def test_a_broken_file_is_quarantined_and_the_rest_goes_on(sim_logs, tmp_path):
     broken.parent.mkdir()
     broken.write_text(BROKEN)
     s = haifu.ingest([sim_logs, broken], tmp_path / "ds")
-    assert s["games_ingested"] == 12
+    assert s["games_ingested"] == 20
     assert s["files_quarantined"] + s["games_quarantined"] == 1
     (q,) = s["quarantined"]
     assert q["file"].endswith("broken.mjlog") and q["reason"]

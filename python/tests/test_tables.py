@@ -32,7 +32,7 @@ def test_ingest_from_python_gives_the_command_lines_tables(haifu_bin, sim_logs, 
     summary = haifu.ingest(sim_logs, py, choices=True)
     for key in ("files_read", "games_ingested", "rounds", "events", "decisions", "choices", "games_quarantined"):
         assert summary[key] == summary_cli[key], key
-    assert summary["games_ingested"] == 12
+    assert summary["games_ingested"] == 20
     for name in TABLES + ["choices"]:
         a, b = sorted_table(cli, name), sorted_table(py, name)
         assert a.num_rows > 0, name

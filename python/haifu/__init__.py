@@ -1,6 +1,8 @@
 """haifu from Python: Tenhou game records as a Parquet dataset, the positions ``haifu train`` learns from as
-numpy arrays, a game walker over the table state ingest replays with, and the rules (shanten, ukeire,
-scoring) the replay checks every real win with.
+numpy arrays (whole, or in batches for data larger than memory), a game walker over the table state and the
+legal actions ingest replays with, the rules (shanten, ukeire, scoring) the replay checks every real win with,
+the lookup imitator (:class:`Tables`), the style database (:class:`StyleDb`) and an mjai bot for Python
+arenas (:class:`MjaiBot`).
 
 The work is done by the same Rust code as the ``haifu`` command line (the extension module ``haifu._haifu``);
 long work releases the GIL. A failure raises :class:`HaifuError` with the command line's message (the file,
@@ -12,7 +14,8 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence, Union
+import sys
+from typing import Iterable, Iterator, Optional, Sequence, Union
 
 import numpy as np
 
@@ -36,8 +39,12 @@ __all__ = [
     "PACKED",
     "Game",
     "HaifuError",
+    "MjaiBot",
     "Positions",
+    "StyleDb",
     "TableStream",
+    "Tables",
+    "batches",
     "dataset_games",
     "frame",
     "ingest",
@@ -159,3 +166,128 @@ def positions(
         decisions=decisions,
     )
     return Positions(**train), Positions(**test)
+
+
+def batches(
+    dataset: PathLike,
+    *,
+    test: bool = False,
+    batch_size: int = 65536,
+    years: Sequence[int] = (),
+    test_years: Sequence[int] = (),
+    players: int = 4,
+    player: Optional[str] = None,
+    fraction: Optional[float] = None,
+    decisions: str = "discards",
+) -> Iterator[Positions]:
+    """The training side (or the test side, ``test=True``) of the same split as :func:`positions`, the same
+    positions in the same order, as :class:`Positions` of ``batch_size`` (the last one shorter), each read from
+    the positions cache when it is asked for: for data larger than memory. Partitions without a current cache
+    are replayed and cached first, as :func:`positions` does."""
+    it = _haifu.position_batches(
+        os.fspath(dataset),
+        test=test,
+        batch_size=batch_size,
+        years=list(years),
+        test_years=list(test_years),
+        players=players,
+        player=player,
+        fraction=fraction,
+        decisions=decisions,
+    )
+    for arrays in it:
+        yield Positions(**arrays)
+
+
+class Tables:
+    """The sequence tables of one ``haifu mine`` run (every player's and ``ALL``), loaded once, and the lookup
+    imitator over them."""
+
+    def __init__(self, path: PathLike, *, sources: Optional[Sequence[str]] = None):
+        self._tables = _haifu.Tables(os.fspath(path), sources=list(sources) if sources is not None else None)
+
+    @property
+    def players(self) -> list:
+        """Every scope of the tables: the players' names and ``ALL``."""
+        return self._tables.players
+
+    def suggest(
+        self, hand: str, *, player: str = "ALL", strategy: str = "all", round_wind: str = "E", seat_wind: str = "E"
+    ) -> dict:
+        """``haifu imitate suggest --json``: the discard candidates of ``hand`` (a decision's state in Tenhou
+        notation, 14 tiles or 3n+2 after calls) ranked by ``player``'s table of ``strategy``, with the sequences
+        that put each there (``candidates``) and each suit's note (``suits``)."""
+        return json.loads(
+            self._tables.suggest(hand, player=player, strategy=strategy, round_wind=round_wind, seat_wind=seat_wind)
+        )
+
+
+class StyleDb:
+    """A style database (``haifu style build``)."""
+
+    def __init__(self, path: PathLike):
+        self._db = _haifu.StyleDb(os.fspath(path))
+
+    @property
+    def players(self) -> list:
+        """The profiled players as (name, games), in the database's order."""
+        return self._db.players
+
+    def identify(
+        self,
+        logs: Union[PathLike, Iterable[PathLike]],
+        seat: Union[int, str],
+        *,
+        games: Optional[int] = None,
+        top: Optional[int] = None,
+    ) -> list:
+        """``haifu style identify --json``: the database's players ranked for ``seat`` (0-3, or the name the
+        logs give it) over the games of ``logs`` (the first ``games``), best first (``top`` of them)."""
+        if isinstance(logs, (str, os.PathLike)):
+            logs = [logs]
+        return json.loads(self._db.identify([os.fspath(p) for p in logs], str(seat), games=games, top=top))
+
+
+class MjaiBot:
+    """An mjai player for Python arenas, with mjai.app's ``Bot`` interface: :meth:`react` takes the events since
+    the last call (a JSON array, or one event) and answers the last one with the seat's action as JSON.
+
+    ``bot``: one of ``haifu sim``'s bots (``efficiency``, ``tanyao``, ``caller`` ...); or ``db`` and ``player``:
+    the imitator of that player of a style database, as ``haifu mjai-bot`` plays.
+    """
+
+    def __init__(
+        self,
+        player_id: int = 0,
+        *,
+        bot: Optional[str] = None,
+        db: Optional[PathLike] = None,
+        player: Optional[str] = None,
+        seed: int = 0,
+        name: Optional[str] = None,
+    ):
+        self._bot = _haifu.MjaiBot(
+            player_id,
+            bot=bot,
+            db=os.fspath(db) if db is not None else None,
+            player=player,
+            seed=seed,
+            name=name,
+        )
+
+    @property
+    def player_id(self) -> int:
+        """The seat, as the last ``start_game`` said it."""
+        return self._bot.player_id
+
+    def react(self, events: str) -> str:
+        """The answer to the last of ``events``: ``{"type":"none"}`` when nothing is asked, ``join`` to
+        ``hello``. Raises :class:`HaifuError` on an event it cannot read or that contradicts what the seat
+        knows."""
+        return self._bot.react(events)
+
+    def start(self) -> None:
+        """mjai.app's loop: one line of events per line of stdin, one answer per line of stdout."""
+        for line in sys.stdin:
+            if line.strip():
+                print(self.react(line), flush=True)

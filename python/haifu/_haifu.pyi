@@ -1,6 +1,6 @@
 """Type stubs of the extension module (python/src); the package's own functions are typed in __init__.py."""
 
-from typing import Optional, Sequence, Union
+from typing import Iterator, Optional, Sequence, Union
 
 FEATURES: int
 PACKED: int
@@ -73,3 +73,49 @@ def score(
     red_fives: bool = True,
     open_tanyao: bool = True,
 ) -> Optional[dict]: ...
+
+class PositionBatches:
+    def __iter__(self) -> Iterator[dict]: ...
+    def __next__(self) -> dict: ...
+
+def position_batches(
+    dataset: str,
+    *,
+    test: bool = False,
+    batch_size: int = 65536,
+    years: Sequence[int] = ...,
+    test_years: Sequence[int] = ...,
+    players: int = 4,
+    player: Optional[str] = None,
+    fraction: Optional[float] = None,
+    decisions: str = "discards",
+) -> PositionBatches: ...
+
+class Tables:
+    def __init__(self, path: str, *, sources: Optional[Sequence[str]] = None) -> None: ...
+    @property
+    def players(self) -> list[str]: ...
+    def suggest(
+        self, hand: str, *, player: str = "ALL", strategy: str = "all", round_wind: str = "E", seat_wind: str = "E"
+    ) -> str: ...
+
+class StyleDb:
+    def __init__(self, path: str) -> None: ...
+    @property
+    def players(self) -> list[tuple[str, int]]: ...
+    def identify(self, logs: Sequence[str], seat: str, *, games: Optional[int] = None, top: Optional[int] = None) -> str: ...
+
+class MjaiBot:
+    def __init__(
+        self,
+        player_id: int = 0,
+        *,
+        bot: Optional[str] = None,
+        db: Optional[str] = None,
+        player: Optional[str] = None,
+        seed: int = 0,
+        name: Optional[str] = None,
+    ) -> None: ...
+    @property
+    def player_id(self) -> int: ...
+    def react(self, events: str) -> str: ...

@@ -2,16 +2,20 @@
 //! Each function is a thin door onto a stage crate, the same code the command line runs: ingest's pipeline,
 //! the dataset's tables handed to pyarrow and Polars through the Arrow C stream interface without a copy
 //! ([`tables`]), the positions `haifu train` learns from as numpy arrays ([`positions`]), a game's events
-//! with the table state after each ([`walker`]), and the rules' shanten and scoring ([`rules`]). Long work runs with the GIL released; a failure is a `haifu.HaifuError`
-//! whose message is the command line's (the file, the position, the reason).
+//! with the table state and every seat's legal actions before each ([`walker`]), the rules' shanten and
+//! scoring ([`rules`]), the lookup imitator and the style database ([`style`]), and an mjai bot for Python
+//! arenas ([`bot`]). Long work runs with the GIL released; a failure is a `haifu.HaifuError` whose message is
+//! the command line's (the file, the position, the reason).
 
 use std::path::PathBuf;
 
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
+mod bot;
 mod positions;
 mod rules;
+mod style;
 mod tables;
 mod walker;
 
@@ -87,5 +91,7 @@ fn _haifu(m: &Bound<'_, PyModule>) -> PyResult<()> {
     positions::register(m)?;
     rules::register(m)?;
     walker::register(m)?;
+    style::register(m)?;
+    bot::register(m)?;
     Ok(())
 }

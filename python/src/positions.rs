@@ -24,6 +24,22 @@ fn arrays<'py>(py: Python<'py>, p: Positions) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// `haifu train`'s split of the Python arguments.
+fn split_of(
+    years: Vec<i32>,
+    test_years: Vec<i32>,
+    players: u8,
+    player: Option<String>,
+    fraction: Option<f64>,
+    decisions: &str,
+) -> PyResult<Split> {
+    let decisions: Decisions = decisions.parse().map_err(crate::bad_argument)?;
+    if players != 3 && players != 4 {
+        return Err(crate::bad_argument(format!("players={players}: 3 or 4")));
+    }
+    Ok(Split { years, test_years, players, player, fraction, decisions })
+}
+
 /// The training and test positions of `dataset` under `haifu train`'s split options (`--years`,
 /// `--test-years`, `--players`, `--player`, `--fraction`, `--decisions`), read from the positions cache or
 /// replayed (in parallel, the GIL released) and cached, as `haifu train` does.
@@ -41,19 +57,66 @@ fn positions<'py>(
     fraction: Option<f64>,
     decisions: &str,
 ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
-    let decisions: Decisions = decisions.parse().map_err(crate::bad_argument)?;
-    if players != 3 && players != 4 {
-        return Err(crate::bad_argument(format!("players={players}: 3 or 4")));
-    }
-    let split = Split { years, test_years, players, player, fraction, decisions };
+    let split = split_of(years, test_years, players, player, fraction, decisions)?;
     let (train, test) =
         py.detach(|| haifu_encoding::load(&dataset, &Games::read(&dataset)?, &split)).map_err(|e| crate::error(&e))?;
     Ok((arrays(py, train)?, arrays(py, test)?))
+}
+
+/// One side of the split in batches read from the positions cache a batch at a time (`haifu_encoding::Batches`).
+#[pyclass(module = "haifu._haifu")]
+struct PositionBatches {
+    batches: haifu_encoding::Batches,
+}
+
+#[pymethods]
+impl PositionBatches {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let batches = &mut self.batches;
+        match py.detach(|| batches.next()) {
+            None => Ok(None),
+            Some(Err(e)) => Err(crate::error(&e)),
+            Some(Ok(p)) => Ok(Some(arrays(py, p)?)),
+        }
+    }
+}
+
+/// The positions of one side (`test`: the test side, else training) of the same split as [`positions`], the same
+/// rows in the same order, in batches of `batch_size` (the last one shorter).
+#[pyfunction]
+#[pyo3(signature = (dataset, *, test = false, batch_size = 65536, years = Vec::new(), test_years = Vec::new(),
+    players = 4, player = None, fraction = None, decisions = "discards"))]
+#[allow(clippy::too_many_arguments)] // as positions, and the side and the batch
+fn position_batches(
+    py: Python<'_>,
+    dataset: PathBuf,
+    test: bool,
+    batch_size: usize,
+    years: Vec<i32>,
+    test_years: Vec<i32>,
+    players: u8,
+    player: Option<String>,
+    fraction: Option<f64>,
+    decisions: &str,
+) -> PyResult<PositionBatches> {
+    let split = split_of(years, test_years, players, player, fraction, decisions)?;
+    if batch_size == 0 {
+        return Err(crate::bad_argument("batch_size=0: a batch holds at least one position"));
+    }
+    let batches = py
+        .detach(|| haifu_encoding::batches(&dataset, &Games::read(&dataset)?, &split, test, batch_size))
+        .map_err(|e| crate::error(&e))?;
+    Ok(PositionBatches { batches })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FEATURES", haifu_encoding::features::FLAT)?;
     m.add("PACKED", haifu_encoding::positions::PACKED)?;
     m.add_function(wrap_pyfunction!(positions, m)?)?;
+    m.add_function(wrap_pyfunction!(position_batches, m)?)?;
+    m.add_class::<PositionBatches>()?;
     Ok(())
 }

@@ -43,19 +43,20 @@ def neural_bin() -> Path:
     return b
 
 
-def test_positions_are_the_bytes_haifu_train_learns_from(corpus, haifu_bin, tmp_path):
+@pytest.mark.parametrize("decisions,least", [("discards", 50_000), ("choices", 5_000)])
+def test_positions_are_the_bytes_haifu_train_learns_from(corpus, haifu_bin, tmp_path, decisions, least):
     train_year, test_year = "2017", "2018"
     files = corpus_files(corpus, year=train_year) + corpus_files(corpus, year=test_year)
     ds = tmp_path / "ds"
     haifu.ingest(files, ds)
-    train, test = haifu.positions(ds, years=[int(train_year)], test_years=[int(test_year)])
-    assert len(train) > 50_000 and len(test) > 300, (len(train), len(test))
+    train, test = haifu.positions(ds, years=[int(train_year)], test_years=[int(test_year)], decisions=decisions)
+    assert len(train) > least and len(test) > 0, (len(train), len(test))
     # the command line replays the games again (no cache of Python's left) and trains one small epoch
     neural_bin()
     shutil.rmtree(ds / "_haifu" / "cache")
     subprocess.run(
         [haifu_bin, "train", "--dataset", ds, "--years", train_year, "--test-years", test_year, "--epochs", "1",
-         "--layers", "1", "--channels", "16", "--device", "cpu", "--out", tmp_path / "run"],
+         "--layers", "1", "--channels", "16", "--decisions", decisions, "--device", "cpu", "--out", tmp_path / "run"],
         check=True, capture_output=True,
     )
     cache = ds / "_haifu" / "cache" / "neural"
@@ -71,3 +72,36 @@ def test_positions_are_the_bytes_haifu_train_learns_from(corpus, haifu_bin, tmp_
     assert rows.shape == (len(train), haifu.FEATURES) and set(np.unique(rows)) <= {0, 1}
     mask = train.mask()
     assert mask[np.arange(len(train)), train.label].all(), "a discarded kind outside its legal mask"
+
+
+FIELDS = ("features", "legal", "label", "game", "seat", "players")
+
+
+def joined(parts):
+    return {name: np.concatenate([getattr(p, name) for p in parts]) for name in FIELDS}
+
+
+@pytest.mark.parametrize("size", [1, 997, 1_000_000])
+def test_batches_are_the_positions_in_the_same_order(sim_dataset, size):
+    train, test = haifu.positions(sim_dataset)
+    assert len(train) > 2_000 and len(test) > 0
+    for side, whole in ((False, train), (True, test)):
+        parts = list(haifu.batches(sim_dataset, test=side, batch_size=size))
+        assert all(len(p) == size for p in parts[:-1]) and 0 < len(parts[-1]) <= size
+        got = joined(parts)
+        for name in FIELDS:
+            assert got[name].tobytes() == getattr(whole, name).tobytes(), (side, name)
+
+
+def test_batches_of_a_player_and_of_a_cache_built_by_them(sim_dataset, tmp_path):
+    # a copy without the cache: the batches replay the games and cache them first
+    ds = tmp_path / "ds"
+    shutil.copytree(sim_dataset, ds)
+    shutil.rmtree(ds / "_haifu" / "cache", ignore_errors=True)
+    name = haifu.table(ds, "games", columns=["names"]).column("names")[0][1].as_py()
+    parts = list(haifu.batches(ds, player=name, batch_size=500))
+    train, _ = haifu.positions(ds, player=name)
+    assert sum(map(len, parts)) == len(train) > 0
+    assert joined(parts)["features"].tobytes() == train.features.tobytes()
+    with pytest.raises(ValueError, match="batch_size=0"):
+        next(haifu.batches(ds, batch_size=0))

@@ -127,34 +127,7 @@ pub fn action_of(
     let own = &a.table.seats[usize::from(seat)];
     let hand: Vec<Tile> = own.hand.tiles().iter().collect();
     let drawn = own.last_draw.filter(|t| hand.contains(t));
-    let kind = msg.kind();
-    let need_turn = || if a.turn { Ok(()) } else { Err(format!("`{kind}` answers only your own turn")) };
-    let need_offer = || a.offered.ok_or_else(|| format!("`{kind}` answers only another seat's tile"));
-    let check =
-        |x: Action| if legal.contains(&x) { Ok(x) } else { Err(format!("{x} is not legal now ({})", why_illegal(&x))) };
-    // the first legal one of these, else why the first is not
-    let first_legal = |cands: Vec<Action>, none: String| match cands.iter().find(|x| legal.contains(*x)) {
-        Some(x) => Ok(*x),
-        None => cands.first().map_or(Err(none), |&x| check(x)),
-    };
-    let offered_is = |target: u8, pai: Option<MjaiTile>| -> Result<(), String> {
-        let (from, tile, _) = need_offer()?;
-        if target != from {
-            return Err(format!("target {target}: the tile offered is seat {from}'s"));
-        }
-        match pai {
-            Some(p) if p != a.name(tile) => Err(format!("pai {p}: the tile offered is {}", a.name(tile))),
-            _ => Ok(()),
-        }
-    };
-    let same_tiles = |tiles: &[Tile], want: &[MjaiTile]| {
-        let key = |t: &MjaiTile| (t.kind, t.red);
-        let mut have = a.names(tiles.iter().copied());
-        let mut want = want.to_vec();
-        have.sort_by_key(key);
-        want.sort_by_key(key);
-        have == want
-    };
+    let r = Reading { a, legal, why_illegal: &why_illegal, kind: msg.kind(), hand, drawn };
     match msg {
         Message::Pass(_) => {
             if legal.is_empty() || legal.contains(&Action::Pass) {
@@ -163,84 +136,155 @@ pub fn action_of(
                 Err("a pass is not an answer to your turn".into())
             }
         }
-        Message::Reach(_) => {
-            need_turn()?;
-            legal
+        Message::Hora(h) if h.target != seat => {
+            r.offered_is(h.target, h.pai)?;
+            r.check(Action::Ron)
+        }
+        Message::Chi(_) | Message::Pon(_) | Message::Daiminkan(_) => r.call(msg),
+        Message::Reach(_)
+        | Message::Dahai(_)
+        | Message::Hora(_)
+        | Message::Ankan(_)
+        | Message::Kakan(_)
+        | Message::Nukidora(_)
+        | Message::Ryukyoku(_) => r.turn(msg),
+        _ => Err(format!("`{}` is not an answer a player gives", r.kind)),
+    }
+}
+
+/// One answer being read: the seat's hand and what is legal, for the checks each kind of message makes.
+struct Reading<'a, 'b> {
+    a: &'b Asked<'a>,
+    legal: &'b [Action],
+    why_illegal: &'b dyn Fn(&Action) -> String,
+    kind: &'static str,
+    hand: Vec<Tile>,
+    drawn: Option<Tile>,
+}
+
+impl Reading<'_, '_> {
+    fn check(&self, x: Action) -> Result<Action, String> {
+        if self.legal.contains(&x) {
+            Ok(x)
+        } else {
+            Err(format!("{x} is not legal now ({})", (self.why_illegal)(&x)))
+        }
+    }
+
+    /// The first legal one of these, else why the first is not.
+    fn first_legal(&self, cands: Vec<Action>, none: String) -> Result<Action, String> {
+        match cands.iter().find(|x| self.legal.contains(*x)) {
+            Some(x) => Ok(*x),
+            None => cands.first().map_or(Err(none), |&x| self.check(x)),
+        }
+    }
+
+    fn offered_is(&self, target: u8, pai: Option<MjaiTile>) -> Result<(), String> {
+        let kind = self.kind;
+        let (from, tile, _) = self.a.offered.ok_or_else(|| format!("`{kind}` answers only another seat's tile"))?;
+        if target != from {
+            return Err(format!("target {target}: the tile offered is seat {from}'s"));
+        }
+        match pai {
+            Some(p) if p != self.a.name(tile) => Err(format!("pai {p}: the tile offered is {}", self.a.name(tile))),
+            _ => Ok(()),
+        }
+    }
+
+    fn same_tiles(&self, tiles: &[Tile], want: &[MjaiTile]) -> bool {
+        let key = |t: &MjaiTile| (t.kind, t.red);
+        let mut have = self.a.names(tiles.iter().copied());
+        let mut want = want.to_vec();
+        have.sort_by_key(key);
+        want.sort_by_key(key);
+        have == want
+    }
+
+    /// The hand's tiles of an mjai name, as the action `make` builds from each.
+    fn in_hand(&self, pai: MjaiTile, make: impl Fn(Tile) -> Action) -> Vec<Action> {
+        self.hand.iter().filter(|&&t| self.a.name(t) == pai).map(|&t| make(t)).collect()
+    }
+
+    /// A chi, pon or open kan of the tile offered.
+    fn call(&self, msg: &Message) -> Result<Action, String> {
+        let kind = self.kind;
+        match msg {
+            Message::Chi(c) | Message::Pon(c) => {
+                self.offered_is(c.target, Some(c.pai))?;
+                let chi = matches!(msg, Message::Chi(_));
+                let found = self.legal.iter().find(|x| match x {
+                    Action::Chi { tiles } if chi => self.same_tiles(tiles, &c.consumed),
+                    Action::Pon { tiles } if !chi => self.same_tiles(tiles, &c.consumed),
+                    _ => false,
+                });
+                let consumed: Vec<String> = c.consumed.iter().map(ToString::to_string).collect();
+                found
+                    .copied()
+                    .ok_or_else(|| format!("{kind} of {} with {} is not legal now", c.pai, consumed.join(" ")))
+            }
+            Message::Daiminkan(c) => {
+                self.offered_is(c.target, Some(c.pai))?;
+                if c.consumed.len() != 3 || c.consumed.iter().any(|t| t.kind != c.pai.kind) {
+                    return Err("daiminkan: consumed must be the three other copies".into());
+                }
+                self.check(Action::Daiminkan)
+            }
+            _ => unreachable!("action_of gives call() chi, pon and daiminkan only"),
+        }
+    }
+
+    /// An answer to the seat's own turn: a discard, riichi, tsumo, a closed or added kan, a north, an abort.
+    fn turn(&self, msg: &Message) -> Result<Action, String> {
+        if !self.a.turn {
+            return Err(format!("`{}` answers only your own turn", self.kind));
+        }
+        match msg {
+            Message::Reach(_) => self
+                .legal
                 .iter()
                 .find(|x| matches!(x, Action::Discard { riichi: true, .. }))
                 .copied()
-                .ok_or_else(|| "riichi is not legal now".to_string())
-        }
-        Message::Dahai(d) => {
-            need_turn()?;
-            let mut cands: Vec<Tile> = hand.iter().copied().filter(|&t| a.name(t) == d.pai).collect();
-            // the drawn tile first for a tsumogiri, last otherwise, so that the log keeps the flag the client said
-            let tsumogiri = d.tsumogiri == Some(true);
-            cands.sort_by_key(|&t| (Some(t) == drawn) != tsumogiri);
-            let riichi = a.riichi_due;
-            let cands = cands.into_iter().map(|tile| Action::Discard { tile, riichi }).collect();
-            first_legal(cands, format!("{} is not in your hand", d.pai))
-        }
-        Message::Hora(h) if h.target == seat => {
-            need_turn()?;
-            if let (Some(p), Some(t)) = (h.pai, drawn) {
-                if p != a.name(t) {
-                    return Err(format!("pai {p}: the tile drawn is {}", a.name(t)));
+                .ok_or_else(|| "riichi is not legal now".to_string()),
+            Message::Dahai(d) => {
+                let mut cands: Vec<Tile> = self.hand.iter().copied().filter(|&t| self.a.name(t) == d.pai).collect();
+                // the drawn tile first for a tsumogiri, last otherwise, so that the log keeps the flag the client said
+                let tsumogiri = d.tsumogiri == Some(true);
+                cands.sort_by_key(|&t| (Some(t) == self.drawn) != tsumogiri);
+                let riichi = self.a.riichi_due;
+                let cands = cands.into_iter().map(|tile| Action::Discard { tile, riichi }).collect();
+                self.first_legal(cands, format!("{} is not in your hand", d.pai))
+            }
+            Message::Hora(h) => {
+                if let (Some(p), Some(t)) = (h.pai, self.drawn) {
+                    if p != self.a.name(t) {
+                        return Err(format!("pai {p}: the tile drawn is {}", self.a.name(t)));
+                    }
                 }
+                self.check(Action::Tsumo)
             }
-            check(Action::Tsumo)
-        }
-        Message::Hora(h) => {
-            offered_is(h.target, h.pai)?;
-            check(Action::Ron)
-        }
-        Message::Chi(c) | Message::Pon(c) => {
-            offered_is(c.target, Some(c.pai))?;
-            let chi = matches!(msg, Message::Chi(_));
-            let found = legal.iter().find(|x| match x {
-                Action::Chi { tiles } if chi => same_tiles(tiles, &c.consumed),
-                Action::Pon { tiles } if !chi => same_tiles(tiles, &c.consumed),
-                _ => false,
-            });
-            let consumed: Vec<String> = c.consumed.iter().map(ToString::to_string).collect();
-            found.copied().ok_or_else(|| format!("{kind} of {} with {} is not legal now", c.pai, consumed.join(" ")))
-        }
-        Message::Daiminkan(c) => {
-            offered_is(c.target, Some(c.pai))?;
-            if c.consumed.len() != 3 || c.consumed.iter().any(|t| t.kind != c.pai.kind) {
-                return Err("daiminkan: consumed must be the three other copies".into());
-            }
-            check(Action::Daiminkan)
-        }
-        Message::Ankan(x) => {
-            need_turn()?;
-            match x.consumed.first().map(|t| t.kind) {
+            Message::Ankan(x) => match x.consumed.first().map(|t| t.kind) {
                 Some(k) if x.consumed.len() == 4 && x.consumed.iter().all(|t| t.kind == k) => {
-                    check(Action::Ankan { kind: k })
+                    self.check(Action::Ankan { kind: k })
                 }
                 _ => Err("ankan: consumed must be four copies of one kind".into()),
+            },
+            Message::Kakan(k) => self.first_legal(
+                self.in_hand(k.pai, |tile| Action::Kakan { tile }),
+                format!("{} is not in your hand", k.pai),
+            ),
+            Message::Nukidora(x) => {
+                if x.pai.is_some_and(|p| p.kind != Kind::NORTH) {
+                    return Err("nukidora: only a north is set aside".into());
+                }
+                let cands =
+                    self.hand.iter().filter(|t| t.kind() == Kind::NORTH).map(|&tile| Action::Nuki { tile }).collect();
+                self.first_legal(cands, "no north in your hand".into())
             }
-        }
-        Message::Kakan(k) => {
-            need_turn()?;
-            let cands = hand.iter().filter(|&&t| a.name(t) == k.pai).map(|&tile| Action::Kakan { tile }).collect();
-            first_legal(cands, format!("{} is not in your hand", k.pai))
-        }
-        Message::Nukidora(x) => {
-            need_turn()?;
-            if x.pai.is_some_and(|p| p.kind != Kind::NORTH) {
-                return Err("nukidora: only a north is set aside".into());
-            }
-            let cands = hand.iter().filter(|t| t.kind() == Kind::NORTH).map(|&tile| Action::Nuki { tile }).collect();
-            first_legal(cands, "no north in your hand".into())
-        }
-        Message::Ryukyoku(r) => {
-            need_turn()?;
-            match r.reason.as_deref() {
-                None | Some("kyushukyuhai") => check(Action::KyuushuKyuuhai),
+            Message::Ryukyoku(r) => match r.reason.as_deref() {
+                None | Some("kyushukyuhai") => self.check(Action::KyuushuKyuuhai),
                 Some(other) => Err(format!("ryukyoku reason {other:?}: a player declares only kyushukyuhai")),
-            }
+            },
+            _ => unreachable!("action_of gives turn() the turn's answers only"),
         }
-        _ => Err(format!("`{kind}` is not an answer a player gives")),
     }
 }

@@ -234,7 +234,8 @@ impl TableState {
         self.draws_left = if players == 3 { 108 - 14 - 39 } else { 136 - 14 - 52 };
         for (i, (s, h)) in self.seats.iter_mut().zip(&init.hands).enumerate() {
             let hand = if self.hidden & (1 << i) == 0 { h.iter().copied().collect() } else { Hand::default() };
-            *s = SeatState { hand, ..SeatState::default() };
+            // a river rarely holds more than 24 tiles: reserved once, not grown by copying
+            *s = SeatState { hand, river: Vec::with_capacity(24), ..SeatState::default() };
         }
         self.last_discard = None;
         self.uninterrupted = true;

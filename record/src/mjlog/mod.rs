@@ -17,18 +17,36 @@ pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
     let mut events = Vec::with_capacity((text.len() / 8).min(MAX_GAME_EVENTS + 1));
     let mut depth = 0u32;
     let mut root_closed = false;
+    // bytes of the draws and discards taken past the reader (`take_draw_or_discard`): the reader counts only
+    // what it read itself, so every position below is `taken` plus its own
+    let mut taken = 0u64;
     loop {
-        let end_of_last = reader.buffer_position();
+        if depth > 0 {
+            if let Some((ev, len)) = take_draw_or_discard(&mut reader) {
+                if events.len() >= MAX_GAME_EVENTS {
+                    return Err(ReadError::at(
+                        text,
+                        taken + reader.buffer_position(),
+                        crate::source::too_many_events(events.len() + 1),
+                    ));
+                }
+                let at = taken + reader.buffer_position();
+                taken += len;
+                events.push(ev.map_err(|id| out_of_range(text, at, id))?);
+                continue;
+            }
+        }
+        let end_of_last = taken + reader.buffer_position();
         let ev = reader.read_event().map_err(|e| match e {
             quick_xml::Error::Encoding(_) => not_utf8(text, end_of_last),
-            e => ReadError::at(text, reader.error_position(), e.to_string()),
+            e => ReadError::at(text, taken + reader.error_position(), e.to_string()),
         })?;
         // trim_text skipped the whitespace before this event: errors point at its `<`, not the line before
         let skipped =
             text.get(end_of_last as usize..).unwrap_or_default().iter().take_while(|b| b.is_ascii_whitespace());
         let at = end_of_last + skipped.count() as u64;
         if matches!(ev, Xml::Start(_) | Xml::Empty(_)) {
-            let len = reader.buffer_position() - at;
+            let len = taken + reader.buffer_position() - at;
             if len > MAX_TAG_BYTES {
                 return Err(ReadError::at(
                     text,
@@ -76,18 +94,48 @@ pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
     if events.is_empty() {
         return Err(ReadError::at(
             text,
-            reader.buffer_position(),
+            taken + reader.buffer_position(),
             format!("no <{ROOT}> element (empty or not an mjlog)"),
         ));
     }
     if !root_closed {
         return Err(ReadError::at(
             text,
-            reader.buffer_position(),
+            taken + reader.buffer_position(),
             format!("file ends before </{ROOT}> (truncated after {} tags)", events.len()),
         ));
     }
     Ok(events)
+}
+
+/// A draw or a discard (`<T12/>`, `<D12/>`: nine tags in ten) where the reader stands, taken past it without
+/// its XML machinery: the event (or the id out of range) and the bytes taken. Anything else, whitespace before
+/// the tag included, is left to the reader.
+fn take_draw_or_discard(reader: &mut Reader<&[u8]>) -> Option<(Result<Event, u32>, u64)> {
+    let rest: &[u8] = reader.get_ref();
+    let &[b'<', letter, ref tail @ ..] = rest else { return None };
+    if !matches!(letter, b'T' | b'U' | b'V' | b'W' | b'D' | b'E' | b'F' | b'G') {
+        return None;
+    }
+    let digits = tail.iter().take(4).take_while(|b| b.is_ascii_digit()).count();
+    if !(1..=3).contains(&digits) || tail.get(digits..digits + 2) != Some(b"/>") {
+        return None;
+    }
+    let id: u32 = tail[..digits].iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
+    let len = 2 + digits + 2;
+    *reader.get_mut() = &rest[len..];
+    Some((draw_or_discard(letter, id), len as u64))
+}
+
+/// `T U V W` draw and `D E F G` discard, seats 0 to 3 (each four consecutive letters), of the tile `id`.
+fn draw_or_discard(letter: u8, id: u32) -> Result<Event, u32> {
+    let (seat, draw) = if letter >= b'T' { (letter - b'T', true) } else { (letter - b'D', false) };
+    let tile = u8::try_from(id).ok().and_then(Tile::new).ok_or(id)?;
+    Ok(if draw { Event::Draw { seat, tile } } else { Event::Discard { seat, tile } })
+}
+
+fn out_of_range(text: &[u8], at: u64, id: u32) -> ReadError {
+    ReadError::at(text, at, format!("tile id {id} out of range 0..136"))
 }
 
 /// Bytes that are not UTF-8, named at the first of them: quick-xml leaves its error position at 0 and counts its
@@ -102,17 +150,11 @@ fn not_utf8(text: &[u8], from: u64) -> ReadError {
 fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError> {
     let name = e.name();
     let name = name.as_ref().as_bytes();
-    // Fast path, first (nine tags in ten): draws and discards are a letter and a tile id, without attributes.
+    // draws and discards the reader met (written `<T12></T12>`, or after whitespace): a letter and a tile id
     if let [letter @ (b'T' | b'U' | b'V' | b'W' | b'D' | b'E' | b'F' | b'G'), digits @ ..] = name {
         if (1..=3).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
-            // T U V W draw and D E F G discard, seats 0 to 3 (each four consecutive letters)
-            let (seat, draw) = if *letter >= b'T' { (letter - b'T', true) } else { (letter - b'D', false) };
             let id: u32 = digits.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
-            let tile = u8::try_from(id)
-                .ok()
-                .and_then(Tile::new)
-                .ok_or_else(|| ReadError::at(text, at, format!("tile id {id} out of range 0..136")))?;
-            return Ok(if draw { Event::Draw { seat, tile } } else { Event::Discard { seat, tile } });
+            return draw_or_discard(*letter, id).map_err(|id| out_of_range(text, at, id));
         }
     }
     // a tag's name is a letter and letters, digits or `_` (Tenhou's are like `T47`, `INIT`, `UN`): anything else
@@ -130,7 +172,8 @@ fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError>
 
 fn tag_of(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Tag, ReadError> {
     let name = e.name().as_ref().to_string();
-    let mut attrs = Vec::new();
+    // INIT has 8 attributes, AGARI 10 to 14
+    let mut attrs = Vec::with_capacity(8);
     for a in e.attributes() {
         let a = a.map_err(|err| ReadError::at(text, at, format!("<{name}>: {err}")))?;
         let key: &str = a.key.as_ref();
@@ -182,6 +225,26 @@ mod tests {
         assert!(parse(b"{\"title\": 1}").is_err());
         assert!(parse(b"<html></html>").unwrap_err().message.contains("root element"));
         assert!(parse(b"<mjloggm><T999/></mjloggm>").unwrap_err().message.contains("out of range"));
+    }
+
+    /// Draws and discards taken past the XML reader read as the reader reads them, and the positions of what
+    /// comes after them stay true.
+    #[test]
+    fn draws_and_discards_past_the_reader_keep_positions() {
+        let fast = parse(br#"<mjloggm ver="2.3"><T12/><D135/><U0/><G7/></mjloggm>"#).unwrap();
+        let slow = parse(b"<mjloggm ver=\"2.3\">\n<T12/> <D135></D135>\n<U0 />\t<G7/></mjloggm>").unwrap();
+        assert_eq!(fast, slow);
+        assert_eq!(fast[2], Event::Discard { seat: 0, tile: Tile::from_id(135) });
+        assert_eq!(fast[4], Event::Discard { seat: 3, tile: Tile::from_id(7) });
+        let text = b"<mjloggm ver=\"2.3\"><T12/><D12/><T136/></mjloggm>";
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.offset, 31, "{e}");
+        assert!(e.message.contains("136"), "{e}");
+        let text = b"<mjloggm ver=\"2.3\"><T12/><D12/><N who=1/></mjloggm>";
+        let e = parse(text).unwrap_err();
+        assert!((31..=40).contains(&e.offset), "{e}");
+        let text = b"<mjloggm ver=\"2.3\"><T12/><D12/>";
+        assert!(parse(text).unwrap_err().message.contains("truncated after 3 tags"));
     }
 
     /// Bytes that are not UTF-8 are named where they are (issue 30: "byte 0" with a reason saying "index 3").

@@ -6,7 +6,7 @@
 
 use arrayvec::ArrayVec;
 use haifu_rules::score::Ruleset;
-use haifu_rules::shanten::{shanten, shanten_each};
+use haifu_rules::shanten::{shanten, shanten_each, shanten_each_among};
 use haifu_rules::table::TableRules;
 use haifu_rules::{Counts, Kind, Meld, MeldKind, Tile};
 
@@ -129,7 +129,7 @@ pub fn waits_of(counts: &Counts, held: &Counts) -> KindMask {
 
 /// [`waits_of`] for a hand known to be tenpai.
 fn tenpai_waits(counts: &Counts, held: &Counts) -> KindMask {
-    let after = shanten_each(counts, 1);
+    let after = shanten_each_among(counts, 1, wait_candidates(counts));
     let mut mask = 0;
     for k in 0..34 {
         if after[k] == -1 && held[k] < 4 {
@@ -137,6 +137,22 @@ fn tenpai_waits(counts: &Counts, held: &Counts) -> KindMask {
         }
     }
     mask
+}
+
+/// The kinds that can complete a hand: a set or a pair takes a held kind or, in a suit, a kind at most two
+/// from one; thirteen orphans (twelve of its kinds held) any terminal or honor. Asking only these, not all 34,
+/// is half of the waits' cost at every tenpai discard.
+fn wait_candidates(counts: &Counts) -> KindMask {
+    let held = (0..34).filter(|&k| counts[k] > 0).fold(0u64, |m, k| m | 1 << k);
+    let mut near = held & (0x7f << 27);
+    for suit in 0..3 {
+        let b = (held >> (9 * suit)) & 0x1ff;
+        near |= ((b | b << 1 | b << 2 | b >> 1 | b >> 2) & 0x1ff) << (9 * suit);
+    }
+    if (0..34u8).filter(|&k| held & (1 << k) != 0 && Kind::from_index(k).is_yaochuu()).count() >= 12 {
+        near |= (0..34u8).filter(|&k| Kind::from_index(k).is_yaochuu()).fold(0, |m, k| m | 1 << k);
+    }
+    near
 }
 
 /// Distinct terminal and honor kinds in a hand (kyuushu kyuuhai needs nine).
@@ -743,9 +759,11 @@ mod tests {
             found += usize::from(fast != 0);
         }
         assert!(found > 0);
-        // thirteen orphans, thirteen-sided
+        // thirteen orphans waiting on the one kind it lacks (not held, far from every suit tile held)
+        let single = counts("19m19p19s1234566z");
+        assert_eq!(waits_of(&single, &single), 1 << 33);
+        // thirteen orphans, thirteen-sided: waiting on all thirteen
         let c = counts("19m19p19s1234567z");
-        // thirteen orphans waiting on all thirteen
         assert_eq!(waits_of(&c, &c), 1 | 1 << 8 | 1 << 9 | 1 << 17 | 1 << 18 | 1 << 26 | 0x7f << 27);
     }
 

@@ -364,6 +364,11 @@ const ORPHAN_MASK: [u8; KINDS] = {
 /// # Panics
 /// As [`shanten`], and when the changed hands would not be valid (`delta` other than -1 or +1).
 pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
+    shanten_each_among(counts, delta, u64::MAX)
+}
+
+/// [`shanten_each`] for the kinds of `among` only (bit `k` for kind `k`); the others get `i8::MAX`.
+pub fn shanten_each_among(counts: &Counts, delta: i8, among: u64) -> [i8; KINDS] {
     assert!(delta == -1 || delta == 1, "delta must be -1 or +1");
     let size = hand_size(counts);
     let new_size = (size as isize + isize::from(delta)) as usize;
@@ -374,7 +379,7 @@ pub fn shanten_each(counts: &Counts, delta: i8) -> [i8; KINDS] {
     let mut c = *counts;
     for k in 0..KINDS {
         let before = c[k];
-        if (delta < 0 && before == 0) || (delta > 0 && before >= 4) {
+        if among & (1 << k) == 0 || (delta < 0 && before == 0) || (delta > 0 && before >= 4) {
             continue;
         }
         let after = (before as i8 + delta) as u8;

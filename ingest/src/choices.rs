@@ -156,16 +156,21 @@ pub struct OptionText(pub Action, pub bool);
 
 impl fmt::Display for OptionText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let t = |x: Tile| tile_text(x, self.1);
-        match self.0 {
-            Action::Discard { riichi: true, .. } => f.write_str("riichi"),
-            Action::KyuushuKyuuhai => f.write_str("kyuushu"),
-            Action::Nuki { .. } => f.write_str("nuki"),
-            Action::Chi { tiles } => write!(f, "chi {}{}", t(tiles[0]), t(tiles[1])),
-            Action::Pon { tiles } => write!(f, "pon {}{}", t(tiles[0]), t(tiles[1])),
-            Action::Kakan { tile } => write!(f, "kakan {}", t(tile)),
-            a => write!(f, "{a}"),
+        // pieces by write_str, not write!: every row of the table has its options written this way
+        let (name, tiles): (&str, &[Tile]) = match &self.0 {
+            Action::Discard { riichi: true, .. } => ("riichi", &[]),
+            Action::KyuushuKyuuhai => ("kyuushu", &[]),
+            Action::Nuki { .. } => ("nuki", &[]),
+            Action::Chi { tiles } => ("chi ", tiles),
+            Action::Pon { tiles } => ("pon ", tiles),
+            Action::Kakan { tile } => ("kakan ", std::slice::from_ref(tile)),
+            a => return fmt::Display::fmt(a, f),
+        };
+        f.write_str(name)?;
+        for &t in tiles {
+            fmt::Display::fmt(&tile_text(t, self.1), f)?;
         }
+        Ok(())
     }
 }
 
@@ -219,10 +224,10 @@ fn listed(options: &[Action]) -> String {
 }
 
 impl ChoiceCutter {
-    /// `discards`: the record's discards, which the rows are about a third of (reserved once, not grown by
-    /// copying).
+    /// `discards`: the record's discards, which the rows are about a third of (reserved once with room to
+    /// spare, not grown by copying).
     pub fn new(rules: RoundRules, discards: usize) -> ChoiceCutter {
-        let choices = Vec::with_capacity(discards / 3);
+        let choices = Vec::with_capacity(discards / 2);
         let red = rules.rules().red_fives;
         ChoiceCutter { rules, red, choices, open: 0, won: false, scratch: Vec::with_capacity(16) }
     }

@@ -220,7 +220,12 @@ impl FromStr for MjaiTile {
 
 impl fmt::Display for MjaiTile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.kind, if self.red { "r" } else { "" })
+        // write_str, not write!: the choices table writes every option's tiles this way
+        f.write_str(self.kind.name())?;
+        if self.red {
+            f.write_str("r")?;
+        }
+        Ok(())
     }
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The choices table's figures of docs/RESULTS.md: per kind of option, how often a game offers it and how often it
 is taken, and the spread of the taken rate across players with 50+ offers. A dataset written with
-`haifu ingest --choices`; DuckDB (`pip install duckdb==1.5.6`).
+`haifu ingest` (with its choices table); DuckDB (`pip install duckdb==1.5.6`).
 
     python3 scripts/choices_figures.py DATASET
 """

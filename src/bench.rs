@@ -26,9 +26,9 @@ pub enum BenchCommand {
         /// is the difference: replay, rows, Parquet (encoding, compression, writing, commit).
         #[arg(long)]
         phases: bool,
-        /// Ingest as `haifu ingest --choices` does (the choices table, the rules' check of every action).
+        /// Ingest as `haifu ingest --no-choices` does (no choices table, no rules' check of every action).
         #[arg(long)]
-        choices: bool,
+        no_choices: bool,
         #[arg(long)]
         json: bool,
     },
@@ -133,8 +133,8 @@ fn median(v: &mut [f64]) -> f64 {
 
 pub fn run(cmd: &BenchCommand) -> Result<()> {
     match cmd {
-        BenchCommand::Ingest { inputs, jobs, repeat, scratch, phases, choices, json } => {
-            ingest(inputs, *jobs, *repeat, scratch.clone(), (*phases, *choices), *json)
+        BenchCommand::Ingest { inputs, jobs, repeat, scratch, phases, no_choices, json } => {
+            ingest(inputs, *jobs, *repeat, scratch.clone(), (*phases, !*no_choices), *json)
         }
         BenchCommand::Mine { dataset, engines, min_games, jobs, repeat, json } => {
             mine(dataset, engines, *min_games, *jobs, *repeat, *json)

@@ -97,6 +97,8 @@ pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
         max_quarantined: None,
         keep_duplicates: false,
         keep_misscored: false,
+        // the demo's steps read the discards only
+        no_choices: true,
         choices: false,
         rules: Default::default(),
         json: false,

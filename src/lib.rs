@@ -146,11 +146,15 @@ pub struct IngestArgs {
     /// note in the games table (`notes`); without it such a game is quarantined.
     #[arg(long)]
     pub keep_misscored: bool,
-    /// Also write the choices table: every moment a seat could call, win, declare riichi, make a kan, abort
-    /// or extract a north beside its discard, what it was offered and what it did (docs/SCHEMA.md); every
-    /// such action of a log is held to the rules, a game where one is not is quarantined naming it. Costs
-    /// about a third more CPU (docs/PERFORMANCE.md).
+    /// Leave out the choices table (every moment a seat could call, win, declare riichi, make a kan, abort or
+    /// extract a north beside its discard, what it was offered and what it did; docs/SCHEMA.md) and the rules'
+    /// check of every such action of a log (a game where one is not among the options is quarantined naming
+    /// it). Both are written and run by default; leaving them out saves about a fifth of the CPU
+    /// (docs/PERFORMANCE.md).
     #[arg(long)]
+    pub no_choices: bool,
+    /// The choices table, as by default (kept for the scripts written when it had to be asked for).
+    #[arg(long, hide = true, conflicts_with = "no_choices")]
     pub choices: bool,
     #[command(flatten)]
     pub rules: rules_args::RulesArgs,
@@ -317,6 +321,23 @@ pub fn start() {
     }
 }
 
+/// mimalloc keeps the memory freed during an ingest instead of handing it back to the kernel 10 ms later: the
+/// next table batch took the same pages again, each one a page fault and a zeroing (a fifth of an ingest's page
+/// faults and about 7% of its CPU, docs/PERFORMANCE.md). The process ends when the ingest does, so the memory
+/// it keeps is its peak, as before.
+#[allow(unsafe_code)] // mimalloc's option setter is a C function
+fn keep_freed_memory() {
+    // `mi_option_purge_delay` of mimalloc's `mi_option_e` (v2 and v3 alike: between `eager_commit_delay`, 14,
+    // and `use_numa_nodes`, 16, the constants libmimalloc-sys names); -1: never purge
+    const PURGE_DELAY: std::ffi::c_int = 15;
+    extern "C" {
+        fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+    }
+    // SAFETY: sets one integer of mimalloc's options table; an option set while other threads allocate takes
+    // effect at their next purge
+    unsafe { mi_option_set(PURGE_DELAY, -1) }
+}
+
 /// The command line of both binaries. A usage error (an unknown option, a missing argument) exits 1 like every
 /// other error, as the README states: clap's own 2 is `haifu verify`'s "it listed something". `--help` and
 /// `--version` exit 0.
@@ -352,6 +373,7 @@ pub fn exit_now(code: i32) -> ! {
 
 /// `haifu ingest`: returns the summary after printing it.
 pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
+    keep_freed_memory();
     let inputs = haifu_ingest::source::expand_inputs(&a.inputs, &a.list)?;
     let opts = haifu_ingest::pipeline::IngestOptions {
         out: a.out.clone(),
@@ -361,7 +383,7 @@ pub fn ingest(a: &IngestArgs) -> Result<haifu_ingest::pipeline::Summary> {
         max_quarantined: a.max_quarantined,
         keep_duplicates: a.keep_duplicates,
         keep_misscored: a.keep_misscored,
-        choices: a.choices,
+        choices: !a.no_choices,
         stop_after: haifu_ingest::pipeline::Stage::Dataset,
     };
     let bar = haifu_ingest::progress::IngestBar::new(std::io::stderr().is_terminal() && !a.json && !a.quiet);

@@ -40,7 +40,7 @@ pub enum StyleCommand {
 pub struct ChoicesArgs {
     #[command(flatten)]
     pub db: DbArgs,
-    /// Dataset with the test games and their choices table (ingested with --choices): of a database built
+    /// Dataset with the test games and their choices table (ingested without --no-choices): of a database built
     /// with --sample, the games it left out; else every game of the years (warned: those the database profiled
     /// flatter the figures).
     #[arg(long)]
@@ -207,7 +207,7 @@ fn choices(a: &ChoicesArgs) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let Some(all) = db.choices.get(haifu_imitate::ALL_SCOPE) else {
         anyhow::bail!(
-            "{}: no choice counts (build the database from a dataset ingested with `haifu ingest --choices`)",
+            "{}: no choice counts (build the database from a dataset ingested without `--no-choices`)",
             a.db.db.display()
         );
     };
@@ -370,7 +370,7 @@ fn show(a: &ShowArgs) -> Result<()> {
         println!("{:<16} {:>9} {:>9}  {}", r.name, rate_text(r.name, mine), rate_text(r.name, all), r.what);
     }
     match &choice_rates {
-        None => println!("no choices (the dataset was ingested without --choices): no rate per opportunity"),
+        None => println!("no choices (the dataset was ingested with --no-choices): no rate per opportunity"),
         Some(rates) => {
             println!("per opportunity          player (95% interval)       of offers  everyone  what");
             for r in rates {

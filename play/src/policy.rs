@@ -18,7 +18,7 @@
 //! taken when that share is above one half (the player's majority choice, as the discard side plays the
 //! player's most frequent sequence), else the seat passes (or discards without riichi). Of several options of
 //! the kind (two ways to chi), the one that leaves the hand closest to tenpai is played.
-//! - A database built from a dataset without choices (`haifu ingest` without `--choices`), and the plain
+//! - A database built from a dataset without choices (`haifu ingest --no-choices`), and the plain
 //!   player, decide by rule in the same situations: every win, north and abort; riichi; a call that brings
 //!   tenpai closer with a yaku in sight; an added kan; a closed kan in riichi or of four tiles not needed.
 //! - The riichi discard is the imitator's choice when it keeps tenpai, else the shanten rule's.

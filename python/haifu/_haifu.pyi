@@ -31,7 +31,7 @@ def ingest(
     *,
     jobs: int = 0,
     strict: bool = False,
-    choices: bool = False,
+    choices: bool = True,
     keep_duplicates: bool = False,
     keep_misscored: bool = False,
     max_quarantined: Optional[str] = None,

@@ -39,7 +39,7 @@ pub(crate) fn bad_argument(message: impl Into<String>) -> PyErr {
 /// `haifu ingest` of `paths` into `out`: the summary as `--json` prints it (a JSON text; the package's
 /// `haifu.ingest` returns it as a dict).
 #[pyfunction]
-#[pyo3(signature = (paths, out, *, jobs = 0, strict = false, choices = false, keep_duplicates = false,
+#[pyo3(signature = (paths, out, *, jobs = 0, strict = false, choices = true, keep_duplicates = false,
     keep_misscored = false, max_quarantined = None, length = None, red = None, players = None, progress = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `haifu ingest` option
 fn ingest(

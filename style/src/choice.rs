@@ -1,5 +1,5 @@
-//! Every decision but the discard, counted per opportunity: the choices table of a dataset (`haifu ingest
-//! --choices`) read into counts of offers and takes per player and situation, the rates of a profile that come
+//! Every decision but the discard, counted per opportunity: the choices table of a dataset (written by `haifu
+//! ingest` unless `--no-choices`) read into counts of offers and takes per player and situation, the rates of a profile that come
 //! from them, and the lookup the imitator at the table decides by.
 //!
 //! A choice row offers one or more kinds of option ([`Offer`]: a chi, a pon, riichi, ...). Each kind offered is
@@ -510,7 +510,7 @@ pub const CHOICE_RATES: [ChoiceRateOf; 14] = [
 pub type ByPlayer = (HashMap<String, ChoiceCounts>, ChoiceCounts);
 
 /// The choices of `games` (as [`crate::played::read`] gave them) from the dataset's choices table, counted per
-/// player name and for everyone; empty where the dataset has no choices (ingested without `--choices`).
+/// player name and for everyone; empty where the dataset has no choices (ingested with `--no-choices`).
 pub fn read(dataset: &Path, years: &[i32], games: &[Played]) -> Result<ByPlayer> {
     let place: HashMap<i64, usize> = games.iter().enumerate().map(|(i, g)| (g.game_id, i)).collect();
     let parts = choice_parts(dataset, years)?;
@@ -558,7 +558,7 @@ pub fn per_seat(dataset: &Path, years: &[i32], games: &[Played]) -> Result<HashM
 /// The dataset's table of choices.
 const TABLE: &str = "choices";
 
-/// The choices parts of the years; none where the dataset has no choices table (ingested without `--choices`).
+/// The choices parts of the years; none where the dataset has no choices table (ingested with `--no-choices`).
 fn choice_parts(dataset: &Path, years: &[i32]) -> Result<Vec<std::path::PathBuf>> {
     if !dataset.join(TABLE).is_dir() {
         return Ok(Vec::new());
@@ -675,7 +675,10 @@ pub fn agreement(
 ) -> Result<(Agreement, Vec<(Offer, Agreement)>)> {
     let place: HashMap<i64, usize> = games.iter().enumerate().map(|(i, g)| (g.game_id, i)).collect();
     if !dataset.join(TABLE).is_dir() {
-        anyhow::bail!("{} has no choices table: ingest the games with `haifu ingest --choices`", dataset.display());
+        anyhow::bail!(
+            "{} has no choices table: ingest the games again with `haifu ingest` (without `--no-choices`)",
+            dataset.display()
+        );
     }
     let parts = choice_parts(dataset, years)?;
     let found: Vec<(Agreement, HashMap<Offer, Agreement>)> = parts

@@ -153,7 +153,7 @@ fn the_lookup_plays_the_bots_rules() {
     assert_eq!(chi.decline, chi.rows);
 }
 
-/// A dataset ingested without `--choices` builds a database without choice counts, and says so where they are
+/// A dataset ingested with `--no-choices` builds a database without choice counts, and says so where they are
 /// asked for.
 #[test]
 fn a_dataset_without_choices_builds_without_counts() {
@@ -169,5 +169,5 @@ fn a_dataset_without_choices_builds_without_counts() {
     let reading = haifu_style::played::Reading { years: &[], players: 4, tiles: false };
     let games = haifu_style::played::read(&ds, &reading, |_, _| true).unwrap();
     let err = haifu_style::choice::agreement(&ds, &[], &games, &style.choices, &Default::default()).unwrap_err();
-    assert!(err.to_string().contains("--choices"), "{err}");
+    assert!(err.to_string().contains("--no-choices"), "{err}");
 }

@@ -302,7 +302,7 @@ fn choices_html(review: &Review, g: &GameReview) -> String {
     if !review.choice_counts {
         out.push_str(
             "<p class=\"note warn\">The tables hold no choice counts: build them with <code>haifu style build</code> \
-             from a dataset ingested with <code>--choices</code> to see everyone's and the player's rates here.</p>",
+             from a dataset ingested without <code>--no-choices</code> to see everyone's and the player's rates here.</p>",
         );
     }
     let _ = write!(out, "<p class=\"legend\">{}</p>", escape(CHOICES_NOTE));

@@ -70,28 +70,83 @@ fn play(games: usize, seed: u64, year: i32, logs: &Path) -> Result<usize> {
     Ok(generate(&o, &|_| {}).map_err(|e| anyhow!(e))?.rounds)
 }
 
-pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
-    let logs = a.out.join("logs");
-    let dataset = a.out.join("dataset");
-    let tables = a.out.join("tables");
-    let report = a.out.join("report");
-    let nn = a.out.join("nn");
-    // a fresh demo each time: the dataset would otherwise skip the logs it already holds
-    for d in [&logs, &dataset, &tables, &report, &nn, &a.out.join("review")] {
-        if d.exists() {
-            std::fs::remove_dir_all(d).with_context(|| format!("clearing {}", d.display()))?;
+/// The demo's folders under `--out`.
+struct Folders {
+    logs: PathBuf,
+    dataset: PathBuf,
+    tables: PathBuf,
+    report: PathBuf,
+    nn: PathBuf,
+}
+
+impl Folders {
+    /// Fresh each time: the dataset would otherwise skip the logs it already holds.
+    fn fresh(out: &Path) -> Result<Folders> {
+        let f = Folders {
+            logs: out.join("logs"),
+            dataset: out.join("dataset"),
+            tables: out.join("tables"),
+            report: out.join("report"),
+            nn: out.join("nn"),
+        };
+        for d in [&f.logs, &f.dataset, &f.tables, &f.report, &f.nn, &out.join("review")] {
+            if d.exists() {
+                std::fs::remove_dir_all(d).with_context(|| format!("clearing {}", d.display()))?;
+            }
         }
+        std::fs::create_dir_all(&f.logs).with_context(|| format!("creating {}", f.logs.display()))?;
+        Ok(f)
     }
-    std::fs::create_dir_all(&logs).with_context(|| format!("creating {}", logs.display()))?;
+}
+
+pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
+    let f = Folders::fresh(&a.out)?;
     // a third of the games (at least one, when there are two) are the test year, the rest the generation year
     let test = (a.games / 3).max(1).min(a.games.saturating_sub(1));
-    let generation = a.games - test;
-    play(generation, a.seed, GENERATION_YEAR, &logs)?;
-    play(test, a.seed ^ 0x7E57, TEST_YEAR, &logs)?;
-    let summary = crate::ingest(&crate::IngestArgs {
-        inputs: vec![logs.clone()],
+    play(a.games - test, a.seed, GENERATION_YEAR, &f.logs)?;
+    play(test, a.seed ^ 0x7E57, TEST_YEAR, &f.logs)?;
+    let summary = ingest_logs(&f, a.json)?;
+    let top = mine_tables(&f)?;
+
+    // a small network on the same years, then the thesis's tables on the test year (with its curve)
+    let step = NetworkStep { dataset: f.dataset.clone(), tables: f.tables.clone(), out: f.nn.clone(), seed: a.seed };
+    let beside: Option<NetworkRows> = match network {
+        _ if test == 0 => None,
+        Some(n) => Some(n.demo(&step)?),
+        None => {
+            eprintln!("note: the demo's network step is left out: {}", crate::handoff::HOW_TO_BUILD);
+            None
+        }
+    };
+    let rates = if test > 0 { Some(thesis_report(&f, beside.is_some())?) } else { None };
+    // one bot's test-year games decision by decision, beside its own table, everyone's and the network
+    let reviewed = if test > 0 {
+        review_demo(&f.dataset, &f.tables, &f.nn, beside.is_some().then_some(network).flatten(), &a.out)?
+    } else {
+        None
+    };
+    if a.json {
+        let j = serde_json::json!({
+            "review": reviewed.as_ref().map(|p| p.display().to_string()),
+            "logs": f.logs.display().to_string(), "ingest": summary, "top_sequences": top,
+            "tables": f.tables.display().to_string(), "report": rates.as_ref().map(|_| f.report.display().to_string()),
+            "html": rates.as_ref().map(|_| f.report.join("index.html").display().to_string()),
+            "match_rates": rates.as_ref().map(|r| r.to_json()),
+            "network": beside.as_ref().map(|b| &b.json),
+        });
+        println!("{}", serde_json::to_string_pretty(&j)?);
+        return Ok(());
+    }
+    print_results(&f, &top, rates.as_ref(), beside.as_ref(), reviewed.as_deref());
+    Ok(())
+}
+
+/// The logs into the dataset, strictly (a demo log that does not replay is a bug).
+fn ingest_logs(f: &Folders, quiet: bool) -> Result<haifu_ingest::pipeline::Summary> {
+    crate::ingest(&crate::IngestArgs {
+        inputs: vec![f.logs.clone()],
         list: Vec::new(),
-        out: dataset.clone(),
+        out: f.dataset.clone(),
         jobs: 0,
         strict: true,
         max_quarantined: None,
@@ -102,74 +157,58 @@ pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
         choices: false,
         rules: Default::default(),
         json: false,
-        quiet: a.json,
-    })?;
+        quiet,
+    })
+}
 
-    // sequence tables of the generation year, per bot and over all of them
+/// Sequence tables of the generation year, per bot and over all of them, written; the most frequent sequences
+/// of every year, per bot.
+fn mine_tables(f: &Folders) -> Result<TopSequences> {
     let opts = MineOptions { years: vec![GENERATION_YEAR], ..Default::default() };
-    let mined = haifu_mining::mine(&dataset, &opts)?;
-    let meta = serde_json::json!({"haifu": env!("CARGO_PKG_VERSION"), "dataset": dataset.display().to_string(),
+    let mined = haifu_mining::mine(&f.dataset, &opts)?;
+    let meta = serde_json::json!({"haifu": env!("CARGO_PKG_VERSION"), "dataset": f.dataset.display().to_string(),
                                   "options": opts, "decisions_read": mined.decisions_read});
-    write_tables(&tables, &mined, &meta)?;
-    let top = top_sequences(&haifu_mining::mine(&dataset, &MineOptions::default())?);
+    write_tables(&f.tables, &mined, &meta)?;
+    Ok(top_sequences(&haifu_mining::mine(&f.dataset, &MineOptions::default())?))
+}
 
-    // a small network on the same years, then the thesis's tables on the test year (with its curve)
-    let step = NetworkStep { dataset: dataset.clone(), tables: tables.clone(), out: nn.clone(), seed: a.seed };
-    let beside: Option<NetworkRows> = match network {
-        _ if test == 0 => None,
-        Some(n) => Some(n.demo(&step)?),
-        None => {
-            eprintln!("note: the demo's network step is left out: {}", crate::handoff::HOW_TO_BUILD);
-            None
-        }
+/// The thesis's tables on the test year (the network's rows beside the lookup's when it ran); its match rates.
+fn thesis_report(f: &Folders, with_network: bool) -> Result<haifu_mining::report::Table> {
+    let thesis = ThesisOptions {
+        dataset: f.dataset.clone(),
+        tables: f.tables.clone(),
+        out: f.report.clone(),
+        test_years: vec![TEST_YEAR],
+        min_games: 1,
+        player: None,
+        strategy: haifu_imitate::StrategyMode::None,
+        include_riichi: false,
+        fractions: vec![0.25, 0.5, 1.0],
+        bots: None,
+        html: Some(f.report.join("index.html")),
+        neural: if with_network { vec![f.nn.clone()] } else { Vec::new() },
     };
-    let rates = if test > 0 {
-        let thesis = ThesisOptions {
-            dataset: dataset.clone(),
-            tables: tables.clone(),
-            out: report.clone(),
-            test_years: vec![TEST_YEAR],
-            min_games: 1,
-            player: None,
-            strategy: haifu_imitate::StrategyMode::None,
-            include_riichi: false,
-            fractions: vec![0.25, 0.5, 1.0],
-            bots: None,
-            html: Some(report.join("index.html")),
-            neural: beside.iter().map(|_| nn.clone()).collect(),
-        };
-        let written = haifu_reports::thesis(&thesis, &|_| {})?;
-        for p in written.html.iter().flat_map(|h| &h.2) {
-            eprintln!("note: {p}");
-        }
-        Some(written.tables.into_iter().find(|t| t.name == "match_rates").context("the report has match rates")?)
-    } else {
-        None
-    };
-    // one bot's test-year games decision by decision, beside its own table, everyone's and the network
-    let reviewed = if test > 0 {
-        review_demo(&dataset, &tables, &nn, beside.is_some().then_some(network).flatten(), &a.out)?
-    } else {
-        None
-    };
-    if a.json {
-        let j = serde_json::json!({
-            "review": reviewed.as_ref().map(|p| p.display().to_string()),
-            "logs": logs.display().to_string(), "ingest": summary, "top_sequences": top,
-            "tables": tables.display().to_string(), "report": rates.as_ref().map(|_| report.display().to_string()),
-            "html": rates.as_ref().map(|_| report.join("index.html").display().to_string()),
-            "match_rates": rates.as_ref().map(|r| r.to_json()),
-            "network": beside.as_ref().map(|b| &b.json),
-        });
-        println!("{}", serde_json::to_string_pretty(&j)?);
-        return Ok(());
+    let written = haifu_reports::thesis(&thesis, &|_| {})?;
+    for p in written.html.iter().flat_map(|h| &h.2) {
+        eprintln!("note: {p}");
     }
+    written.tables.into_iter().find(|t| t.name == "match_rates").context("the report has match rates")
+}
+
+/// What the demo found and where it wrote it, for a reader at the terminal.
+fn print_results(
+    f: &Folders,
+    top: &TopSequences,
+    rates: Option<&haifu_mining::report::Table>,
+    beside: Option<&NetworkRows>,
+    reviewed: Option<&Path>,
+) {
     println!("\nMost frequent sequences (before -> after, SPEC 2) per player, all suits:");
-    for (player, seqs) in &top {
+    for (player, seqs) in top {
         let shown: Vec<String> = seqs.iter().map(|(b, a, n)| format!("{b}->{a} x{n}")).collect();
         println!("  {player:<9} {}", shown.join(", "));
     }
-    match &rates {
+    match rates {
         Some(r) => {
             println!(
                 "\nImitating each bot's {TEST_YEAR} discards with sequence tables mined from {GENERATION_YEAR} (SPEC 4):\n"
@@ -178,24 +217,23 @@ pub fn run(a: &DemoArgs, network: Option<&dyn Network>) -> Result<()> {
         }
         None => println!("\nOne game: no test year to imitate (give --games 2 or more for the report)."),
     }
-    if let Some(b) = &beside {
+    if let Some(b) = beside {
         print!("{}", b.text);
     }
     println!(
         "\nThe logs are in {}; the dataset in {} (Polars: pl.scan_parquet(\"{}/decisions/**/*.parquet\"));\n\
          the sequence tables in {}; every table of the thesis report in {}/README.md\n\
          and with charts in one HTML file to open in a browser: {}",
-        logs.display(),
-        dataset.display(),
-        dataset.display(),
-        tables.display(),
-        report.display(),
-        report.join("index.html").display()
+        f.logs.display(),
+        f.dataset.display(),
+        f.dataset.display(),
+        f.tables.display(),
+        f.report.display(),
+        f.report.join("index.html").display()
     );
     if let Some(r) = reviewed {
         println!("a bot's {TEST_YEAR} games decision by decision (haifu review): {}", r.display());
     }
-    Ok(())
 }
 
 /// `haifu review` of one bot's first three games of the test year into `out/review` (Tanyao's, or with a few
@@ -235,8 +273,11 @@ pub const TEST_YEAR: i32 = 2023;
 /// A sequence with its count: (before, after, count).
 type Counted = (String, String, u64);
 
+/// Per player, the most frequent sequences ([`top_sequences`]).
+type TopSequences = Vec<(String, Vec<Counted>)>;
+
 /// Per player, the three most frequent (before, after) pairs of any suit and source, from a mining run.
-fn top_sequences(m: &Mined) -> Vec<(String, Vec<Counted>)> {
+fn top_sequences(m: &Mined) -> TopSequences {
     let mut by_scope: HashMap<u32, HashMap<(u32, u32), u64>> = HashMap::new();
     for c in m.counts.iter().filter(|c| c.scope != 0 && c.strategy == 0) {
         *by_scope.entry(c.scope).or_default().entry((c.before, c.after)).or_default() += c.count;

@@ -149,7 +149,7 @@ fn wait_candidates(counts: &Counts) -> KindMask {
         let b = (held >> (9 * suit)) & 0x1ff;
         near |= ((b | b << 1 | b << 2 | b >> 1 | b >> 2) & 0x1ff) << (9 * suit);
     }
-    if (0..34u8).filter(|&k| held & (1 << k) != 0 && Kind::from_index(k).is_yaochuu()).count() >= 12 {
+    if yaochuu_kinds(counts) >= 12 {
         near |= (0..34u8).filter(|&k| Kind::from_index(k).is_yaochuu()).fold(0, |m, k| m | 1 << k);
     }
     near

@@ -22,15 +22,11 @@ pub fn parse(text: &[u8]) -> Result<Vec<Event>, ReadError> {
     let mut taken = 0u64;
     loop {
         if depth > 0 {
+            let at = taken + reader.buffer_position();
             if let Some((ev, len)) = take_draw_or_discard(&mut reader) {
                 if events.len() >= MAX_GAME_EVENTS {
-                    return Err(ReadError::at(
-                        text,
-                        taken + reader.buffer_position(),
-                        crate::source::too_many_events(events.len() + 1),
-                    ));
+                    return Err(ReadError::at(text, at, crate::source::too_many_events(events.len() + 1)));
                 }
-                let at = taken + reader.buffer_position();
                 taken += len;
                 events.push(ev.map_err(|id| out_of_range(text, at, id))?);
                 continue;
@@ -121,14 +117,16 @@ fn take_draw_or_discard(reader: &mut Reader<&[u8]>) -> Option<(Result<Event, u32
     if !(1..=3).contains(&digits) || tail.get(digits..digits + 2) != Some(b"/>") {
         return None;
     }
-    let id: u32 = tail[..digits].iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
+    let ev = draw_or_discard(letter, &tail[..digits]);
     let len = 2 + digits + 2;
     *reader.get_mut() = &rest[len..];
-    Some((draw_or_discard(letter, id), len as u64))
+    Some((ev, len as u64))
 }
 
-/// `T U V W` draw and `D E F G` discard, seats 0 to 3 (each four consecutive letters), of the tile `id`.
-fn draw_or_discard(letter: u8, id: u32) -> Result<Event, u32> {
+/// `T U V W` draw and `D E F G` discard, seats 0 to 3 (each four consecutive letters), of the tile whose id
+/// the ASCII `digits` spell (the id itself when out of range).
+fn draw_or_discard(letter: u8, digits: &[u8]) -> Result<Event, u32> {
+    let id: u32 = digits.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
     let (seat, draw) = if letter >= b'T' { (letter - b'T', true) } else { (letter - b'D', false) };
     let tile = u8::try_from(id).ok().and_then(Tile::new).ok_or(id)?;
     Ok(if draw { Event::Draw { seat, tile } } else { Event::Discard { seat, tile } })
@@ -153,8 +151,7 @@ fn element(e: &BytesStart<'_>, text: &[u8], at: u64) -> Result<Event, ReadError>
     // draws and discards the reader met (written `<T12></T12>`, or after whitespace): a letter and a tile id
     if let [letter @ (b'T' | b'U' | b'V' | b'W' | b'D' | b'E' | b'F' | b'G'), digits @ ..] = name {
         if (1..=3).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
-            let id: u32 = digits.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0'));
-            return draw_or_discard(*letter, id).map_err(|id| out_of_range(text, at, id));
+            return draw_or_discard(*letter, digits).map_err(|id| out_of_range(text, at, id));
         }
     }
     // a tag's name is a letter and letters, digits or `_` (Tenhou's are like `T47`, `INIT`, `UN`): anything else

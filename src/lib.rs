@@ -149,7 +149,7 @@ pub struct IngestArgs {
     /// Leave out the choices table (every moment a seat could call, win, declare riichi, make a kan, abort or
     /// extract a north beside its discard, what it was offered and what it did; docs/SCHEMA.md) and the rules'
     /// check of every such action of a log (a game where one is not among the options is quarantined naming
-    /// it). Both are written and run by default; leaving them out saves about a fifth of the CPU
+    /// it). Both are written and run by default; leaving them out saves about a quarter of the CPU
     /// (docs/PERFORMANCE.md).
     #[arg(long)]
     pub no_choices: bool,

@@ -10,9 +10,11 @@ use serde_json::Value;
 
 use super::lines::Line;
 use super::message::{self as m, Message, Pai};
-use super::read::{in_range, opt_seat_values, sub, GameReader, Round};
+use super::values::in_range;
 use crate::error::ReadError;
+use crate::legal::yaochuu_kinds;
 use crate::length::{Length, ReadOptions};
+use crate::state::{SeatState, TableState};
 use crate::tags::{DrawKind, Owari, Yaku};
 
 // ---- the game ----------------------------------------------------------------------------------------------
@@ -134,113 +136,24 @@ fn from_first_dealer<T: Copy + Default>(v: [T; 4], n: usize, first: usize, back:
 }
 
 /// Seats from first to last place: by score, ties by seat from the first dealer.
-fn ranking(scores: [i32; 4], n: usize, first: usize) -> Vec<usize> {
+pub(super) fn ranking(scores: [i32; 4], n: usize, first: usize) -> Vec<usize> {
     let order = table::ranking(&from_first_dealer(scores, n, first, false), n as u8);
     order[..n].iter().map(|&s| (usize::from(s) + first) % n).collect()
 }
 
 /// Tenhou's `owari` (see the module notes): the sticks left to the first place, game points rounded to
 /// thousands with today's uma.
-fn owari(scores: [i32; 4], kyotaku: u8, n: usize, first: usize) -> Owari {
+pub(super) fn owari(scores: [i32; 4], kyotaku: u8, n: usize, first: usize) -> Owari {
     let mut rules = TableRules::from_go_type(if n == 3 { 0x10 } else { 0 });
     rules.owari.rounded = true;
     let (fin, points) = table::owari(&rules, &from_first_dealer(scores, n, first, false), kyotaku);
     Owari { scores: from_first_dealer(fin, n, first, true), points: from_first_dealer(points, n, first, true) }
 }
 
-impl GameReader<'_> {
-    /// Seats from first to last place: by score, ties by seat from the first dealer.
-    pub(super) fn ranking(&self, scores: [i32; 4]) -> Vec<usize> {
-        ranking(scores, self.n(), self.facts.first_dealer)
-    }
-
-    /// The game's `owari` after the last round.
-    pub(super) fn owari(&self) -> Owari {
-        owari(self.scores, self.kyotaku, self.n(), self.facts.first_dealer)
-    }
-
-    /// The score changes of a round end (line `i`): logged, or from the scores after it, or from the next line
-    /// that gives scores. `sticks` = the sticks the event takes off the table.
-    pub(super) fn deltas(
-        &self,
-        i: usize,
-        deltas: Option<&[i32]>,
-        scores: Option<&[i32]>,
-        sticks: u8,
-    ) -> Result<[i32; 4], String> {
-        let n = self.n();
-        let expect = 1000 * i32::from(sticks);
-        let after = opt_seat_values(scores, "scores", n)?;
-        let deltas = if let Some(d) = opt_seat_values(deltas, "deltas", n)? {
-            if let Some(a) = after.filter(|&a| sub(a, d) != self.scores) {
-                return Err(format!(
-                    "\"scores\" {:?} differ from the tracked {:?} plus \"deltas\" {:?}",
-                    &a[..n],
-                    &self.scores[..n],
-                    &d[..n]
-                ));
-            }
-            d
-        } else if let Some(a) = after {
-            sub(a, self.scores)
-        } else {
-            self.deltas_from_later_scores(i, sticks)?
-        };
-        let sum: i32 = deltas.iter().sum();
-        if sum != expect {
-            return Err(format!("score changes {:?} add to {sum}, expected {expect} for the sticks", &deltas[..n]));
-        }
-        Ok(deltas)
-    }
-
-    /// Score changes read off the next `start_kyoku` or `end_game` (akochan's samples give only those).
-    fn deltas_from_later_scores(&self, i: usize, sticks: u8) -> Result<[i32; 4], String> {
-        let n = self.n();
-        let expect = 1000 * i32::from(sticks);
-        let (no, next, end_game) = self.later_scores(i)?;
-        let mut d = sub(next, self.scores);
-        let sum: i32 = d.iter().sum();
-        // an end_game that already gave the sticks left on the table to the first place
-        if end_game && sum == expect + 1000 * i32::from(self.kyotaku - sticks) && sum != expect {
-            let top = self.ranking(next)[0];
-            d[top] -= sum - expect;
-        }
-        if d.iter().sum::<i32>() != expect {
-            return Err(format!(
-                "gives no deltas or scores, and the scores on line {no} {:?} are not the tracked {:?} changed by \
-                 {expect} for the sticks",
-                &next[..n],
-                &self.scores[..n]
-            ));
-        }
-        Ok(d)
-    }
-
-    /// Scores given by the next `start_kyoku` or `end_game`: line number, scores, whether it is `end_game`.
-    fn later_scores(&self, i: usize) -> Result<(u32, [i32; 4], bool), String> {
-        for l in &self.lines[i + 1..] {
-            let (scores, end_game) = match &l.msg {
-                Message::Hora(_) => {
-                    return Err(format!("gives no deltas or scores, and a second win follows (line {})", l.no))
-                }
-                Message::StartKyoku(k) => (&k.scores, false),
-                Message::EndGame(e) => (&e.scores, true),
-                Message::StartGame(_) => break,
-                _ => continue,
-            };
-            return match opt_seat_values(scores.as_deref(), "scores", self.n())? {
-                Some(s) => Ok((l.no, s, end_game)),
-                None => Err(format!("gives no deltas or scores, nor does line {}", l.no)),
-            };
-        }
-        Err("gives no deltas or scores, and no later line does".into())
-    }
-}
-
 // ---- draws -------------------------------------------------------------------------------------------------
 
 /// The kind of a draw: its `reason` in any spelling bots use, else what the record shows.
-pub(super) fn draw_kind(reason: Option<&str>, r: &Round, left: i32) -> Result<DrawKind, String> {
+pub(super) fn draw_kind(reason: Option<&str>, t: &TableState, left: i32) -> Result<DrawKind, String> {
     let reason = reason.unwrap_or_default().to_ascii_lowercase();
     let kind = match reason.as_str() {
         "fanpai" | "howanpai" | "exhaustive" | "ryukyoku" => DrawKind::Exhaustive,
@@ -251,7 +164,7 @@ pub(super) fn draw_kind(reason: Option<&str>, r: &Round, left: i32) -> Result<Dr
         "suufonrenta" | "sufonrenda" | "suufonrenda" | "sufonrenta" | "kaze4" => DrawKind::Kaze4,
         "nagashimangan" | "nagashi_mangan" | "nm" => DrawKind::Nagashi,
         // no reason, or a spelling this reader does not know: what the record shows
-        other => infer_draw(r, left).ok_or_else(|| {
+        other => infer_draw(t, left).ok_or_else(|| {
             format!("\"reason\" {other:?}, and the record shows no known draw ({left} tiles left in the wall)")
         })?,
     };
@@ -262,32 +175,32 @@ pub(super) fn draw_kind(reason: Option<&str>, r: &Round, left: i32) -> Result<Dr
 }
 
 /// An abortive draw the record shows, when the log gives no reason.
-fn infer_draw(r: &Round, left: i32) -> Option<DrawKind> {
+fn infer_draw(t: &TableState, left: i32) -> Option<DrawKind> {
     if left == 0 {
         return Some(DrawKind::Exhaustive);
     }
-    if r.accepted == 4 {
+    let seats = &t.seats[..usize::from(t.players)];
+    if seats.iter().filter(|s| s.riichi.is_accepted()).count() == 4 {
         return Some(DrawKind::Reach4);
     }
-    if r.kan_seats.len() >= 4 && r.kan_seats.iter().any(|&s| s != r.kan_seats[0]) {
+    let kans = |s: &SeatState| s.melds.iter().filter(|m| m.kind.is_kan()).count();
+    if seats.iter().map(kans).sum::<usize>() >= 4 && seats.iter().filter(|s| kans(s) > 0).count() > 1 {
         return Some(DrawKind::Kan4);
     }
-    if r.calls == 0 && r.discards.len() == 4 {
-        let k = r.discards[0].1.kind();
-        if k.is_wind() && r.discards.iter().all(|(_, t)| t.kind() == k) {
+    // no chi, pon or kan yet (a north set aside is not a call)
+    if seats.iter().any(|s| s.sets() > 0) {
+        return None;
+    }
+    let mut first = seats.iter().flat_map(|s| s.river.first());
+    if seats.iter().all(|s| s.river.len() == 1) && seats.len() == 4 {
+        let k = first.next()?.tile.kind();
+        if k.is_wind() && first.all(|r| r.tile.kind() == k) {
             return Some(DrawKind::Kaze4);
         }
     }
-    if r.calls == 0 {
-        // nine kinds of terminals and honors on a seat's first draw
-        let seat = (0..4).find(|&s| r.draws_by[s] == 1 && r.last_draw[s].is_some())?;
-        let counts = r.ids.hands[seat].counts();
-        let kinds = (0..34u8).filter(|&k| counts[usize::from(k)] > 0 && Kind::from_index(k).is_yaochuu()).count();
-        if kinds >= 9 {
-            return Some(DrawKind::Yao9);
-        }
-    }
-    None
+    // nine kinds of terminals and honors on a seat's first draw
+    let s = seats.iter().find(|s| s.turn == 1 && s.last_draw.is_some())?;
+    (yaochuu_kinds(s.hand.counts()) >= 9).then_some(DrawKind::Yao9)
 }
 
 /// The hands a draw shows: the tenpai ones at an exhaustive draw or nagashi mangan (from `tenpais`, else the
@@ -297,36 +210,37 @@ pub(super) fn shown_hands(
     kind: DrawKind,
     d: &m::Ryukyoku,
     deltas: [i32; 4],
-    r: &Round,
+    t: &TableState,
     n: usize,
 ) -> Result<[Option<Vec<Tile>>; 4], String> {
     let mut shown: [Option<Vec<Tile>>; 4] = Default::default();
+    let hand = |s: usize| Some(t.seats[s].hand.tiles().iter().collect());
+    let size = |s: usize| t.seats[s].size();
     match kind {
         DrawKind::Exhaustive | DrawKind::Nagashi => {
             let tenpais = d.tenpais.as_deref().filter(|t| t.len() >= n);
             let by_deltas = kind == DrawKind::Exhaustive && deltas[..n].iter().any(|&d| d != 0);
             for (s, slot) in shown.iter_mut().enumerate().take(n) {
-                let hand = r.ids.hands[s];
                 let tenpai = match tenpais {
                     Some(t) => t[s],
                     None if by_deltas => deltas[s] > 0,
-                    None => r.size(s) == 13 && shanten(&hand.counts()) == 0,
+                    None => size(s) == 13 && shanten(t.seats[s].hand.counts()) == 0,
                 };
                 if tenpai {
-                    if r.size(s) != 13 {
-                        return Err(format!("seat {s} is tenpai holding {} tiles", r.size(s)));
+                    if size(s) != 13 {
+                        return Err(format!("seat {s} is tenpai holding {} tiles", size(s)));
                     }
-                    *slot = Some(hand.iter().collect());
+                    *slot = hand(s);
                 }
             }
         }
         DrawKind::Yao9 => {
             let who = match d.actor {
                 Some(a) => Some(usize::from(in_range(a, "actor", n - 1)?)),
-                None => (0..n).find(|&s| r.size(s) == 14),
+                None => (0..n).find(|&s| size(s) == 14),
             };
-            if let Some(s) = who.filter(|&s| r.size(s) == 14) {
-                shown[s] = Some(r.ids.hands[s].iter().collect());
+            if let Some(s) = who.filter(|&s| size(s) == 14) {
+                shown[s] = hand(s);
             }
         }
         // other abortive draws: the hands the log shows (haifu's writer and mjai-manue write `?` for a hand
@@ -338,8 +252,8 @@ pub(super) fn shown_hands(
                     Some(h) => !h.is_empty() && h.iter().all(|p| p.tile().is_some()),
                     None => kind == DrawKind::Reach4,
                 };
-                if show && r.size(s) == 13 {
-                    *slot = Some(r.ids.hands[s].iter().collect());
+                if show && size(s) == 13 {
+                    *slot = hand(s);
                 }
             }
         }

@@ -10,7 +10,10 @@
 //! - One [`GameRecord`] per `start_game` .. `end_game`. A `start_kyoku` with no game open starts one; a file
 //!   that stops before `end_game` (or an `end_game` inside an unfinished round) gives a record without `owari`,
 //!   which replay reports as truncated.
-//! - Tiles get physical ids per round with [`IdAllocator`] (red fives take copy 0). A discard marked
+//! - Each message becomes an event by [`tiles::Tiles`] and advances one [`crate::state::TableState`], which
+//!   holds the hands, melds, rivers, riichi and scores and refuses a step they make impossible; the reader keeps
+//!   beside it only what the log's order needs (what can be robbed, the ura shown, a kan dora to move).
+//! - Tiles get physical ids per round with [`crate::ids::IdAllocator`] (red fives take copy 0). A discard marked
 //!   `tsumogiri` takes the tile just drawn, any other discard another copy when there is one, so that replay's
 //!   tsumogiri flag agrees with the log.
 //! - mjai announces the dora of an open or added kan after the discard that follows the replacement draw;
@@ -53,14 +56,19 @@
 //! scores are errors naming the line (its number and the byte offset of its start).
 //!
 //! # Code
-//! [`message`] the message type; `lines` the file's lines as messages, cut into games; `read` the game reader
-//! (rounds, calls, wins, draws); `infer` what the log leaves out (see "Synthesized"); [`write`] the writer.
+//! [`message`] the message type; `lines` the file's lines as messages, cut into games; [`tiles`] a message of
+//! play as an event against the table state (shared with the mjai player of `haifu-play`); `read` the game
+//! reader (rounds, wins, draws); `infer` what the log leaves out (see "Synthesized"); `values` the numbers a
+//! log gives, checked; [`answer`] a bot's answer as an action; [`write`] the writer. `read` uses `infer`,
+//! `tiles` and `values`; none of them uses `read`.
 
 pub mod answer;
 mod infer;
 mod lines;
 pub mod message;
 mod read;
+pub mod tiles;
+mod values;
 pub mod write;
 
 pub use message::Message;

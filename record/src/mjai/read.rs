@@ -1,18 +1,21 @@
-//! The game reader: one game's messages into the events of the one model (rounds, calls, wins, draws), with
-//! the hands and scores tracked so that each message is checked against them.
+//! The game reader: one game's messages into the events of the one model (rounds, calls, wins, draws). Each
+//! message becomes an event by [`Tiles`] and advances the one [`TableState`], which checks it against the hands
+//! and scores; the reader keeps only what a log's order needs beside it (what can be robbed, the ura shown, a
+//! kan dora to move, whether the round has ended).
 
-use crate::state::KanDora;
 use haifu_rules::table;
 use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile};
 
 use super::infer::{self, GameFacts, WinContext};
 use super::lines::Line;
 use super::message::{self as m, Message, Pai};
+use super::tiles::Tiles;
+use super::values::{in_range, opt_seat_values, sub};
 use crate::error::ReadError;
 use crate::event::{Event, Tag};
-use crate::ids::IdAllocator;
 use crate::length::{self, Length, ReadOptions};
-use crate::tags::{Agari, Init, Player, Reach, Ryuukyoku};
+use crate::state::{KanDora, TableState};
+use crate::tags::{Agari, Init, Owari, Player, Reach, Ryuukyoku};
 
 /// Tenhou round end tag kept typed until the game ends (`owari` goes on the last one).
 pub(super) enum RoundEnd {
@@ -20,28 +23,12 @@ pub(super) enum RoundEnd {
     Ryuukyoku(Ryuukyoku),
 }
 
-/// State of the round being read.
+/// What the reader keeps of the round beside the table state.
 pub(super) struct Round {
     pub first_line: u32,
-    pub ids: IdAllocator,
-    pub melds: [Vec<Meld>; 4],
-    pub last_draw: [Option<Tile>; 4],
-    /// Seat and tile of the last discard, while it can still be called or ronned.
-    pub last_discard: Option<(usize, Tile)>,
     /// Seat and tile that can be robbed: the last added kan (chankan), or a north just extracted (3 players).
     pub robbable: Option<(usize, Tile)>,
-    pub dora: Vec<Tile>,
     pub ura: Option<Vec<Tile>>,
-    pub riichi: [bool; 4],
-    pub accepted: u8,
-    pub dealer: usize,
-    pub round_wind: u8,
-    pub honba: u8,
-    pub draws: i32,
-    pub draws_by: [u32; 4],
-    pub discards: Vec<(usize, Tile)>,
-    pub calls: u32,
-    pub kan_seats: Vec<usize>,
     /// An open or added kan waits for its replacement draw (its dora is moved there).
     pub open_kan: [bool; 4],
     pub wins: u32,
@@ -49,46 +36,8 @@ pub(super) struct Round {
 }
 
 impl Round {
-    fn new(first_line: u32, ids: IdAllocator, dora: Tile, dealer: usize, round_wind: u8, honba: u8) -> Round {
-        Round {
-            first_line,
-            ids,
-            melds: Default::default(),
-            last_draw: [None; 4],
-            last_discard: None,
-            robbable: None,
-            dora: vec![dora],
-            ura: None,
-            riichi: [false; 4],
-            accepted: 0,
-            dealer,
-            round_wind,
-            honba,
-            draws: 0,
-            draws_by: [0; 4],
-            discards: Vec::new(),
-            calls: 0,
-            kan_seats: Vec::new(),
-            open_kan: [false; 4],
-            wins: 0,
-            ended: false,
-        }
-    }
-
-    /// A seat's call of this kind is made; a kan that turns its indicator after the replacement draw
-    /// ([`KanDora`]) owes it.
-    fn called(&mut self, seat: usize, kind: MeldKind) {
-        self.last_draw[seat] = None;
-        self.calls += 1;
-        if let Some(timing) = KanDora::of(kind) {
-            self.kan_seats.push(seat);
-            self.open_kan[seat] |= timing == KanDora::BeforeDiscard;
-        }
-    }
-
-    /// Tiles a seat holds, a meld counting 3 and a north extraction none: 13 between turns, 14 on its turn.
-    pub fn size(&self, seat: usize) -> usize {
-        self.ids.hands[seat].len() + 3 * self.melds[seat].iter().filter(|m| m.kind != MeldKind::Nuki).count()
+    fn new(first_line: u32) -> Round {
+        Round { first_line, robbable: None, ura: None, open_kan: [false; 4], wins: 0, ended: false }
     }
 }
 
@@ -100,8 +49,9 @@ pub(super) struct GameReader<'a> {
     /// Line number and byte offset of each round's `start_kyoku`.
     round_lines: Vec<(u32, u64)>,
     pub events: Vec<Event>,
-    pub scores: [i32; 4],
-    pub kyotaku: u8,
+    /// The one state, advanced by every event written: hands, melds, rivers, riichi, scores, sticks, dora.
+    pub table: TableState,
+    tiles: Tiles,
     started: bool,
     pub round: Option<Round>,
     /// The last AGARI / RYUUKYOKU: event index and typed tag.
@@ -110,61 +60,17 @@ pub(super) struct GameReader<'a> {
     moved_dora: Vec<usize>,
 }
 
-/// A number the log gives, within `0..=max`.
-pub(super) fn in_range(v: u8, key: &str, max: usize) -> Result<u8, String> {
-    if usize::from(v) > max {
-        return Err(format!("\"{key}\" {v} out of range 0..={max}"));
-    }
-    Ok(v)
-}
-
-/// A list of 3 or 4 numbers, by seat (scores, deltas).
-pub(super) fn seat_values(vals: &[i32], what: &str, n: usize) -> Result<[i32; 4], String> {
-    // 3-player logs may keep a fourth, zero slot
-    if vals.len() < n || vals.len() > 4 || vals[n..].iter().any(|&x| x != 0) {
-        return Err(format!("{what} {vals:?} does not hold one value per player ({n})"));
-    }
-    let mut out = [0; 4];
-    for (o, &x) in out.iter_mut().zip(vals) {
-        if x.abs() > 10_000_000 {
-            return Err(format!("{what} value {x} out of range"));
-        }
-        *o = x;
-    }
-    if let Some(x) = out.iter().find(|&&x| x % 100 != 0) {
-        return Err(format!("{what} {:?} holds {x}, not in hundreds: not a riichi-rule game", &out[..n]));
-    }
-    Ok(out)
-}
-
-/// [`seat_values`] of a field the log may leave out.
-pub(super) fn opt_seat_values(v: Option<&[i32]>, key: &str, n: usize) -> Result<Option<[i32; 4]>, String> {
-    v.map(|v| seat_values(v, &format!("\"{key}\""), n)).transpose()
-}
-
-pub(super) fn add(a: [i32; 4], b: [i32; 4]) -> [i32; 4] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
-}
-
-pub(super) fn sub(a: [i32; 4], b: [i32; 4]) -> [i32; 4] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]]
-}
-
-fn same_tile(t: Tile, m: MjaiTile, red_enabled: bool) -> bool {
-    t.kind() == m.kind && (!red_enabled || t.is_red_id() == m.red)
-}
-
 impl<'a> GameReader<'a> {
     pub fn new(lines: &'a [Line], opts: &ReadOptions) -> Result<GameReader<'a>, ReadError> {
         let facts = infer::game_facts(lines, opts)?;
         Ok(GameReader {
             lines,
+            table: TableState::new(facts.n as u8, 0),
+            tiles: Tiles::new(facts.red),
             facts,
             asked_length: opts.length,
             round_lines: Vec::new(),
             events: Vec::with_capacity(lines.len() + 8),
-            scores: [0; 4],
-            kyotaku: 0,
             started: false,
             round: None,
             last_end: None,
@@ -207,6 +113,16 @@ impl<'a> GameReader<'a> {
         self.facts.n
     }
 
+    /// Scores after the last event written.
+    pub fn scores(&self) -> [i32; 4] {
+        self.table.scores
+    }
+
+    /// Riichi sticks on the table after the last event written.
+    pub fn kyotaku(&self) -> u8 {
+        self.table.kyotaku
+    }
+
     fn header(&mut self) {
         let f = &self.facts;
         // the length is settled once the play is read; hanchan until then
@@ -228,13 +144,11 @@ impl<'a> GameReader<'a> {
         self.events.push(Event::tag(Tag::new("TAIKYOKU").with("oya", f.first_dealer.to_string())));
     }
 
-    /// A tile id error, with the likely cause when a game said to play with red fives shows four plain ones.
-    fn explain(&self, e: String, t: MjaiTile) -> String {
-        if self.facts.red && !t.red && !t.kind.is_honor() && t.kind.digit() == 5 {
-            format!("{e} (the game plays with red fives, so only three plain {} exist)", t.kind)
-        } else {
-            e
-        }
+    /// Writes an event of play, once the table state has taken it.
+    fn emit(&mut self, event: Event) -> Result<(), String> {
+        self.table.apply(&event)?;
+        self.events.push(event);
+        Ok(())
     }
 
     fn round_mut(&mut self) -> Result<&mut Round, String> {
@@ -298,21 +212,22 @@ impl<'a> GameReader<'a> {
         let (honba, kyotaku) = (k.honba, k.kyotaku);
         let dealer = self.seat(k.oya, "oya")?;
         let logged = opt_seat_values(k.scores.as_deref(), "scores", n)?;
+        let (left, left_sticks) = (self.scores(), self.kyotaku());
         let scores = match (logged, self.started) {
             (Some(s), false) => s,
             (None, false) => std::array::from_fn(|s| if s < n { table::start_score(n as u8) } else { 0 }),
-            (Some(s), true) if s != self.scores || kyotaku != self.kyotaku => {
+            (Some(s), true) if s != left || kyotaku != left_sticks => {
                 return Err(format!(
-                    "scores {:?} with {kyotaku} sticks differ from the {:?} with {} sticks the last round left",
+                    "scores {:?} with {kyotaku} sticks differ from the {:?} with {left_sticks} sticks the last round \
+                     left",
                     &s[..n],
-                    &self.scores[..n],
-                    self.kyotaku
+                    &left[..n],
                 ));
             }
-            (_, true) => self.scores,
+            (_, true) => left,
         };
-        if self.started && kyotaku != self.kyotaku {
-            return Err(format!("{kyotaku} sticks on the table, the last round left {}", self.kyotaku));
+        if self.started && kyotaku != left_sticks {
+            return Err(format!("{kyotaku} sticks on the table, the last round left {left_sticks}"));
         }
         let sum: i32 = scores.iter().sum::<i32>() + 1000 * i32::from(kyotaku);
         if sum != total {
@@ -330,50 +245,39 @@ impl<'a> GameReader<'a> {
         if !hidden.is_empty() {
             return Err(format!("the hands of seats {hidden:?} are hidden (\"?\"): a one-player view, not a full log"));
         }
-        let mut ids = IdAllocator::new(self.facts.red);
+        self.tiles = Tiles::new(self.facts.red);
         let mut dealt: [Vec<Tile>; 4] = Default::default();
         for (s, hand) in dealt.iter_mut().enumerate().take(n) {
             let tiles = k.tehais.get(s).ok_or_else(|| format!("no hand for seat {s} in \"tehais\""))?;
             if tiles.len() != 13 {
                 return Err(format!("seat {s} is dealt {} tiles", tiles.len()));
             }
-            for t in tiles.iter().filter_map(|p| p.tile()) {
-                hand.push(ids.draw(s, t.kind, t.red).map_err(|e| self.explain(e, t))?);
-            }
-            hand.sort_unstable();
+            *hand = self.tiles.deal(tiles)?;
         }
-        let dora = ids.fresh(marker.kind, marker.red).map_err(|e| self.explain(e, marker))?;
         let init = Init {
             kyoku: bakaze * 4 + kyoku - 1,
             honba,
             kyotaku,
             dice: [0, 0],
-            dora_indicator: dora,
+            dora_indicator: self.tiles.fresh(marker)?,
             scores,
             dealer: dealer as u8,
             hands: dealt,
         };
-        self.events.push(Event::init(init));
+        self.emit(Event::init(init))?;
         self.started = true;
-        self.scores = scores;
-        self.kyotaku = kyotaku;
-        self.round = Some(Round::new(no, ids, dora, dealer, bakaze, honba));
+        self.round = Some(Round::new(no));
         Ok(())
     }
 
     fn tsumo(&mut self, i: usize, m: &m::Tsumo) -> Result<(), String> {
         let seat = self.seat(m.actor, "actor")?;
-        let t = m.pai.tile().ok_or("\"pai\" is hidden (\"?\"): a one-player view, not a full log")?;
-        let hint = self.explain(String::new(), t);
+        self.round_mut()?;
+        let draw = self.tiles.draw(&self.table, seat as u8, m.pai)?;
         let r = self.round_mut()?;
-        let id = r.ids.draw(seat, t.kind, t.red).map_err(|e| e + &hint)?;
-        r.draws += 1;
-        r.draws_by[seat] += 1;
-        r.last_draw[seat] = Some(id);
-        r.last_discard = None;
         r.robbable = None;
         let kan_dora = std::mem::take(&mut r.open_kan[seat]);
-        self.events.push(Event::Draw { seat: seat as u8, tile: id });
+        self.emit(draw)?;
         if kan_dora {
             self.move_kan_dora(i)?;
         }
@@ -402,172 +306,101 @@ impl<'a> GameReader<'a> {
     }
 
     fn dora(&mut self, marker: MjaiTile) -> Result<(), String> {
-        let r = self.round_mut()?;
-        let t = r.ids.fresh(marker.kind, marker.red)?;
-        r.dora.push(t);
-        self.events.push(Event::Dora { tile: t });
-        Ok(())
+        self.round_mut()?;
+        let dora = self.tiles.dora(marker)?;
+        self.emit(dora)
     }
 
     fn dahai(&mut self, m: &m::Dahai) -> Result<(), String> {
-        let seat = self.seat(m.actor, "actor")?;
-        let t = m.pai;
-        let red = self.facts.red;
-        let r = self.round_mut()?;
-        let hand = r.ids.hands[seat];
-        let drawn = r.last_draw[seat].filter(|&d| hand.contains(d) && same_tile(d, t, red));
-        let pick = match (m.tsumogiri, drawn) {
-            (Some(true) | None, Some(d)) => Some(d),
-            // a hand discard: another copy than the one just drawn, when the hand has one
-            (Some(false), Some(d)) => Some(hand.iter().find(|&x| x != d && same_tile(x, t, red)).unwrap_or(d)),
-            (_, None) => None,
-        };
-        let id = match pick {
-            Some(id) => {
-                r.ids.take_exact(seat, id);
-                id
-            }
-            None => r.ids.take(seat, t.kind, t.red)?,
-        };
-        r.last_draw[seat] = None;
-        r.last_discard = Some((seat, id));
-        r.robbable = None;
-        r.discards.push((seat, id));
-        self.events.push(Event::Discard { seat: seat as u8, tile: id });
-        Ok(())
+        self.seat(m.actor, "actor")?;
+        self.round_mut()?.robbable = None;
+        let discard = self.tiles.discard(&self.table, m)?;
+        self.emit(discard)
     }
 
     fn call(&mut self, kind: MeldKind, c: &m::Call) -> Result<(), String> {
         let seat = self.seat(c.actor, "actor")?;
-        let target = self.seat(c.target, "target")?;
-        let called = c.pai;
-        let red = self.facts.red;
-        let r = self.round_mut()?;
-        let (from_seat, last) = r.last_discard.ok_or("no discard to call")?;
-        if from_seat != target || !same_tile(last, called, red) {
-            return Err(format!(
-                "calls {called} from seat {target}, but the last discard is seat {from_seat}'s {}",
-                MjaiTile { kind: last.kind(), red: red && last.is_red_id() }
-            ));
+        self.seat(c.target, "target")?;
+        self.round_mut()?;
+        let meld = self.tiles.call(&self.table, kind, c)?;
+        self.called(seat, meld, None)
+    }
+
+    /// `seat` makes `meld`; `robbable`: the tile another seat may now win on (an added kan, a north). A kan
+    /// that turns its indicator after the replacement draw ([`KanDora`]) owes it.
+    fn called(&mut self, seat: usize, meld: Meld, robbable: Option<Tile>) -> Result<(), String> {
+        if let Some(r) = self.round.as_mut() {
+            r.robbable = robbable.map(|t| (seat, t));
+            r.open_kan[seat] |= KanDora::of(meld.kind) == Some(KanDora::BeforeDiscard);
         }
-        if target == seat {
-            return Err("calls its own discard".into());
-        }
-        let mut from_hand = Vec::with_capacity(c.consumed.len());
-        for t in &c.consumed {
-            from_hand.push(r.ids.take(seat, t.kind, t.red)?);
-        }
-        // Tenhou's meld code counts seats to the right in its 4-slot numbering, in 3-player games too
-        let from = ((target + 4 - seat) % 4) as u8;
-        let meld = Meld::call(kind, &from_hand, last, from).map_err(|e| e.to_string())?;
-        r.melds[seat].push(meld);
-        r.last_discard = None;
-        r.robbable = None;
-        r.called(seat, kind);
-        self.events.push(Event::call(seat as u8, meld));
-        Ok(())
+        self.emit(Event::call(seat as u8, meld))
     }
 
     fn ankan(&mut self, a: &m::Ankan) -> Result<(), String> {
         let seat = self.seat(a.actor, "actor")?;
-        let kind = a.consumed.first().ok_or("\"consumed\" is empty")?.kind;
-        if a.consumed.len() != 4 || a.consumed.iter().any(|c| c.kind != kind) {
-            return Err(format!("\"consumed\" of a closed kan must be four {kind}"));
-        }
-        let r = self.round_mut()?;
-        for c in &a.consumed {
-            r.ids.take(seat, c.kind, c.red)?;
-        }
-        let meld = Meld::ankan(kind);
-        r.melds[seat].push(meld);
-        r.called(seat, MeldKind::Ankan);
-        self.events.push(Event::call(seat as u8, meld));
-        Ok(())
+        self.round_mut()?;
+        let kan = self.tiles.ankan(&self.table, a)?;
+        self.called(seat, kan, None)
     }
 
     fn kakan(&mut self, k: &m::Kakan) -> Result<(), String> {
         let seat = self.seat(k.actor, "actor")?;
-        let added = k.pai;
-        let r = self.round_mut()?;
-        let slot = r.melds[seat]
-            .iter()
-            .position(|m| m.kind == MeldKind::Pon && m.base_kind() == added.kind)
-            .ok_or_else(|| format!("seat {seat} adds {added} to a pon it does not have"))?;
-        let id = r.ids.take(seat, added.kind, added.red)?;
-        let meld = r.melds[seat][slot].kakan_of(id).map_err(|e| e.to_string())?;
-        r.melds[seat][slot] = meld;
-        r.robbable = Some((seat, id));
-        r.called(seat, MeldKind::Kakan);
-        self.events.push(Event::call(seat as u8, meld));
-        Ok(())
+        self.round_mut()?;
+        let kan = self.tiles.kakan(&self.table, k)?;
+        self.called(seat, kan, kan.added)
     }
 
     fn nukidora(&mut self, nd: &m::Nukidora) -> Result<(), String> {
         let seat = self.seat(nd.actor, "actor")?;
-        let t = nd.pai.unwrap_or(MjaiTile { kind: Kind::NORTH, red: false });
-        if t.kind != Kind::NORTH {
-            return Err(format!("extracts {t}, not a north"));
-        }
-        if self.n() != 3 {
-            return Err("north extraction in a 4-player game".into());
-        }
-        let r = self.round_mut()?;
-        let id = r.ids.take(seat, t.kind, false)?;
-        let meld = Meld::nuki(id);
-        r.melds[seat].push(meld);
-        r.last_draw[seat] = None;
-        r.robbable = Some((seat, id));
-        self.events.push(Event::call(seat as u8, meld));
-        Ok(())
+        self.round_mut()?;
+        let nuki = self.tiles.nukidora(&self.table, nd)?;
+        self.called(seat, nuki, nuki.tiles().first().copied())
     }
 
     fn reach(&mut self, m: &m::Reach) -> Result<(), String> {
         let who = self.seat(m.actor, "actor")?;
-        let r = self.round_mut()?;
-        if r.riichi[who] {
+        self.round_mut()?;
+        if self.table.seats[who].riichi.is_declared() {
             return Err(format!("seat {who} is already in riichi"));
         }
-        r.riichi[who] = true;
-        self.events.push(Event::reach(Reach { who: who as u8, step: 1, scores: None }));
-        Ok(())
+        self.emit(Event::reach(Reach { who: who as u8, step: 1, scores: None }))
     }
 
     fn reach_accepted(&mut self, m: &m::ReachAccepted) -> Result<(), String> {
         let n = self.n();
         let who = self.seat(m.actor, "actor")?;
         let logged = opt_seat_values(m.scores.as_deref(), "scores", n)?;
-        let r = self.round_mut()?;
-        if !r.riichi[who] {
+        self.round_mut()?;
+        if !self.table.seats[who].riichi.is_declared() {
             return Err(format!("seat {who} did not declare riichi"));
         }
-        r.accepted += 1;
-        self.scores[who] -= 1000;
-        self.kyotaku += 1;
+        let mut after = self.scores();
+        after[who] -= 1000;
         if let Some(s) = logged {
-            if s != self.scores {
-                return Err(format!("scores {:?} differ from the {:?} after the stick", &s[..n], &self.scores[..n]));
+            if s != after {
+                return Err(format!("scores {:?} differ from the {:?} after the stick", &s[..n], &after[..n]));
             }
         }
-        self.events.push(Event::reach(Reach { who: who as u8, step: 2, scores: Some(self.scores) }));
-        Ok(())
+        self.emit(Event::reach(Reach { who: who as u8, step: 2, scores: Some(after) }))
     }
 
     /// The tile a win takes: the seat's draw for a tsumo, else the discard, added kan or north just offered.
     fn winning_tile(&self, who: usize, from: usize, pai: Option<MjaiTile>) -> Result<Tile, String> {
         let r = self.round.as_ref().ok_or("outside a round")?;
+        let s = &self.table.seats[who];
         let win = if who == from {
-            r.last_draw[who]
-                .filter(|&t| r.ids.hands[who].contains(t))
+            s.last_draw
+                .filter(|&t| s.hand.contains(t))
                 .ok_or_else(|| format!("tsumo by seat {who}, who has not just drawn"))?
         } else {
             let robbed = r.robbable.filter(|&(s, _)| s == from).map(|(_, t)| t);
-            let discarded = r.last_discard.filter(|&(s, _)| s == from).map(|(_, t)| t);
+            let discarded = self.table.last_discard.filter(|&(s, _)| usize::from(s) == from).map(|(_, t)| t);
             robbed.or(discarded).ok_or_else(|| format!("ron on seat {from}, who has not just discarded"))?
         };
-        if let Some(p) = pai.filter(|&p| !same_tile(win, p, self.facts.red)) {
+        if let Some(p) = pai.filter(|&p| !self.tiles.same(win, p)) {
             return Err(format!("wins on {p}, but the winning tile is {win}"));
         }
-        let size = r.size(who) + usize::from(who != from);
+        let size = s.size() + usize::from(who != from);
         if size != 14 {
             return Err(format!("seat {who} wins holding {size} tiles with the winning one"));
         }
@@ -578,47 +411,49 @@ impl<'a> GameReader<'a> {
         let n = self.n();
         let who = self.seat(h.actor, "actor")?;
         let from = self.seat(h.target, "target")?;
-        let red = self.facts.red;
         // a double ron: the round has ended with a win on this discard
         if !self.round.as_ref().is_some_and(|r| !r.ended || r.wins > 0) {
             return Err("outside a round, or after it ended".into());
         }
         let win = self.winning_tile(who, from, h.pai)?;
-        let Some(r) = self.round.as_mut() else { return Err("outside a round".into()) };
-        let mut hand: Vec<Tile> = r.ids.hands[who].iter().collect();
+        let t = &self.table;
+        let s = &t.seats[who];
+        let mut hand: Vec<Tile> = s.hand.tiles().iter().collect();
         if who != from {
             hand.push(win);
             hand.sort_unstable();
         }
-        if r.riichi[who] && r.ura.is_none() {
+        let riichi = s.riichi.is_declared();
+        let Some(r) = self.round.as_mut() else { return Err("outside a round".into()) };
+        if riichi && r.ura.is_none() {
             if let Some(markers) = h.uradora_markers.as_ref().filter(|m| !m.is_empty()) {
                 let mut ura = Vec::with_capacity(markers.len());
-                for m in markers {
-                    ura.push(r.ids.fresh(m.kind, m.red)?);
+                for &m in markers {
+                    ura.push(self.tiles.fresh(m)?);
                 }
                 r.ura = Some(ura);
             }
         }
-        let ura = if r.riichi[who] { r.ura.clone().unwrap_or_default() } else { Vec::new() };
+        let ura = if riichi { r.ura.clone().unwrap_or_default() } else { Vec::new() };
         let first = r.wins == 0;
         r.wins += 1;
         r.ended = true;
-        let (honba, dealer) = (r.honba, r.dealer);
+        let (honba, dealer) = (t.honba, usize::from(t.dealer));
         // Tenhou lists the melds newest first
-        let melds: Vec<u32> = r.melds[who].iter().rev().map(Meld::encode).collect();
-        let dora = r.dora.clone();
+        let melds: Vec<u32> = s.melds.iter().rev().map(Meld::encode).collect();
+        let dora = t.dora.to_vec();
         let ctx = WinContext {
             seat_wind: ((who + n - dealer) % n) as u8,
-            round_wind: r.round_wind,
-            riichi: r.riichi[who],
-            closed: r.melds[who].iter().all(|m| matches!(m.kind, MeldKind::Ankan | MeldKind::Nuki)),
-            tiles: hand.iter().copied().chain(r.melds[who].iter().flat_map(|m| m.tiles().to_vec())).collect(),
+            round_wind: t.kyoku / 4,
+            riichi,
+            closed: s.closed(),
+            tiles: hand.iter().copied().chain(s.melds.iter().flat_map(|m| m.tiles().to_vec())).collect(),
             dora: dora.clone(),
             ura: ura.clone(),
-            red,
+            red: self.facts.red,
             players: n as u8,
         };
-        let sticks = if first { self.kyotaku } else { 0 };
+        let sticks = if first { self.kyotaku() } else { 0 };
         let delta = self.deltas(i, h.deltas.as_deref(), h.scores.as_deref(), sticks)?;
         let points = h.hora_points.unwrap_or_else(|| infer::win_points(delta[who], first, honba, sticks, n as u8));
         let (yaku, yakuman) = infer::win_yaku(h, &ctx);
@@ -642,38 +477,33 @@ impl<'a> GameReader<'a> {
             who: who as u8,
             from_who: from as u8,
             pao_who: None,
-            before: self.scores,
+            before: self.scores(),
             delta,
             owari: None,
         };
-        self.scores = add(self.scores, delta);
-        self.kyotaku -= sticks;
-        self.events.push(Event::agari(agari.clone()));
+        self.emit(Event::agari(agari.clone()))?;
         self.last_end = Some((self.events.len() - 1, RoundEnd::Agari(agari)));
         Ok(())
     }
 
     fn ryukyoku(&mut self, i: usize, d: &m::Ryukyoku) -> Result<(), String> {
         let n = self.n();
-        let wall = if n == 3 { 108 - 14 - 39 } else { 136 - 14 - 52 };
-        let r = self.round_mut()?;
-        let left = wall - r.draws;
-        let kind = infer::draw_kind(d.reason.as_deref(), r, left)?;
+        self.round_mut()?;
+        let left = i32::from(self.table.draws_left);
+        let kind = infer::draw_kind(d.reason.as_deref(), &self.table, left)?;
         let deltas = self.deltas(i, d.deltas.as_deref(), d.scores.as_deref(), 0)?;
-        let r = self.round.as_mut().ok_or("outside a round")?;
-        let shown = infer::shown_hands(kind, d, deltas, r, n)?;
-        r.ended = true;
+        let shown = infer::shown_hands(kind, d, deltas, &self.table, n)?;
+        self.round_mut()?.ended = true;
         let end = Ryuukyoku {
             kind,
-            honba: r.honba,
-            kyotaku: self.kyotaku,
+            honba: self.table.honba,
+            kyotaku: self.kyotaku(),
             shown,
-            before: self.scores,
+            before: self.scores(),
             delta: deltas,
             owari: None,
         };
-        self.scores = add(self.scores, deltas);
-        self.events.push(Event::ryuukyoku(end.clone()));
+        self.emit(Event::ryuukyoku(end.clone()))?;
         self.last_end = Some((self.events.len() - 1, RoundEnd::Ryuukyoku(end)));
         Ok(())
     }
@@ -685,13 +515,10 @@ impl<'a> GameReader<'a> {
             return Ok(());
         }
         let owari = self.owari();
+        let scores = self.scores();
         if let Some(s) = opt_seat_values(e.scores.as_deref(), "scores", n)? {
-            if s != self.scores && s != owari.scores {
-                return Err(format!(
-                    "scores {:?} differ from the {:?} the rounds add up to",
-                    &s[..n],
-                    &self.scores[..n]
-                ));
+            if s != scores && s != owari.scores {
+                return Err(format!("scores {:?} differ from the {:?} the rounds add up to", &s[..n], &scores[..n]));
             }
         }
         let Some((index, end)) = self.last_end.as_mut() else { return Ok(()) };
@@ -706,5 +533,82 @@ impl<'a> GameReader<'a> {
             }
         };
         Ok(())
+    }
+
+    /// The game's `owari` after the last round.
+    fn owari(&self) -> Owari {
+        infer::owari(self.scores(), self.kyotaku(), self.n(), self.facts.first_dealer)
+    }
+
+    /// The score changes of a round end (line `i`): logged, or from the scores after it, or from the next line
+    /// that gives scores. `sticks` = the sticks the event takes off the table.
+    fn deltas(&self, i: usize, deltas: Option<&[i32]>, scores: Option<&[i32]>, sticks: u8) -> Result<[i32; 4], String> {
+        let n = self.n();
+        let now = self.scores();
+        let expect = 1000 * i32::from(sticks);
+        let after = opt_seat_values(scores, "scores", n)?;
+        let deltas = if let Some(d) = opt_seat_values(deltas, "deltas", n)? {
+            if let Some(a) = after.filter(|&a| sub(a, d) != now) {
+                return Err(format!(
+                    "\"scores\" {:?} differ from the tracked {:?} plus \"deltas\" {:?}",
+                    &a[..n],
+                    &now[..n],
+                    &d[..n]
+                ));
+            }
+            d
+        } else if let Some(a) = after {
+            sub(a, now)
+        } else {
+            self.deltas_from_later_scores(i, sticks)?
+        };
+        let sum: i32 = deltas.iter().sum();
+        if sum != expect {
+            return Err(format!("score changes {:?} add to {sum}, expected {expect} for the sticks", &deltas[..n]));
+        }
+        Ok(deltas)
+    }
+
+    /// Score changes read off the next `start_kyoku` or `end_game` (akochan's samples give only those).
+    fn deltas_from_later_scores(&self, i: usize, sticks: u8) -> Result<[i32; 4], String> {
+        let n = self.n();
+        let expect = 1000 * i32::from(sticks);
+        let (no, next, end_game) = self.later_scores(i)?;
+        let mut d = sub(next, self.scores());
+        let sum: i32 = d.iter().sum();
+        // an end_game that already gave the sticks left on the table to the first place
+        if end_game && sum == expect + 1000 * i32::from(self.kyotaku() - sticks) && sum != expect {
+            let top = infer::ranking(next, n, self.facts.first_dealer)[0];
+            d[top] -= sum - expect;
+        }
+        if d.iter().sum::<i32>() != expect {
+            return Err(format!(
+                "gives no deltas or scores, and the scores on line {no} {:?} are not the tracked {:?} changed by \
+                 {expect} for the sticks",
+                &next[..n],
+                &self.scores()[..n]
+            ));
+        }
+        Ok(d)
+    }
+
+    /// Scores given by the next `start_kyoku` or `end_game`: line number, scores, whether it is `end_game`.
+    fn later_scores(&self, i: usize) -> Result<(u32, [i32; 4], bool), String> {
+        for l in &self.lines[i + 1..] {
+            let (scores, end_game) = match &l.msg {
+                Message::Hora(_) => {
+                    return Err(format!("gives no deltas or scores, and a second win follows (line {})", l.no))
+                }
+                Message::StartKyoku(k) => (&k.scores, false),
+                Message::EndGame(e) => (&e.scores, true),
+                Message::StartGame(_) => break,
+                _ => continue,
+            };
+            return match opt_seat_values(scores.as_deref(), "scores", self.n())? {
+                Some(s) => Ok((l.no, s, end_game)),
+                None => Err(format!("gives no deltas or scores, nor does line {}", l.no)),
+            };
+        }
+        Err("gives no deltas or scores, and no later line does".into())
     }
 }

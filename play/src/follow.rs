@@ -6,20 +6,23 @@
 //! the same steps the engine and the ingest replay take. Its legal actions are the engine's own: the player
 //! cannot offer what the server would refuse, nor miss a win the engine would allow.
 //!
-//! mjai names tiles by kind (and red five); each tile entering play gets a physical id ([`IdAllocator`]) so
-//! that melds, rivers and the hand are the exact tiles of the record model. An own discard takes the tile just
-//! drawn when mjai says `tsumogiri`, else a copy of that kind from the hand.
+//! Each message of play becomes the record's event by the same step the ingest reader of mjai logs takes
+//! ([`Tiles`]: physical ids for tiles mjai names by kind, the own seat's from its hand, the others' fresh), and
+//! the event advances the table and the rules' bookkeeping as a walk over a record does ([`TableState::apply`],
+//! [`RoundRules::after`]). Only the round's end is taken from the message's scores, as the player is told no
+//! win's value.
 //!
 //! Messages are followed for any seat: `start_game` tells the seat (`id`); without it (a log read as an
 //! observer) the caller names the seat. Hidden tiles (`?`) are expected for the other seats.
 
 use haifu_encoding::features::Safety;
-use haifu_record::ids::IdAllocator;
+use haifu_record::event::Event;
 use haifu_record::legal::{Moment, RoundRules, SeatRules, TurnStart};
 use haifu_record::mjai::answer::{self, Asked};
-use haifu_record::mjai::message::{self as m, Message, Pai};
+use haifu_record::mjai::message::{self as m, Message};
+use haifu_record::mjai::tiles::Tiles;
 use haifu_record::state::TableState;
-use haifu_record::tags::Init;
+use haifu_record::tags::{Init, Reach};
 use haifu_rules::{Kind, Meld, MeldKind, MjaiTile, Tile};
 use haifu_sim::{Action, Offer, TableRules, View};
 
@@ -42,7 +45,8 @@ pub struct Follower {
     pub table: TableState,
     /// The rules' bookkeeping of the round (only this seat's is known).
     round: RoundRules,
-    ids: IdAllocator,
+    /// The round's tiles as mjai names them.
+    tiles: Tiles,
     question: Option<Question>,
     asked: bool,
     in_game: bool,
@@ -84,7 +88,7 @@ impl Follower {
             names: Vec::new(),
             table,
             round: RoundRules::new(rules),
-            ids: IdAllocator::new(rules.red_fives),
+            tiles: Tiles::new(rules.red_fives),
             rules,
             question: None,
             asked: false,
@@ -141,45 +145,9 @@ impl Follower {
         FollowError { kind, why: why.into() }
     }
 
-    /// A tile entering play from another seat's hidden hand, or shown by the table.
-    fn fresh(&mut self, t: MjaiTile) -> Result<Tile, String> {
-        self.ids.fresh(t.kind, t.red && self.rules.red_fives)
-    }
-
-    /// A tile of the seat's own hand of this kind and colour (the drawn one first when `prefer_drawn`).
-    fn own_tile(&self, t: MjaiTile, prefer_drawn: bool) -> Result<Tile, String> {
-        let s = &self.table.seats[usize::from(self.seat)];
-        let fits = |x: Tile| x.kind() == t.kind && (!self.rules.red_fives || x.is_red_id() == t.red);
-        if let Some(d) = s.last_draw.filter(|&d| prefer_drawn && fits(d)) {
-            return Ok(d);
-        }
-        s.hand.tiles().iter().find(|&x| fits(x)).ok_or_else(|| format!("seat {} holds no {t}", self.seat))
-    }
-
-    /// Tiles leaving `actor`'s hand into a meld: its own exact tiles, or fresh ids for a hidden hand.
-    fn meld_tiles(&mut self, actor: u8, tiles: &[MjaiTile]) -> Result<Vec<Tile>, String> {
-        let mut out: Vec<Tile> = Vec::with_capacity(tiles.len());
-        for &t in tiles {
-            let id = if actor == self.seat {
-                // two copies of one kind: take distinct ids
-                let s = &self.table.seats[usize::from(self.seat)];
-                let fits = |x: Tile| x.kind() == t.kind && (!self.rules.red_fives || x.is_red_id() == t.red);
-                s.hand
-                    .tiles()
-                    .iter()
-                    .find(|&x| fits(x) && !out.contains(&x))
-                    .ok_or_else(|| format!("seat {} holds no {t} for its meld", self.seat))?
-            } else {
-                self.fresh(t)?
-            };
-            out.push(id);
-        }
-        Ok(out)
-    }
-
     /// The tile as mjai names it.
     pub fn mjai_tile(&self, t: Tile) -> MjaiTile {
-        MjaiTile { kind: t.kind(), red: self.rules.red_fives && t.is_red_id() }
+        self.tiles.mjai(t)
     }
 
     /// Takes one message. After it, [`Follower::question`] says what the seat must answer.
@@ -220,29 +188,18 @@ impl Follower {
             }
             Message::StartKyoku(k) => self.start_round(k)?,
             Message::Tsumo(t) => {
-                if t.actor == me {
-                    let mt = t.pai.tile().ok_or("the seat's own draw is hidden")?;
-                    let tile = self.ids.draw(usize::from(me), mt.kind, mt.red && self.rules.red_fives)?;
-                    self.table.draw(me, tile)?;
-                    self.round.drew(&self.table, me, tile);
-                    if let Moment::Turn { source, tsumo_ok, .. } = self.round.moment() {
-                        self.question = Some(Question::Turn { source, tsumo_ok });
-                    }
-                } else {
-                    self.table.draw_hidden(t.actor)?;
-                    // a hidden draw: no tile of the hand is told
-                    self.round.drew(&self.table, t.actor, Tile::from_id(0));
+                let draw = self.tiles.draw(&self.table, t.actor, t.pai)?;
+                self.apply(&draw, false)?;
+                if let (true, Moment::Turn { source, tsumo_ok, .. }) = (t.actor == me, self.round.moment()) {
+                    self.question = Some(Question::Turn { source, tsumo_ok });
                 }
             }
             Message::Dahai(d) => {
-                let tile = if d.actor == me {
-                    self.own_tile(d.pai, d.tsumogiri.unwrap_or(false))?
-                } else {
-                    self.fresh(d.pai)?
-                };
-                self.table.discard_told(d.actor, tile, d.tsumogiri.unwrap_or(false))?;
-                self.safety.discarded(&self.table, d.actor, tile);
-                self.round.discarded(&self.table, d.actor, tile);
+                let discard = self.tiles.discard(&self.table, d)?;
+                self.apply(&discard, d.tsumogiri.unwrap_or(false))?;
+                if let Event::Discard { seat, tile } = discard {
+                    self.safety.discarded(&self.table, seat, tile);
+                }
                 self.respond();
             }
             Message::Chi(c) | Message::Pon(c) | Message::Daiminkan(c) => {
@@ -251,57 +208,36 @@ impl Follower {
                     Message::Pon(_) => MeldKind::Pon,
                     _ => MeldKind::Daiminkan,
                 };
-                let (from, called) = self.table.last_discard.ok_or("a call with no discard to take")?;
-                if from != c.target || called.kind() != c.pai.kind {
-                    return Err(format!("calls {} of seat {} but the last discard is seat {from}'s", c.pai, c.target));
-                }
-                let tiles = self.meld_tiles(c.actor, &c.consumed)?;
-                let rel = (from + 4 - c.actor) % 4;
-                let meld = Meld::call(mk, &tiles, called, rel).map_err(|e| e.to_string())?;
-                self.table.call(c.actor, meld)?;
-                self.round.called(&self.table, c.actor, &meld);
+                let meld = self.tiles.call(&self.table, mk, c)?;
+                self.apply(&Event::call(c.actor, meld), false)?;
                 if c.actor == me && mk != MeldKind::Daiminkan {
                     self.question = Some(Question::Turn { source: TurnStart::Call, tsumo_ok: false });
                 }
             }
             Message::Ankan(a) => {
-                let k = a.consumed.first().ok_or("ankan without tiles")?.kind;
-                if a.actor != me {
-                    self.meld_tiles(a.actor, &a.consumed)?;
-                }
-                self.kan_or_nuki(a.actor, Meld::ankan(k))?;
+                let meld = self.tiles.ankan(&self.table, a)?;
+                self.kan_or_nuki(a.actor, meld)?;
             }
             Message::Kakan(a) => {
-                let tile = if a.actor == me { self.own_tile(a.pai, false)? } else { self.fresh(a.pai)? };
-                let s = &self.table.seats[usize::from(a.actor)];
-                let pon = s
-                    .melds
-                    .iter()
-                    .find(|m| m.kind == MeldKind::Pon && m.base_kind() == tile.kind())
-                    .ok_or_else(|| format!("kakan of {} without a pon of it", a.pai))?;
-                let meld = pon.kakan_of(tile).map_err(|e| e.to_string())?;
+                let meld = self.tiles.kakan(&self.table, a)?;
                 self.kan_or_nuki(a.actor, meld)?;
             }
             Message::Nukidora(n) => {
-                let north = n.pai.unwrap_or(MjaiTile { kind: Kind::NORTH, red: false });
-                let tile = if n.actor == me { self.own_tile(north, true)? } else { self.fresh(north)? };
-                self.kan_or_nuki(n.actor, Meld::nuki(tile))?;
+                let meld = self.tiles.nukidora(&self.table, n)?;
+                self.kan_or_nuki(n.actor, meld)?;
             }
             Message::Dora(d) => {
-                let t = self.fresh(d.dora_marker)?;
-                self.table.dora(t)?;
-                self.round.moved_on(&self.table);
+                let dora = self.tiles.dora(d.dora_marker)?;
+                self.apply(&dora, false)?;
             }
             Message::Reach(r) => {
-                self.table.reach(r.actor, 1)?;
-                self.round.moved_on(&self.table);
+                self.apply(&Event::reach(Reach { who: r.actor, step: 1, scores: None }), false)?;
                 if r.actor == me {
                     self.question = Some(Question::RiichiDiscard);
                 }
             }
             Message::ReachAccepted(r) => {
-                self.table.reach(r.actor, 2)?;
-                self.round.moved_on(&self.table);
+                self.apply(&Event::reach(Reach { who: r.actor, step: 2, scores: None }), false)?;
                 self.set_scores(r.scores.as_deref());
             }
             Message::Hora(h) => {
@@ -318,10 +254,20 @@ impl Follower {
         Ok(())
     }
 
+    /// Advances the table and the rules' bookkeeping by one event of play. A hidden seat's discard is taken as
+    /// told (`tsumogiri`: the message says it was the tile just drawn).
+    fn apply(&mut self, event: &Event, tsumogiri: bool) -> Result<(), String> {
+        match *event {
+            Event::Discard { seat, tile } => self.table.discard_told(seat, tile, tsumogiri).map(|_| ())?,
+            _ => self.table.apply(event)?,
+        }
+        self.round.after(&self.table, event);
+        Ok(())
+    }
+
     /// A closed or added kan, or a north set aside: a replacement draw follows; another seat may rob it.
     fn kan_or_nuki(&mut self, actor: u8, meld: Meld) -> Result<(), String> {
-        self.table.call(actor, meld)?;
-        self.round.called(&self.table, actor, &meld);
+        self.apply(&Event::call(actor, meld), false)?;
         self.respond();
         Ok(())
     }
@@ -359,19 +305,13 @@ impl Follower {
             self.rules = rules_of(&self.start, players);
         }
         let wind = kind_index(k.bakaze.kind).checked_sub(27).filter(|w| *w < 4).ok_or("bakaze is not a wind")?;
-        self.ids = IdAllocator::new(self.rules.red_fives);
+        self.tiles = Tiles::new(self.rules.red_fives);
         let marker = k.dora_marker.ok_or("start_kyoku without a dora marker")?;
-        let dora_indicator = self.fresh(marker)?;
+        let dora_indicator = self.tiles.fresh(marker)?;
         let mut hands: [Vec<Tile>; 4] = Default::default();
+        // the other seats' tiles get ids as they are shown
         let own = k.tehais.get(usize::from(self.seat)).ok_or("no hand for the seat")?;
-        for p in own {
-            let t = match p {
-                Pai::Tile(t) => *t,
-                Pai::Hidden => return Err("the seat's own hand is hidden".into()),
-            };
-            let id = self.ids.draw(usize::from(self.seat), t.kind, t.red && self.rules.red_fives)?;
-            hands[usize::from(self.seat)].push(id);
-        }
+        hands[usize::from(self.seat)] = self.tiles.deal(own)?;
         let mut scores = self.table.scores;
         if let Some(s) = &k.scores {
             for (a, b) in scores.iter_mut().zip(s) {

@@ -6,20 +6,19 @@
 
 use haifu_rules::{Kind, Tile, TileSet};
 
-/// Physical ids of one round, and the concealed hands they are in.
+/// Physical ids given in one round. Which seat holds which tile is the [`crate::state::TableState`]'s to know.
 #[derive(Clone, Debug)]
 pub struct IdAllocator {
     red_enabled: bool,
     used: TileSet,
-    pub hands: [TileSet; 4],
 }
 
 impl IdAllocator {
     pub fn new(red_enabled: bool) -> IdAllocator {
-        IdAllocator { red_enabled, used: TileSet::new(), hands: [TileSet::new(); 4] }
+        IdAllocator { red_enabled, used: TileSet::new() }
     }
 
-    /// A fresh id for a tile entering play (dealt, drawn, or a dora indicator).
+    /// A fresh id for a tile entering play (dealt, drawn, a dora indicator, or shown from a hidden hand).
     pub fn fresh(&mut self, kind: Kind, red: bool) -> Result<Tile, String> {
         let ids = kind.ids();
         let is_five = !kind.is_honor() && kind.digit() == 5;
@@ -36,28 +35,6 @@ impl IdAllocator {
         self.used.insert(tile);
         Ok(tile)
     }
-
-    /// Deals or draws a tile into a seat's hand.
-    pub fn draw(&mut self, seat: usize, kind: Kind, red: bool) -> Result<Tile, String> {
-        let t = self.fresh(kind, red)?;
-        self.hands[seat].insert(t);
-        Ok(t)
-    }
-
-    /// Takes a tile of this kind (and colour) out of a seat's hand: a discard or a tile going into a meld.
-    pub fn take(&mut self, seat: usize, kind: Kind, red: bool) -> Result<Tile, String> {
-        let want = if self.red_enabled && !kind.is_honor() && kind.digit() == 5 { Some(red) } else { None };
-        let t = self.hands[seat]
-            .find_kind(kind, want)
-            .ok_or_else(|| format!("seat {seat} has no {}{kind} to give", if red { "red " } else { "" }))?;
-        self.hands[seat].remove(t);
-        Ok(t)
-    }
-
-    /// Takes this exact tile (e.g. the one just drawn, for a tsumogiri) if the seat holds it.
-    pub fn take_exact(&mut self, seat: usize, tile: Tile) -> bool {
-        self.hands[seat].remove(tile)
-    }
 }
 
 #[cfg(test)]
@@ -68,15 +45,14 @@ mod tests {
     fn red_fives_take_copy_zero() {
         let five = "5p".parse::<Kind>().unwrap();
         let mut ids = IdAllocator::new(true);
-        assert_eq!(ids.draw(0, five, true).unwrap().id(), 52);
-        assert_eq!(ids.draw(0, five, false).unwrap().id(), 53);
-        assert_eq!(ids.draw(1, five, false).unwrap().id(), 54);
-        assert_eq!(ids.draw(1, five, false).unwrap().id(), 55);
-        assert!(ids.draw(1, five, false).is_err());
-        assert_eq!(ids.take(0, five, true).unwrap().id(), 52);
-        assert!(ids.take(0, five, true).is_err());
+        assert_eq!(ids.fresh(five, true).unwrap().id(), 52);
+        assert!(ids.fresh(five, true).is_err());
+        assert_eq!(ids.fresh(five, false).unwrap().id(), 53);
+        assert_eq!(ids.fresh(five, false).unwrap().id(), 54);
+        assert_eq!(ids.fresh(five, false).unwrap().id(), 55);
+        assert!(ids.fresh(five, false).is_err());
         let mut plain = IdAllocator::new(false);
-        assert_eq!(plain.draw(2, five, false).unwrap().id(), 52);
-        assert!(plain.draw(2, five, true).is_err());
+        assert_eq!(plain.fresh(five, false).unwrap().id(), 52);
+        assert!(plain.fresh(five, true).is_err());
     }
 }

@@ -62,7 +62,7 @@ impl Tiles {
     /// A tile of this kind and colour from `hand` (the lowest id).
     fn held(&self, hand: &haifu_rules::TileSet, seat: u8, t: MjaiTile) -> Result<Tile, String> {
         let want = (self.red && !t.kind.is_honor() && t.kind.digit() == 5).then_some(t.red);
-        hand.find_kind(t.kind, want).ok_or_else(|| format!("seat {seat} has no {t} to give"))
+        hand.find_kind(t.kind, want).ok_or_else(|| format!("seat {seat} holds no {t}"))
     }
 
     /// A tile leaving `seat`'s hand: one it holds when the table knows the hand, else a fresh id.

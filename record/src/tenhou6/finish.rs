@@ -14,19 +14,19 @@ use crate::tags::{Agari, DrawKind, Ryuukyoku, Yaku};
 impl Play<'_> {
     /// Writes the round's end: REACH step 2 if the last riichi discard stands, the AGARI or RYUUKYOKU tags.
     pub(super) fn finish(&mut self, end: End, last_of: Option<&Game>) -> Result<(), String> {
-        let hands: Vec<Vec<Tile>> = (0..4).map(|s| self.ids.hands[s].iter().collect()).collect();
+        let hands: Vec<Vec<Tile>> = (0..4).map(|s| self.hand(s).iter().collect()).collect();
         match &self.round.result {
             RoundResult::Wins(wins) => {
                 let mut ura: Option<Vec<Tile>> = None;
                 for (i, w) in wins.iter().enumerate() {
                     let last_of = if i + 1 == wins.len() { last_of } else { None };
                     let agari = self.agari(w, i == 0, end, &hands, &mut ura, last_of)?;
-                    self.events.push(Event::agari(agari));
+                    self.emit(Event::agari(agari))?;
                 }
             }
             RoundResult::Draw { kind, name, deltas } => {
-                let draw = self.ryuukyoku(*kind, name, *deltas, end, &hands, last_of);
-                self.events.push(Event::ryuukyoku(draw));
+                let draw = self.ryuukyoku(*kind, name, *deltas, end, &hands, last_of)?;
+                self.emit(Event::ryuukyoku(draw))?;
             }
         }
         Ok(())
@@ -48,7 +48,7 @@ impl Play<'_> {
             return Err("win seat out of range".into());
         }
         let (mut hand, machi) = match end {
-            End::Drawn(s) => (hands[s].clone(), self.last_draw[s].ok_or("tsumo without a draw")?),
+            End::Drawn(s) => (hands[s].clone(), self.table.seats[s].last_draw.ok_or("tsumo without a draw")?),
             End::Discard(Discarded { tile, .. }) | End::Robbed(_, tile) => {
                 let mut h = hands[w.who].clone();
                 h.push(tile);
@@ -56,9 +56,10 @@ impl Play<'_> {
             }
         };
         hand.sort();
+        let (before, kyotaku) = (self.table.scores, self.table.kyotaku);
         let sum: i32 = w.deltas.iter().sum();
-        if sum < 0 || sum % 1000 != 0 || sum / 1000 > i32::from(self.kyotaku) {
-            return Err(format!("win deltas {:?} add to {sum}, not a number of the {} sticks", w.deltas, self.kyotaku));
+        if sum < 0 || sum % 1000 != 0 || sum / 1000 > i32::from(kyotaku) {
+            return Err(format!("win deltas {:?} add to {sum}, not a number of the {kyotaku} sticks", w.deltas));
         }
         let taken = (sum / 1000) as u8;
         let (fu, points, limit) = match &w.score {
@@ -70,11 +71,12 @@ impl Play<'_> {
             }
         };
         let (mut yaku, yakuman) = yaku_list(&w.yaku)?;
+        let riichi = self.table.seats[w.who].riichi.is_declared();
         // Tenhou lists ura for every riichi winner, 0 han included (some writers drop that entry)
-        if self.riichi[w.who] && yakuman.is_empty() && !yaku.is_empty() && yaku.iter().all(|y| y.id != 53) {
+        if riichi && yakuman.is_empty() && !yaku.is_empty() && yaku.iter().all(|y| y.id != 53) {
             yaku.push(Yaku { id: 53, han: 0 });
         }
-        let ura_indicators = if self.riichi[w.who] && !self.round.ura.is_empty() {
+        let ura_indicators = if riichi && !self.round.ura.is_empty() {
             if ura.is_none() {
                 let mut v = Vec::new();
                 for c in &self.round.ura {
@@ -86,30 +88,27 @@ impl Play<'_> {
         } else {
             Vec::new()
         };
-        let before = self.scores;
-        for (s, d) in self.scores.iter_mut().zip(w.deltas) {
-            *s += d;
-        }
-        self.kyotaku -= taken;
+        // the owari, when this win ends the game, is of the scores it leaves
+        let after: [i32; 4] = std::array::from_fn(|s| before[s] + w.deltas[s]);
         Ok(Agari {
             honba: self.round.honba,
             kyotaku: taken,
             hand,
-            melds: self.melds[w.who].iter().rev().map(Meld::encode).collect(), // newest first, as Tenhou
+            melds: self.table.seats[w.who].melds.iter().rev().map(Meld::encode).collect(), // newest first, as Tenhou
             machi,
             fu,
             points,
             limit,
             yaku,
             yakuman,
-            dora_indicators: self.dora.clone(),
+            dora_indicators: self.table.dora.to_vec(),
             ura_indicators,
             who: w.who as u8,
             from_who: w.from as u8,
             pao_who: (w.pao != w.who).then_some(w.pao as u8),
             before,
             delta: w.deltas,
-            owari: last_of.and_then(|g| g.owari(self.round.kyoku, self.scores, self.kyotaku)),
+            owari: last_of.and_then(|g| g.owari(self.round.kyoku, after, kyotaku - taken)),
         })
     }
 
@@ -122,15 +121,15 @@ impl Play<'_> {
         end: End,
         hands: &[Vec<Tile>],
         last_of: Option<&Game>,
-    ) -> Ryuukyoku {
+    ) -> Result<Ryuukyoku, String> {
         if let End::Discard(d) = end {
             if kind != DrawKind::Ron3 {
-                self.accept_riichi(d);
+                self.accept_riichi(d)?;
             }
         }
         let mut shown: [Option<Vec<Tile>>; 4] = Default::default();
         let tenpai = |s: usize| {
-            let hand = self.ids.hands[s];
+            let hand = self.hand(s);
             hand.len() % 3 == 1 && shanten(&hand.counts()) == 0
         };
         for s in 0..self.n {
@@ -148,11 +147,9 @@ impl Play<'_> {
                 shown[s] = Some(hands[s].clone());
             }
         }
-        let before = self.scores;
-        for (s, d) in self.scores.iter_mut().zip(deltas) {
-            *s += d;
-        }
-        let owari = last_of.and_then(|g| g.owari(self.round.kyoku, self.scores, self.kyotaku));
-        Ryuukyoku { kind, honba: self.round.honba, kyotaku: self.kyotaku, shown, before, delta: deltas, owari }
+        let (before, kyotaku) = (self.table.scores, self.table.kyotaku);
+        let after: [i32; 4] = std::array::from_fn(|s| before[s] + deltas[s]);
+        let owari = last_of.and_then(|g| g.owari(self.round.kyoku, after, kyotaku));
+        Ok(Ryuukyoku { kind, honba: self.round.honba, kyotaku, shown, before, delta: deltas, owari })
     }
 }

@@ -1,14 +1,16 @@
 //! Rebuilding the order of play: the format keeps each seat's takes and outs but not how the seats interleave.
 //! The round is played again, the calls that could also have been passed tried both ways (see the module notes).
+//! Each way advances its own copy of the one [`TableState`] by the events it writes, so a way the state refuses
+//! (a tile not in hand, a call on no discard) is given up like one the seats' sequences do not fit.
 
-use crate::state::KanDora;
-use haifu_rules::{Meld, MeldKind, Tile};
+use crate::state::{KanDora, TableState};
+use haifu_rules::{Kind, Meld, MeldKind, Tile, TileSet};
 
 use super::calls::{tile_code, Code, Out, Take};
 use super::model::{Round, RoundResult};
 use crate::event::Event;
 use crate::ids::IdAllocator;
-use crate::tags::{DrawKind, Reach};
+use crate::tags::{DrawKind, Init, Reach};
 
 /// One way the round may have gone so far; cloned where a call could also have been passed.
 #[derive(Clone)]
@@ -19,14 +21,8 @@ pub(super) struct Play<'a> {
     take_at: [usize; 4],
     out_at: [usize; 4],
     pub(super) ids: IdAllocator,
-    pub(super) melds: [Vec<Meld>; 4],
-    pub(super) last_draw: [Option<Tile>; 4],
-    /// Declared riichi (step 1 written).
-    pub(super) riichi: [bool; 4],
-    pub(super) scores: [i32; 4],
-    pub(super) kyotaku: u8,
-    draws_left: i32,
-    pub(super) dora: Vec<Tile>,
+    /// The round's state after the events written: hands, melds, riichi, scores, sticks, dora, the wall.
+    pub(super) table: TableState,
     /// Open kans whose indicator is not shown yet.
     pending_dora: u8,
     pub(super) events: Vec<Event>,
@@ -72,8 +68,10 @@ enum Flow<'a> {
 const STEP_BUDGET: usize = 200_000;
 
 impl<'a> Play<'a> {
-    /// The round before the dealer's first draw: hands dealt (in `ids`), the first dora indicator shown.
-    pub(super) fn new(round: &'a Round, n: usize, red: bool, ids: IdAllocator, dora: Tile) -> Play<'a> {
+    /// The round dealt by `init` (its tiles' ids given by `ids`), before the dealer's first draw.
+    pub(super) fn new(round: &'a Round, n: usize, red: bool, ids: IdAllocator, init: &Init) -> Play<'a> {
+        let mut table = TableState::new(n as u8, 0);
+        table.start(init, n as u8);
         Play {
             round,
             n,
@@ -81,16 +79,28 @@ impl<'a> Play<'a> {
             take_at: [0; 4],
             out_at: [0; 4],
             ids,
-            melds: Default::default(),
-            last_draw: [None; 4],
-            riichi: [false; 4],
-            scores: round.scores,
-            kyotaku: round.kyotaku,
-            draws_left: if n == 3 { 108 - 14 - 39 } else { 136 - 14 - 52 },
-            dora: vec![dora],
+            table,
             pending_dora: 0,
             events: Vec::with_capacity(200),
         }
+    }
+
+    /// Writes an event of this way, once its table state has taken it.
+    pub(super) fn emit(&mut self, event: Event) -> Result<(), String> {
+        self.table.apply(&event)?;
+        self.events.push(event);
+        Ok(())
+    }
+
+    /// The concealed tiles of a seat.
+    pub(super) fn hand(&self, s: usize) -> &TileSet {
+        self.table.seats[s].hand.tiles()
+    }
+
+    /// A tile of this kind (and colour, where the game has red fives) from `hand`.
+    fn held(&self, hand: &TileSet, kind: Kind, red: bool) -> Result<Tile, String> {
+        let want = (self.red && !kind.is_honor() && kind.digit() == 5).then_some(red);
+        hand.find_kind(kind, want).ok_or_else(|| format!("no {}{kind} in hand to give", if red { "red " } else { "" }))
     }
 
     /// Plays the round depth-first over the call choices; the error reported is the one of the way that got furthest.
@@ -131,14 +141,12 @@ impl<'a> Play<'a> {
                 let Take::Draw(c) = take else {
                     return Err(format!("seat {s}'s take {} is a call where a draw is due", self.take_at[s]));
                 };
-                if self.draws_left == 0 {
+                if self.table.draws_left == 0 {
                     return Err(format!("seat {s} draws from an empty wall"));
                 }
-                self.draws_left -= 1;
-                let tile = self.ids.draw(s, c.kind(), c.red()).map_err(|e| format!("seat {s} draws: {e}"))?;
+                let tile = self.ids.fresh(c.kind(), c.red()).map_err(|e| format!("seat {s} draws: {e}"))?;
                 self.take_at[s] += 1;
-                self.last_draw[s] = Some(tile);
-                self.events.push(Event::Draw { seat: s as u8, tile });
+                self.emit(Event::Draw { seat: s as u8, tile })?;
                 Ok(Flow::Go(self, Step::Out(s)))
             }
             Step::Out(s) => self.out(s),
@@ -154,14 +162,14 @@ impl<'a> Play<'a> {
             Step::Resolve(d, None) => {
                 let next = self.next_seat(d.seat);
                 if self.take_at[next] < self.round.takes[next].len() {
-                    self.accept_riichi(d);
+                    self.accept_riichi(d)?;
                     Ok(Flow::Go(self, Step::Draw(next)))
                 } else {
                     self.end(End::Discard(d))
                 }
             }
             Step::Resolve(d, Some(caller)) => {
-                self.accept_riichi(d);
+                self.accept_riichi(d)?;
                 self.call(caller, d)
             }
         }
@@ -199,7 +207,7 @@ impl<'a> Play<'a> {
                 self.discard(s, c, tile, false)
             }
             Out::Tsumogiri | Out::Riichi(None) => {
-                let tile = self.last_draw[s].filter(|&t| self.ids.take_exact(s, t));
+                let tile = self.table.seats[s].last_draw.filter(|&t| self.hand(s).contains(t));
                 let tile = tile.ok_or_else(|| err("tsumogiri (60) without a drawn tile in hand".into()))?;
                 let c = Code::new(tile_code(tile, self.red)).ok_or("tile code")?;
                 self.discard(s, c, tile, out != Out::Tsumogiri)
@@ -210,13 +218,10 @@ impl<'a> Play<'a> {
             }
             Out::Ankan(kind) => {
                 let meld = Meld::ankan(kind);
-                for &t in meld.tiles() {
-                    if !self.ids.take_exact(s, t) {
-                        return Err(err(format!("ankan of {kind} without the four tiles in hand")));
-                    }
+                if !meld.tiles().iter().all(|&t| self.hand(s).contains(t)) {
+                    return Err(err(format!("ankan of {kind} without the four tiles in hand")));
                 }
-                self.events.push(Event::call(s as u8, meld));
-                self.melds[s].push(meld);
+                self.emit(Event::call(s as u8, meld))?;
                 self.flush_dora()?;
                 self.owe_dora(MeldKind::Ankan)?;
                 if self.take_at[s] == self.round.takes[s].len() {
@@ -225,14 +230,14 @@ impl<'a> Play<'a> {
                 Ok(Flow::Go(self, Step::Draw(s)))
             }
             Out::Kakan(c) => {
-                let added = self.ids.take(s, c.kind(), c.red()).map_err(err)?;
-                let pon = self.melds[s]
+                let added = self.held(self.hand(s), c.kind(), c.red()).map_err(err)?;
+                let pon = self.table.seats[s]
+                    .melds
                     .iter()
-                    .position(|m| m.kind == MeldKind::Pon && m.base_kind() == c.kind())
+                    .find(|m| m.kind == MeldKind::Pon && m.base_kind() == c.kind())
                     .ok_or_else(|| err(format!("kakan of {c} without a pon of it")))?;
-                let kakan = self.melds[s][pon].kakan_of(added).map_err(|e| err(e.to_string()))?;
-                self.melds[s][pon] = kakan;
-                self.events.push(Event::call(s as u8, kakan));
+                let kakan = pon.kakan_of(added).map_err(|e| err(e.to_string()))?;
+                self.emit(Event::call(s as u8, kakan))?;
                 if self.take_at[s] == self.round.takes[s].len() {
                     // robbed: the kan never completes, an earlier kan's indicator stays hidden too
                     return self.end(End::Robbed(s, added));
@@ -242,10 +247,8 @@ impl<'a> Play<'a> {
                 Ok(Flow::Go(self, Step::Draw(s)))
             }
             Out::Nuki(c) => {
-                let tile = self.ids.take(s, c.kind(), false).map_err(err)?;
-                let meld = Meld::nuki(tile);
-                self.events.push(Event::call(s as u8, meld));
-                self.melds[s].push(meld);
+                let tile = self.held(self.hand(s), c.kind(), false).map_err(err)?;
+                self.emit(Event::call(s as u8, Meld::nuki(tile)))?;
                 if self.take_at[s] == self.round.takes[s].len() {
                     // robbed: a ron on the north set aside (3 players), as on a kakan
                     return self.end(End::Robbed(s, tile));
@@ -258,44 +261,40 @@ impl<'a> Play<'a> {
     }
 
     /// The tile of a hand-cut discard: a copy other than the one just drawn when the hand holds one.
-    fn take_hand_cut(&mut self, s: usize, c: Code) -> Result<Tile, String> {
+    fn take_hand_cut(&self, s: usize, c: Code) -> Result<Tile, String> {
         let kind = c.kind();
         let colour_matters = self.red && !kind.is_honor() && kind.digit() == 5;
-        let hand = self.ids.hands[s];
+        let hand = self.hand(s);
         let fits = |t: Tile| t.kind() == kind && hand.contains(t) && (!colour_matters || t.is_red_id() == c.red());
-        let drawn = self.last_draw[s];
-        let tile = kind
-            .ids()
+        let drawn = self.table.seats[s].last_draw;
+        kind.ids()
             .into_iter()
             .filter(|&t| fits(t))
             .find(|&t| Some(t) != drawn)
             .or(drawn.filter(|&t| fits(t)))
-            .ok_or_else(|| format!("discards {c}, which is not in hand"))?;
-        self.ids.take_exact(s, tile);
-        Ok(tile)
+            .ok_or_else(|| format!("discards {c}, which is not in hand"))
     }
 
     fn discard(mut self, s: usize, code: Code, tile: Tile, riichi: bool) -> Result<Flow<'a>, String> {
         self.flush_dora()?;
         if riichi {
-            if self.riichi[s] {
+            if self.table.seats[s].riichi.is_declared() {
                 return Err(format!("seat {s} declares riichi twice"));
             }
-            self.riichi[s] = true;
-            self.events.push(Event::reach(Reach { who: s as u8, step: 1, scores: None }));
+            self.emit(Event::reach(Reach { who: s as u8, step: 1, scores: None }))?;
         }
-        self.events.push(Event::Discard { seat: s as u8, tile });
+        self.emit(Event::Discard { seat: s as u8, tile })?;
         Ok(Flow::Go(self, Step::Offer(Discarded { seat: s, code, tile, riichi })))
     }
 
     /// `REACH step=2`: the riichi discard passed, the stick is paid.
-    pub(super) fn accept_riichi(&mut self, d: Discarded) {
+    pub(super) fn accept_riichi(&mut self, d: Discarded) -> Result<(), String> {
         if d.riichi {
-            self.scores[d.seat] -= 1000;
-            self.kyotaku += 1;
-            let reach = Reach { who: d.seat as u8, step: 2, scores: Some(self.scores) };
-            self.events.push(Event::reach(reach));
+            let mut after = self.table.scores;
+            after[d.seat] -= 1000;
+            self.emit(Event::reach(Reach { who: d.seat as u8, step: 2, scores: Some(after) }))?;
         }
+        Ok(())
     }
 
     fn call(mut self, c: usize, d: Discarded) -> Result<Flow<'a>, String> {
@@ -303,14 +302,15 @@ impl<'a> Play<'a> {
             return Err(format!("seat {c} has no call to make"));
         };
         self.take_at[c] += 1;
+        let mut hand = *self.hand(c);
         let mut from_hand = Vec::with_capacity(3);
         for h in &call.hand[..call.n_hand] {
-            from_hand.push(self.ids.take(c, h.kind(), h.red()).map_err(|e| format!("seat {c} calls: {e}"))?);
+            let t = self.held(&hand, h.kind(), h.red()).map_err(|e| format!("seat {c} calls: {e}"))?;
+            hand.remove(t);
+            from_hand.push(t);
         }
         let meld = Meld::call(call.kind, &from_hand, d.tile, call.from).map_err(|e| format!("seat {c}: {e}"))?;
-        self.events.push(Event::call(c as u8, meld));
-        self.melds[c].push(meld);
-        self.last_draw[c] = None;
+        self.emit(Event::call(c as u8, meld))?;
         if call.kind == MeldKind::Daiminkan {
             self.owe_dora(call.kind)?;
             // the `0` out slot of the kan; some writers leave it out
@@ -336,13 +336,11 @@ impl<'a> Play<'a> {
     }
 
     fn reveal_dora(&mut self) -> Result<(), String> {
-        let c = *self.round.dora.get(self.dora.len()).ok_or_else(|| {
+        let c = *self.round.dora.get(self.table.dora.len()).ok_or_else(|| {
             format!("a kan shows a new dora indicator, but the round lists only {}", self.round.dora.len())
         })?;
         let tile = self.ids.fresh(c.kind(), c.red())?;
-        self.dora.push(tile);
-        self.events.push(Event::Dora { tile });
-        Ok(())
+        self.emit(Event::Dora { tile })
     }
 
     /// Shows the indicators of open kans (before the next discard or call of the kan's owner).
@@ -370,8 +368,8 @@ impl<'a> Play<'a> {
             }
             (RoundResult::Draw { kind: DrawKind::Yao9, .. }, End::Drawn(_)) => true,
             (RoundResult::Draw { kind: DrawKind::Exhaustive | DrawKind::Nagashi, .. }, End::Discard(_)) => {
-                if self.draws_left != 0 {
-                    return Err(format!("exhaustive draw with {} tiles left in the wall", self.draws_left));
+                if self.table.draws_left != 0 {
+                    return Err(format!("exhaustive draw with {} tiles left in the wall", self.table.draws_left));
                 }
                 true
             }
@@ -381,7 +379,7 @@ impl<'a> Play<'a> {
         if !fits {
             return Err(format!("the result does not fit the way the round stops ({end:?})"));
         }
-        let unshown = self.round.dora.len() - self.dora.len().min(self.round.dora.len());
+        let unshown = self.round.dora.len() - self.table.dora.len().min(self.round.dora.len());
         if unshown > 0 {
             return Err(format!("{unshown} dora indicators of the round were never shown by a kan"));
         }

@@ -252,7 +252,7 @@ impl Game {
                 return Err(format!("hai{s} deals {} tiles", dealt.len()));
             }
             for c in dealt {
-                hand.push(ids.draw(s, c.kind(), c.red())?);
+                hand.push(ids.fresh(c.kind(), c.red())?);
             }
         }
         let dora = ids.fresh(round.dora[0].kind(), round.dora[0].red())?;
@@ -266,8 +266,8 @@ impl Game {
             dealer: dealer as u8,
             hands,
         };
+        let play = Play::new(round, n, self.red, ids, &init);
         events.push(Event::init(init));
-        let play = Play::new(round, n, self.red, ids, dora);
         let (mut play, end) = play.search(dealer)?;
         play.finish(end, if last { Some(self) } else { None })?;
         events.append(&mut play.events);

@@ -19,7 +19,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 
-pub use haifu_ingest::stored::GameIndex as Games;
+pub use haifu_ingest::stored::{GameIndex as Games, ANONYMOUS};
 pub use options::Decisions;
 pub use positions::Positions;
 

@@ -141,6 +141,10 @@ pub fn read_games_where(dataset: &Path, keep: impl Fn(i64) -> bool) -> Result<Ve
     Ok(games)
 }
 
+/// Names that stand for many people (Tenhou's anonymous seat): counted in everyone's figures, never a
+/// player of their own (no profile, no player vector).
+pub const ANONYMOUS: [&str; 2] = ["", "NoName"];
+
 /// What many readers need from the games table, read once: its games in order, each game's year (none without a
 /// date), its seats' names, its table size and its `GO type`.
 #[derive(Clone, Debug, Default)]

@@ -39,8 +39,7 @@ use crate::tally::{of_game, Tally, RATES};
 
 pub const PROFILES: &str = "profiles.parquet";
 
-/// Names that stand for many people (Tenhou's anonymous seat): counted in ALL, never profiled.
-pub const ANONYMOUS: [&str; 2] = ["", "NoName"];
+pub use haifu_ingest::stored::ANONYMOUS;
 
 /// One profiled player (or ALL) with its counts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

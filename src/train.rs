@@ -78,6 +78,17 @@ pub struct TrainArgs {
     /// weight-space ensemble of the two networks (WiSE-FT); the run reports the fine-tuned figures too.
     #[arg(long, value_name = "A", requires = "init", conflicts_with = "resume")]
     pub interpolate: Option<f64>,
+    /// With --init: personal models as one network, the global run conditioned on the player: a vector of D
+    /// numbers for each player with --player-min-games training games, read by one layer into the network's
+    /// first hidden layer, trained with the network from the --init run's weights (its shape: --model,
+    /// --layers, --channels are not read). Reports each player's top-1 beside the global network's on the
+    /// same test positions (docs/NEURAL.md).
+    #[arg(long, value_name = "D", requires = "init", conflicts_with_all = ["player", "resume", "interpolate", "augment", "bf16"])]
+    pub player_vectors: Option<i64>,
+    /// With --player-vectors: the training games a player needs for a vector, and the games on each side a
+    /// player needs to be judged (counted in the report's share of players better than the global network).
+    #[arg(long, default_value_t = 8, value_name = "GAMES")]
+    pub player_min_games: usize,
     /// Go on from the last checkpoint in --out up to --epochs in all (Adam's moments start again from zero).
     #[arg(long)]
     pub resume: bool,

@@ -85,6 +85,7 @@ fn train_resume_and_eval_beside_the_imitator() {
     }
     backoff_and_blend_beside_the_tables(&run, &ds, &tables, &nn);
     inspect_counts_the_parameters(&run);
+    player_vectors_beside_neural_eval(&run, &ds, &format!("{out}/vectors"), &nn);
 
     // seed 004's protocol: one decision of each 2023 game (every one of the demo's is a four-player game with a
     // discard of choice)
@@ -132,6 +133,33 @@ fn train_resume_and_eval_beside_the_imitator() {
     ]);
     assert!(error(&wrong).contains("--init"));
     assert!(error(&eval(&["--players", "Nobody"])).contains("Nobody"));
+}
+
+/// `train --player-vectors`: every bot of the demo gets a vector; each player's test positions are those `neural
+/// eval` scores for the player, and the report's global figure on them is the global run's own, computed by
+/// `neural eval`; the run is refused by the commands that read plain networks.
+fn player_vectors_beside_neural_eval(run: &str, ds: &str, dir: &str, nn: &serde_json::Value) {
+    let mut args = vec!["train", "--dataset", ds, "--years", "2022", "--test-years", "2023", "--out", dir];
+    args.extend(["--init", run, "--player-vectors", "4", "--player-min-games", "3", "--epochs", "1"]);
+    args.extend(["--batch", "256", "--device", "cpu", "--json"]);
+    let r = json(&haifu(&args));
+    assert_eq!(r["vectors"]["dims"], 4);
+    let players = r["players"].as_array().unwrap();
+    assert_eq!(players.len(), 8, "the eight bots, each with games on both sides");
+    assert_eq!(r["judged"]["players"], 8);
+    for want in nn["players"].as_array().unwrap() {
+        let got = players.iter().find(|p| p["player"] == want["player"]).unwrap();
+        assert_eq!(got["test_positions"], want["n_all"], "{}", want["player"]);
+        let n = want["n_all"].as_f64().unwrap();
+        // (neural eval's count is a sum of floats: equal to rounding)
+        let (global, eval) = (got["global_top1"].as_f64().unwrap(), want["c_first"].as_f64().unwrap() / n);
+        assert!((global - eval).abs() < 1e-12, "{}: {global} against {eval}", want["player"]);
+    }
+    let names: Vec<String> =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/players.json")).unwrap()).unwrap();
+    assert_eq!(names.len(), 8);
+    let refused = haifu(&["neural", "eval", "--model", dir, "--dataset", ds, "--years", "2023"]);
+    assert!(error(&refused).contains("--player-vectors"));
 }
 
 /// `imitate eval --backoff`: on the same decisions, the table's rows equal imitate eval's own, the network's

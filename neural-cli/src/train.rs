@@ -4,7 +4,9 @@
 use anyhow::Result;
 
 use haifu::train::TrainArgs;
+use haifu_neural::personal::{train_players, PlayerRows};
 use haifu_neural::train::{train_with_progress, warm_up, TrainOptions};
+use haifu_neural::Positions;
 use haifu_neural::{load, Games, Split};
 
 pub fn run(a: &TrainArgs) -> Result<()> {
@@ -40,8 +42,12 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         let opts = opts.clone();
         move || warm_up(&opts)
     });
-    let (train_set, test_set) = load(&a.dataset, &Games::read(&a.dataset)?, &split)?;
+    let games = Games::read(&a.dataset)?;
+    let (train_set, test_set) = load(&a.dataset, &games, &split)?;
     let warmup_s = warming.join().map_err(|_| anyhow::anyhow!("readying the device failed"))??;
+    if let Some(dims) = a.player_vectors {
+        return run_players(a, dims, &opts, &games, &train_set, &test_set);
+    }
     if !a.json {
         eprintln!(
             "{}: {} training positions, {} test positions ({}-player games)",
@@ -112,5 +118,90 @@ pub fn run(a: &TrainArgs) -> Result<()> {
             report.model, report.device, report.positions_per_s, report.out
         );
     }
+    Ok(())
+}
+
+/// `--player-vectors D`: the global run conditioned on the player ([`haifu_neural::personal`]), with every
+/// player's figures beside the global network's.
+fn run_players(
+    a: &TrainArgs,
+    dims: i64,
+    opts: &TrainOptions,
+    games: &Games,
+    train_set: &Positions,
+    test_set: &Positions,
+) -> Result<()> {
+    let rows = PlayerRows::of(games, train_set, test_set, a.player_min_games);
+    let mine = rows.train.iter().filter(|&&r| r > 0).count();
+    let visible = !a.json && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    if !a.json {
+        eprintln!(
+            "{}: {} players with {}+ training games, {mine} of their training positions; {} test positions",
+            a.dataset.display(),
+            rows.names.len(),
+            a.player_min_games,
+            test_set.len()
+        );
+    }
+    let bar = haifu::progress::counter(visible, mine, "positions");
+    let report = train_players(train_set, test_set, &rows, dims, a.player_min_games, opts, &|epoch, done, _| {
+        if let Some(b) = &bar {
+            b.set_position(done as u64);
+            b.set_message(format!("epoch {epoch}"));
+        }
+    })?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    if a.json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    println!(
+        "{:<24} {:>7} {:>9} {:>7} {:>9} {:>8} {:>8} {:>8} {:>7} {:>7}",
+        "player", "games", "positions", "test g.", "test pos.", "global", "hidden", "own", "gain", "vector"
+    );
+    for g in &report.players {
+        println!(
+            "{:<24} {:>7} {:>9} {:>7} {:>9} {:>7.2}% {:>7.2}% {:>7.2}% {:>+7.2} {:>+7.2}",
+            g.player,
+            g.training_games,
+            g.training_positions,
+            g.test_games,
+            g.test_positions,
+            100.0 * g.global_top1,
+            100.0 * g.everyone_top1,
+            100.0 * g.personal_top1,
+            g.gain_points,
+            g.vector_gain_points
+        );
+    }
+    let j = &report.judged;
+    println!(
+        "players with {}+ games on both sides: {} of {} better than the global network ({:.0}%), mean gain {:+.2} \
+         points; {} better than with the player hidden, mean {:+.2}",
+        report.min_games,
+        j.better,
+        j.players,
+        100.0 * j.share_better,
+        j.mean_gain_points,
+        j.better_than_everyone,
+        j.mean_vector_gain_points
+    );
+    for g in &report.by_training_positions {
+        println!(
+            "  {}-{} training positions: {} of {} better, mean gain {:+.2} points",
+            g.training_positions.0, g.training_positions.1, g.better, g.players, g.mean_gain_points
+        );
+    }
+    println!(
+        "every test position: own {:.2}%, global {:.2}%, player hidden {:.2}%; vectors of {} numbers, \
+         checkpoints and players.json in {}",
+        100.0 * report.test_top1,
+        100.0 * report.global_test_top1,
+        100.0 * report.everyone_test_top1,
+        report.vectors.dims,
+        report.out
+    );
     Ok(())
 }

@@ -96,6 +96,13 @@ pub fn load_run_of(dir: &Path, device: DeviceChoice, decisions: Decisions) -> Re
     if info.epochs == 0 {
         bail!("{}: no epoch finished yet (no checkpoint)", dir.display());
     }
+    if info.player_vectors.is_some() {
+        bail!(
+            "{}: a network conditioned on the player (`haifu train --player-vectors`): its figures are in its \
+             players.json; score positions with its --init run, the global network it was built on",
+            dir.display()
+        );
+    }
     let shape = info.shape().with_context(|| dir.display().to_string())?;
     let device = crate::train::device(device)?;
     let mut vs = nn::VarStore::new(device);

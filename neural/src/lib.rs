@@ -10,6 +10,7 @@ pub mod eval;
 pub mod hybrid;
 pub mod lookup;
 pub mod model;
+pub mod personal;
 pub mod train;
 pub mod transformer;
 
@@ -25,5 +26,5 @@ pub(crate) fn generator() -> std::sync::MutexGuard<'static, ()> {
 pub use haifu_encoding::choices::of_game as choices_of_game;
 pub use haifu_encoding::{
     augment, cache, features, held_out, in_fraction, load, load_years, of_player, planes, positions, Games, Positions,
-    Split,
+    Split, ANONYMOUS,
 };

@@ -34,7 +34,17 @@ impl Hidden {
     }
 
     fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
-        self.norm.forward_t(&xs.apply(&self.linear), train).relu()
+        self.forward_plus(xs, None, train)
+    }
+
+    /// The layer with `extra` added to its linear part before the batch norm (a player's vector, [`PlayerNet`]).
+    fn forward_plus(&self, xs: &Tensor, extra: Option<&Tensor>, train: bool) -> Tensor {
+        let z = xs.apply(&self.linear);
+        let z = match extra {
+            Some(e) => z + e,
+            None => z,
+        };
+        self.norm.forward_t(&z, train).relu()
     }
 
     /// The layer's weight and bias with its batch norm (evaluation mode: the running statistics) folded in:
@@ -66,12 +76,13 @@ pub struct Dims {
     pub channels: i64,
 }
 
-/// A network of any [`Arch`].
+/// A network of any [`Arch`], or one conditioned on the player ([`PlayerNet`]).
 #[derive(Debug)]
 pub enum Net {
     Flat(FlatNet),
     Cnn(CnnNet),
     Transformer(TransformerNet),
+    Players(Box<PlayerNet>),
 }
 
 impl Net {
@@ -103,6 +114,62 @@ impl ModuleT for Net {
             Net::Flat(n) => n.forward_t(xs, train),
             Net::Cnn(n) => n.forward_t(xs, train),
             Net::Transformer(n) => n.forward_t(xs, train),
+            Net::Players(n) => n.forward_t(xs, train),
+        }
+    }
+}
+
+/// A global network conditioned on the player (issue 50; Maia4All's shared network and small per-player
+/// embedding): each player a learned vector of `dims` numbers, mapped by one shared linear layer (no bias) into
+/// the first hidden layer's sum before its batch norm (the flat networks' first layer, the CNN's hidden layer).
+/// Row 0 is everyone else's, fixed at zero, and every vector starts there: before its first step the network
+/// is exactly the global one it was built from. Its input is the flat
+/// features with the player's row as one more column (as a number: [`crate::train::OnDevice::with_players`]),
+/// so that every batch carries its players through the same calls as a plain network's features.
+#[derive(Debug)]
+pub struct PlayerNet {
+    base: Net,
+    pub(crate) vectors: nn::Embedding,
+    pub(crate) into_hidden: nn::Linear,
+}
+
+/// Where a [`PlayerNet`]'s variables live, beside the global network's own names (`--init` loads the rest).
+pub const PLAYER_VARS: &str = "player";
+
+impl PlayerNet {
+    /// A network of `shape` with `rows` player rows (row 0 everyone else's) of `dims` numbers; the
+    /// Transformer takes none (its layers have no one sum to add a vector to).
+    pub fn new(p: &nn::Path, shape: Dims, rows: i64, dims: i64) -> Result<PlayerNet, String> {
+        let width = match shape.arch {
+            Arch::Mlp | Arch::DenseMlp => shape.channels,
+            Arch::Cnn => HIDDEN,
+            Arch::Transformer => {
+                return Err("player vectors: the mlp, densemlp and cnn take them, not the transformer".into())
+            }
+        };
+        let base = Net::new(p, shape);
+        let q = p / PLAYER_VARS;
+        // every vector starts at zero, the prior's mode, where the network is the global one; the shared layer
+        // is drawn, so that the data's gradient reaches the vectors from the first step (the other way round,
+        // vectors drawn and the layer at zero, the prior pulls the vectors to zero before the layer has grown,
+        // and neither moves again); padding_idx keeps row 0's gradient at zero
+        let config = nn::EmbeddingConfig { padding_idx: 0, ws_init: nn::Init::Const(0.0), ..Default::default() };
+        let vectors = nn::embedding(&q / "vectors", rows, dims, config);
+        let drawn = nn::LinearConfig { bias: false, ..Default::default() };
+        let into_hidden = nn::linear(&q / "into_hidden", dims, width, drawn);
+        Ok(PlayerNet { base, vectors, into_hidden })
+    }
+}
+
+impl ModuleT for PlayerNet {
+    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        let features = xs.narrow(1, 0, FLAT as i64);
+        let rows = xs.narrow(1, FLAT as i64, 1).squeeze_dim(1).to_kind(tch::Kind::Int64);
+        let extra = rows.apply(&self.vectors).apply(&self.into_hidden);
+        match &self.base {
+            Net::Flat(n) => n.through(&features, |i, x| n.hidden[i].forward_plus(x, (i == 0).then_some(&extra), train)),
+            Net::Cnn(n) => n.forward_plus(&features, Some(&extra), train),
+            other => other.forward_t(&features, train),
         }
     }
 }
@@ -272,6 +339,13 @@ impl CnnNet {
 
 impl ModuleT for CnnNet {
     fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        self.forward_plus(xs, None, train)
+    }
+}
+
+impl CnnNet {
+    /// The network with `extra` added to its hidden layer's sum ([`Hidden::forward_plus`]).
+    fn forward_plus(&self, xs: &Tensor, extra: Option<&Tensor>, train: bool) -> Tensor {
         let b = xs.size()[0];
         let ext = Tensor::cat(&[xs.shallow_clone(), xs.zeros_like().narrow(1, 0, 1)], 1);
         let mut s = ext.index_select(1, &self.suit_index).view([b * 3, SUIT_PLANES as i64, 9, 4]);
@@ -286,7 +360,7 @@ impl ModuleT for CnnNet {
         let h = h.view([b, 7, self.channels]).transpose(1, 2).reshape([b, 7 * self.channels]);
         let scalars = xs.narrow(1, SCALAR_START as i64, SCALARS as i64);
         let joined = Tensor::cat(&[s.view([b, 3 * 9 * self.channels]), h, scalars], 1);
-        self.hidden.forward_t(&joined, train).apply(&self.out)
+        self.hidden.forward_plus(&joined, extra, train).apply(&self.out)
     }
 }
 

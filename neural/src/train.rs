@@ -120,6 +120,10 @@ pub struct RunInfo {
     /// The weights are bfloat16 (`--bf16`).
     #[serde(default)]
     pub bf16: bool,
+    /// A global network conditioned on the player (`--player-vectors`, [`crate::personal`]): its vectors'
+    /// size and rows; the players' names in `players.json`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub player_vectors: Option<crate::personal::VectorShape>,
 }
 
 pub const RUN_INFO: &str = "model.json";
@@ -128,7 +132,7 @@ pub use haifu_encoding::features::FEATURES;
 
 impl RunInfo {
     /// A new run of this network on positions of `players` seats (no epoch done).
-    fn new(shape: Dims, players: u8, bf16: bool, decisions: Decisions) -> RunInfo {
+    pub(crate) fn new(shape: Dims, players: u8, bf16: bool, decisions: Decisions) -> RunInfo {
         RunInfo {
             model: shape.arch.to_string(),
             layers: shape.layers,
@@ -138,6 +142,7 @@ impl RunInfo {
             features: decisions.features().into(),
             epochs: 0,
             bf16,
+            player_vectors: None,
         }
     }
 
@@ -187,7 +192,7 @@ impl RunInfo {
         }
     }
 
-    fn write(&self, dir: &std::path::Path) -> Result<()> {
+    pub(crate) fn write(&self, dir: &std::path::Path) -> Result<()> {
         let path = dir.join(RUN_INFO);
         std::fs::write(&path, serde_json::to_string_pretty(self)? + "\n")
             .with_context(|| format!("writing {}", path.display()))
@@ -209,6 +214,50 @@ pub struct EpochMetrics {
     pub test_top1: f64,
     pub test_top3: f64,
     pub seconds: f64,
+}
+
+impl EpochMetrics {
+    /// A new `metrics.csv` with its header.
+    pub(crate) fn create(path: &std::path::Path) -> Result<std::fs::File> {
+        let mut f = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+        writeln!(f, "epoch,lr,train_loss,test_loss,test_top1,test_top3,seconds")?;
+        Ok(f)
+    }
+
+    /// The epoch's line of `metrics.csv`.
+    pub(crate) fn write_line(&self, f: &mut impl Write) -> Result<()> {
+        let m = self;
+        writeln!(
+            f,
+            "{},{},{:.6},{:.6},{:.6},{:.6},{:.3}",
+            m.epoch, m.lr, m.train_loss, m.test_loss, m.test_top1, m.test_top3, m.seconds
+        )?;
+        Ok(())
+    }
+}
+
+/// An epoch's end on disk: its line of `metrics.csv`, its checkpoint `epoch-N.ot`, and the run's description
+/// saying it is done.
+pub(crate) fn save_epoch(
+    m: &EpochMetrics,
+    metrics: &mut std::fs::File,
+    vs: &nn::VarStore,
+    out: &std::path::Path,
+    info: &mut RunInfo,
+) -> Result<()> {
+    m.write_line(metrics)?;
+    vs.save(out.join(format!("epoch-{}.ot", m.epoch)))?;
+    info.epochs = m.epoch;
+    info.write(out)
+}
+
+/// The order of an epoch's `n` positions on `device`, from a generator of the run's own (seed, epoch), not
+/// libtorch's global one; the generator goes on to draw the epoch's augmentations.
+pub(crate) fn epoch_order(seed: u64, epoch: usize, n: usize, device: Device) -> (Tensor, StdRng) {
+    let mut order: Vec<i64> = (0..n as i64).collect();
+    let mut rng = StdRng::seed_from_u64(seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    order.shuffle(&mut rng);
+    (Tensor::from_slice(&order).to_device(device), rng)
 }
 
 /// What a training run did (`haifu train --json`).
@@ -256,6 +305,8 @@ pub(crate) struct OnDevice {
     /// 0..34, the shift of each kind's bit in a legal mask.
     kinds: Tensor,
     y: Tensor,
+    /// Each position's player row for a [`crate::model::PlayerNet`] (as the input's last column), or none.
+    players: Option<Tensor>,
 }
 
 impl OnDevice {
@@ -267,23 +318,40 @@ impl OnDevice {
         let y = upload(&p.label, Kind::Uint8, device).to_kind(Kind::Int64);
         let shifts = Tensor::arange(8, (Kind::Uint8, device));
         let kinds = Tensor::arange(34, (Kind::Int64, device));
-        OnDevice { kind: if bf16 { Kind::BFloat16 } else { Kind::Float }, packed, shifts, legal, kinds, y }
+        let kind = if bf16 { Kind::BFloat16 } else { Kind::Float };
+        OnDevice { kind, packed, shifts, legal, kinds, y, players: None }
+    }
+
+    /// The same positions with each one's player row (`rows[i]` for position `i`; 0 for everyone else) as one
+    /// more input column, for a [`crate::model::PlayerNet`]. The row is a number in the input's type: exact in
+    /// fp32 up to 2^24 players (a `--bf16` run takes no players).
+    pub(crate) fn with_players(mut self, rows: &[u32]) -> OnDevice {
+        let rows: Vec<i64> = rows.iter().map(|&r| i64::from(r)).collect();
+        self.players = Some(Tensor::from_slice(&rows).to_device(self.y.device()));
+        self
     }
 
     /// The positions at `idx`: features `[b, FLAT]` of the networks' input type, legal kinds `[b, 34]` as
     /// booleans, labels.
     pub(crate) fn batch(&self, idx: &Tensor) -> (Tensor, Tensor, Tensor) {
-        self.unpacked(self.packed.index_select(0, idx), self.legal.index_select(0, idx), self.y.index_select(0, idx))
+        let players = self.players.as_ref().map(|p| p.index_select(0, idx));
+        self.unpacked(
+            self.packed.index_select(0, idx),
+            self.legal.index_select(0, idx),
+            self.y.index_select(0, idx),
+            players,
+        )
     }
 
     /// The positions `start..start + len`, as [`OnDevice::batch`] gives them (from views of the stored rows:
     /// no gather).
     pub(crate) fn rows(&self, start: usize, len: usize) -> (Tensor, Tensor, Tensor) {
         let (s, n) = (start as i64, len as i64);
-        self.unpacked(self.packed.narrow(0, s, n), self.legal.narrow(0, s, n), self.y.narrow(0, s, n))
+        let players = self.players.as_ref().map(|p| p.narrow(0, s, n));
+        self.unpacked(self.packed.narrow(0, s, n), self.legal.narrow(0, s, n), self.y.narrow(0, s, n), players)
     }
 
-    fn unpacked(&self, packed: Tensor, legal: Tensor, y: Tensor) -> (Tensor, Tensor, Tensor) {
+    fn unpacked(&self, packed: Tensor, legal: Tensor, y: Tensor, players: Option<Tensor>) -> (Tensor, Tensor, Tensor) {
         let b = packed.size()[0];
         let x = packed
             .unsqueeze(-1)
@@ -292,6 +360,10 @@ impl OnDevice {
             .view([b, 8 * PACKED as i64])
             .narrow(1, 0, FLAT as i64)
             .to_kind(self.kind);
+        let x = match players {
+            Some(rows) => Tensor::cat(&[x, rows.unsqueeze(1).to_kind(self.kind)], 1),
+            None => x,
+        };
         let legal = legal.unsqueeze(1).bitwise_right_shift(&self.kinds).bitwise_and(1).ne(0);
         (x, legal, y)
     }
@@ -363,7 +435,7 @@ fn predicted(net: &Net, data: &OnDevice, n: usize, batch: usize) -> Vec<u8> {
 }
 
 /// Loss, top-1 and top-3 of a model over positions.
-fn evaluate(net: &Net, data: &OnDevice, n: usize, batch: usize) -> (f64, f64, f64) {
+pub(crate) fn evaluate(net: &Net, data: &OnDevice, n: usize, batch: usize) -> (f64, f64, f64) {
     if n == 0 {
         return (f64::NAN, f64::NAN, f64::NAN);
     }
@@ -445,7 +517,7 @@ fn ready(opts: &TrainOptions, device: Device) -> f64 {
 }
 
 /// Learning rate of an epoch: the base rate, divided by ten for the last third of the epochs.
-fn lr_at(base: f64, epoch: usize, epochs: usize) -> f64 {
+pub(crate) fn lr_at(base: f64, epoch: usize, epochs: usize) -> f64 {
     if epochs >= 3 && epoch >= epochs - epochs / 3 {
         base / 10.0
     } else {
@@ -507,10 +579,7 @@ fn open_metrics(opts: &TrainOptions, vs: &mut nn::VarStore, info: &mut RunInfo) 
             .open(&metrics_path)
             .with_context(|| format!("opening {}", metrics_path.display()))?
     } else {
-        let mut f =
-            std::fs::File::create(&metrics_path).with_context(|| format!("creating {}", metrics_path.display()))?;
-        writeln!(f, "epoch,lr,train_loss,test_loss,test_top1,test_top3,seconds")?;
-        f
+        EpochMetrics::create(&metrics_path)?
     };
     if let (Some(init), false) = (&opts.init, opts.resume) {
         let from = RunInfo::read(init)?;
@@ -597,11 +666,7 @@ pub fn train_with_progress(
         let lr = lr_at(opts.lr, epoch, opts.epochs);
         adam.set_lr(lr);
         let t = Instant::now();
-        // the order from a generator of the run's own (seed, epoch), not libtorch's global one
-        let mut order: Vec<i64> = (0..n as i64).collect();
-        let mut rng = StdRng::seed_from_u64(opts.seed ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        order.shuffle(&mut rng);
-        let order = Tensor::from_slice(&order).to_device(device);
+        let (order, mut rng) = epoch_order(opts.seed, epoch, n, device);
         // summed on the device: reading the loss back every step would make the CPU wait for the GPU before
         // queueing the next step
         let mut loss_sum = Tensor::zeros([], (Kind::Double, device));
@@ -631,14 +696,7 @@ pub fn train_with_progress(
         }
         let (test_loss, test_top1, test_top3) = evaluate(&net, &te, test.len(), opts.batch);
         let m = EpochMetrics { epoch: epoch + 1, lr, train_loss, test_loss, test_top1, test_top3, seconds };
-        writeln!(
-            metrics,
-            "{},{},{:.6},{:.6},{:.6},{:.6},{:.3}",
-            m.epoch, m.lr, m.train_loss, m.test_loss, m.test_top1, m.test_top3, m.seconds
-        )?;
-        vs.save(opts.out.join(format!("epoch-{}.ot", epoch + 1)))?;
-        info.epochs = epoch + 1;
-        info.write(&opts.out)?;
+        save_epoch(&m, &mut metrics, &vs, &opts.out, &mut info)?;
         epochs.push(m);
     }
     let Some(last) = epochs.last().cloned() else {

@@ -160,6 +160,11 @@ fn player_vectors_beside_neural_eval(run: &str, ds: &str, dir: &str, nn: &serde_
     assert_eq!(names.len(), 8);
     let refused = haifu(&["neural", "eval", "--model", dir, "--dataset", ds, "--years", "2023"]);
     assert!(error(&refused).contains("--player-vectors"));
+    // its weights are read: the eight bots' vectors and everyone's row 0, four numbers each
+    let inspected = json(&haifu(&["neural", "inspect", dir, "--json"]));
+    let tensors = inspected["tensors"].as_array().unwrap();
+    let vectors = tensors.iter().find(|t| t["name"] == "player.vectors.weight").unwrap();
+    assert_eq!(vectors["shape"], serde_json::json!([9, 4]));
 }
 
 /// `imitate eval --backoff`: on the same decisions, the table's rows equal imitate eval's own, the network's

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use haifu::neural::{EvalArgs, InspectArgs, NeuralCommand};
 use haifu_imitate::{EvalOptions, LoadOptions, Selection, TableVariant, Tables, TestData, ALL_SCOPE};
 use haifu_ingest::stored::game_hash;
-use haifu_neural::eval::{load_run, scored, Counts};
+use haifu_neural::eval::{load_run, load_weights, scored, Counts};
 use haifu_neural::hybrid::{side_by_side, side_by_side_json, SideBySide};
 use haifu_neural::train::DeviceChoice;
 use haifu_neural::{load_years, Games, Positions};
@@ -24,7 +24,7 @@ pub fn run(what: &NeuralCommand) -> Result<()> {
 }
 
 fn inspect(a: &InspectArgs) -> Result<()> {
-    let run = load_run(&a.model, DeviceChoice::Cpu)?;
+    let run = load_weights(&a.model, DeviceChoice::Cpu)?;
     let params = run.tensors();
     let total: i64 = params.iter().filter(|t| t.2).map(|(_, s, _)| s.iter().product::<i64>()).sum();
     let scales = run.topology_scales();

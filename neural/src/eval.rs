@@ -10,7 +10,7 @@ use serde::Serialize;
 use tch::nn;
 use tch::{Device, Tensor};
 
-use crate::model::Net;
+use crate::model::{Net, PlayerNet};
 use crate::positions::Positions;
 use crate::train::{score, top3_hits, Decisions, DeviceChoice, OnDevice, RunInfo};
 
@@ -98,17 +98,40 @@ pub fn load_run_of(dir: &Path, device: DeviceChoice, decisions: Decisions) -> Re
     }
     if info.player_vectors.is_some() {
         bail!(
-            "{}: a network conditioned on the player (`haifu train --player-vectors`): its figures are in its \
-             players.json; score positions with its --init run, the global network it was built on",
+            "{}: a network conditioned on the player (`haifu train --player-vectors`), which only its own run \
+             scores (its report gives each player's figures); score positions with its --init run, the global \
+             network it was built on",
             dir.display()
         );
     }
+    open(dir, info, device)
+}
+
+/// A run's network for its weights only (`haifu neural inspect`): any run with a checkpoint, a network
+/// conditioned on the player too (which the scoring functions here do not take: [`load_run_of`] refuses it).
+pub fn load_weights(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
+    let info = RunInfo::read(dir)?;
+    if info.epochs == 0 {
+        bail!("{}: no epoch finished yet (no checkpoint)", dir.display());
+    }
+    open(dir, info, device)
+}
+
+/// The network `info` describes, its last checkpoint in `dir` loaded.
+fn open(dir: &Path, info: RunInfo, device: DeviceChoice) -> Result<Loaded> {
     let shape = info.shape().with_context(|| dir.display().to_string())?;
     let device = crate::train::device(device)?;
     let mut vs = nn::VarStore::new(device);
     // the weights drawn are replaced by the checkpoint's, but drawn under the generator's lock all the same
     // (a test of one seed giving one run failed once in two CI runs while another test loaded a checkpoint)
-    let net = Net::drawn(&vs.root(), shape, None);
+    let net = match info.player_vectors {
+        Some(v) => {
+            let _one = crate::generator();
+            let net = PlayerNet::new(&vs.root(), shape, v.rows, v.dims).map_err(|e| anyhow::anyhow!("{e}"))?;
+            Net::Players(Box::new(net))
+        }
+        None => Net::drawn(&vs.root(), shape, None),
+    };
     if info.bf16 {
         vs.bfloat16();
     }

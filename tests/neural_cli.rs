@@ -165,6 +165,25 @@ fn player_vectors_beside_neural_eval(run: &str, ds: &str, dir: &str, nn: &serde_
     let tensors = inspected["tensors"].as_array().unwrap();
     let vectors = tensors.iter().find(|t| t["name"] == "player.vectors.weight").unwrap();
     assert_eq!(vectors["shape"], serde_json::json!([9, 4]));
+    // a network of the other choices takes vectors too; its global figure on every test position is the
+    // choices run's own last evaluation
+    let choices = format!("{dir}-choices-global");
+    let mut args = vec!["train", "--dataset", ds, "--years", "2022", "--test-years", "2023", "--out", &choices];
+    args.extend(["--decisions", "choices", "--epochs", "1", "--layers", "2", "--batch", "256", "--device", "cpu"]);
+    let global = json(&haifu(&[args.as_slice(), &["--json"]].concat()));
+    let on_choices = format!("{dir}-choices");
+    let mut args = vec!["train", "--dataset", ds, "--years", "2022", "--test-years", "2023", "--out", &on_choices];
+    args.extend(["--decisions", "choices", "--init", &choices, "--player-vectors", "4", "--player-min-games", "3"]);
+    args.extend(["--epochs", "1", "--batch", "256", "--device", "cpu", "--json"]);
+    let r = json(&haifu(&args));
+    assert_eq!(r["test_positions"], global["test_positions"]);
+    let (a, b) = (r["global_test_top1"].as_f64().unwrap(), global["test_top1"].as_f64().unwrap());
+    assert!((a - b).abs() < 1e-12, "{a} against the run's own {b}");
+    assert_eq!(r["players"].as_array().unwrap().len(), 8);
+    // and a discard network is refused for choices positions
+    let init = args.iter().position(|a| *a == choices).unwrap();
+    args[init] = run;
+    assert!(error(&haifu(&args)).contains("--decisions"));
 }
 
 /// `imitate eval --backoff`: on the same decisions, the table's rows equal imitate eval's own, the network's

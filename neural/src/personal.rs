@@ -29,10 +29,10 @@ use crate::adam::FlatAdam;
 use crate::features::FLAT;
 use crate::model::{masked, Net, PlayerNet, PLAYER_VARS};
 use crate::positions::Positions;
+use crate::train::TrainOptions;
 use crate::train::{
     device, epoch_order, evaluate, lr_at, save_epoch, score, top3_hits, EpochMetrics, OnDevice, RunInfo,
 };
-use crate::train::{Decisions, TrainOptions};
 use crate::{Games, ANONYMOUS};
 
 /// The players' vectors of a run: numbers per vector, rows (row 0 everyone else's).
@@ -185,10 +185,15 @@ pub fn train_players(
         bail!("--player-vectors: no player has {min_games} training games (--player-min-games): no vector to train");
     }
     let from = RunInfo::read(init)?;
-    if from.epochs == 0 || from.bf16 || from.decisions() != Decisions::Discards || from.player_vectors.is_some() {
+    if from.epochs == 0 || from.bf16 || from.player_vectors.is_some() {
+        bail!("--init {}: a finished fp32 run of a plain network is what player vectors are built on", init.display());
+    }
+    if from.decisions() != opts.decisions {
         bail!(
-            "--init {}: a finished fp32 discard run of a plain network is what player vectors are built on",
-            init.display()
+            "--init {}: a network of the {:?}, these positions are the {:?} (--decisions)",
+            init.display(),
+            from.decisions(),
+            opts.decisions
         );
     }
     if train.players.first().is_some_and(|&p| p != from.players) {
@@ -214,7 +219,7 @@ pub fn train_players(
     // the prior's variable, seen through the boxed network (the same tensor)
     let vectors_ws = player_net.vectors.ws.shallow_clone();
     let net = Net::Players(Box::new(player_net));
-    let mut info = RunInfo::new(shape, from.players, false, Decisions::Discards);
+    let mut info = RunInfo::new(shape, from.players, false, opts.decisions);
     info.player_vectors = Some(vectors);
     info.write(&opts.out)?;
     let names_path = opts.out.join(PLAYERS_FILE);
@@ -259,7 +264,7 @@ pub fn train_players(
     let hits = Hits {
         own: first_hits(&net, &te, test.len(), opts.batch),
         everyone: first_hits(&net, &hidden, test.len(), opts.batch),
-        global: crate::eval::hits(&crate::eval::load_run(init, opts.device)?, test, opts.batch)
+        global: crate::eval::hits(&crate::eval::load_run_of(init, opts.device, opts.decisions)?, test, opts.batch)
             .into_iter()
             .map(|(first, _)| first)
             .collect(),
@@ -369,7 +374,7 @@ pub fn read_players(dir: &Path) -> Result<Vec<String>> {
 mod tests {
     use super::*;
     use crate::model::Arch;
-    use crate::train::{train, DeviceChoice};
+    use crate::train::{train, Decisions, DeviceChoice};
 
     /// Positions of two players who see the same hands and differ in one known respect: positions `2h` and
     /// `2h + 1` hold the same features and the same three kinds to discard; player "one" (odd games) discards
@@ -443,6 +448,10 @@ mod tests {
             assert!(g.personal_top1 > 0.9 && g.gain_points > 20.0 && g.vector_gain_points > 20.0, "{g:?}");
         }
         assert_eq!((r.judged.players, r.judged.better, r.judged.better_than_everyone), (2, 2, 2));
+        // a discard network is no start for positions of the other choices
+        let choices = TrainOptions { decisions: Decisions::Choices, out: dir.join("choices"), ..personal };
+        let refused = train_players(&tr, &te, &rows, 4, 3, &choices, &|_, _, _| {}).unwrap_err();
+        assert!(refused.to_string().contains("--decisions"), "{refused}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -165,6 +165,27 @@ pub struct PlayersReport {
 /// The share of a step's positions whose player is hidden (row 0), so that row 0 stays everyone's network.
 pub const HIDDEN_SHARE: f64 = 0.5;
 
+/// The `--init` run player vectors are built on: a finished fp32 plain network of the positions' kind and table
+/// size.
+fn base_run(init: &Path, train: &Positions, opts: &TrainOptions) -> Result<RunInfo> {
+    let from = RunInfo::read(init)?;
+    if from.epochs == 0 || from.bf16 || from.player_vectors.is_some() {
+        bail!("--init {}: a finished fp32 run of a plain network is what player vectors are built on", init.display());
+    }
+    if from.decisions() != opts.decisions {
+        bail!(
+            "--init {}: a network of the {:?}, these positions are the {:?} (--decisions)",
+            init.display(),
+            from.decisions(),
+            opts.decisions
+        );
+    }
+    if train.players.first().is_some_and(|&p| p != from.players) {
+        bail!("--init {}: a network of {}-player positions, these are not", init.display(), from.players);
+    }
+    Ok(from)
+}
+
 /// Trains a network conditioned on the player from `opts.init`'s (its shape and weights; `opts.epochs`,
 /// `batch`, `lr`, `seed`, `device` and `out` as for any run), and measures each player's gain over the global
 /// network on the same test positions.
@@ -184,21 +205,7 @@ pub fn train_players(
     if rows.names.is_empty() {
         bail!("--player-vectors: no player has {min_games} training games (--player-min-games): no vector to train");
     }
-    let from = RunInfo::read(init)?;
-    if from.epochs == 0 || from.bf16 || from.player_vectors.is_some() {
-        bail!("--init {}: a finished fp32 run of a plain network is what player vectors are built on", init.display());
-    }
-    if from.decisions() != opts.decisions {
-        bail!(
-            "--init {}: a network of the {:?}, these positions are the {:?} (--decisions)",
-            init.display(),
-            from.decisions(),
-            opts.decisions
-        );
-    }
-    if train.players.first().is_some_and(|&p| p != from.players) {
-        bail!("--init {}: a network of {}-player positions, these are not", init.display(), from.players);
-    }
+    let from = base_run(init, train, opts)?;
     let shape = from.shape()?;
     let device = device(opts.device)?;
     if device == Device::Cpu {
@@ -260,9 +267,11 @@ pub fn train_players(
         save_epoch(&m, &mut metrics, &vs, &opts.out, &mut info)?;
         epochs.push(m);
     }
-    let hidden = OnDevice::new(test, device, false).with_players(&vec![0; test.len()]);
+    let own = first_hits(&net, &te, test.len(), opts.batch);
+    // the same positions on the device, every player hidden
+    let hidden = te.with_players(&vec![0; test.len()]);
     let hits = Hits {
-        own: first_hits(&net, &te, test.len(), opts.batch),
+        own,
         everyone: first_hits(&net, &hidden, test.len(), opts.batch),
         global: crate::eval::hits(&crate::eval::load_run_of(init, opts.device, opts.decisions)?, test, opts.batch)
             .into_iter()

@@ -73,7 +73,8 @@ pub struct Method {
 }
 
 /// The methods, in the order of a trial's places.
-pub const METHODS: [&str; 7] = ["score", "sequences", "rates", "habits", "choices", "baseline", "embedding"];
+pub const METHODS: [&str; 9] =
+    ["score", "sequences", "rates", "habits", "choices", "discards", "decisions", "baseline", "embedding"];
 
 /// One trial: the right player's place by the whole score and by each of its parts alone.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -84,12 +85,23 @@ pub struct TrialPlace {
     pub rates: usize,
     pub habits: usize,
     pub choices: usize,
+    /// The discard model alone, and every decision (the discard model and the other choices).
+    pub discards: usize,
+    pub decisions: usize,
     pub baseline: usize,
     pub embedding: Option<usize>,
 }
 
 /// The parts of the score a trial is placed by, in [`TrialPlace`]'s order.
-const PARTS: [fn(&crate::Score) -> f64; 5] = [|s| s.score, |s| s.sequences, |s| s.rates, |s| s.habits, |s| s.choices];
+const PARTS: [fn(&crate::Score) -> f64; 7] = [
+    |s| s.score,
+    |s| s.sequences,
+    |s| s.rates,
+    |s| s.habits,
+    |s| s.choices,
+    |s| s.discards,
+    |s| s.discards + s.choices,
+];
 
 /// The measurement, with the time identification took.
 #[derive(Clone, Debug, Serialize)]
@@ -277,7 +289,8 @@ impl Rankers<'_> {
             (Some(c), Some(g)) => place_of(&c.players, p, &c.similarities(g.iter())),
             _ => usize::MAX,
         };
-        [parts[0], parts[1], parts[2], parts[3], parts[4], baseline, embedding]
+        let [score, sequences, rates, habits, choices, discards, decisions] = parts;
+        [score, sequences, rates, habits, choices, discards, decisions, baseline, embedding]
     }
 }
 
@@ -313,24 +326,30 @@ fn row_of(k: usize, players: usize, n_players: f64, trials: &[Trial<'_>], places
         rates_only: [share(2, 1), share(2, 5)],
         habits_only: [share(3, 1), share(3, 5)],
         choices_only: [share(4, 1), share(4, 5)],
-        baseline: [share(5, 1), share(5, 5)],
-        baseline_top1_interval: interval(5),
-        embedding: embeds.then(|| [share(6, 1), share(6, 5)]),
-        embedding_top1_interval: embeds.then(|| interval(6)),
+        baseline: [share(7, 1), share(7, 5)],
+        baseline_top1_interval: interval(7),
+        embedding: embeds.then(|| [share(8, 1), share(8, 5)]),
+        embedding_top1_interval: embeds.then(|| interval(8)),
         methods,
         places: trials
             .iter()
             .zip(places)
-            .map(|((p, _, _), &[place, sequences, rates, habits, choices, baseline, embedding])| TrialPlace {
-                player: p.to_string(),
-                place,
-                sequences,
-                rates,
-                habits,
-                choices,
-                baseline,
-                embedding: embeds.then_some(embedding),
-            })
+            .map(
+                |((p, _, _), &[place, sequences, rates, habits, choices, discards, decisions, baseline, embedding])| {
+                    TrialPlace {
+                        player: p.to_string(),
+                        place,
+                        sequences,
+                        rates,
+                        habits,
+                        choices,
+                        discards,
+                        decisions,
+                        baseline,
+                        embedding: embeds.then_some(embedding),
+                    }
+                },
+            )
             .collect(),
     }
 }

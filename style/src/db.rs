@@ -9,6 +9,8 @@
 //!                        riichi, kan or win ([`crate::choice`]), where the dataset has its choices table
 //! DB/habit_counts.parquet per profiled player and ALL, the opportunities and takes of each habit
 //!                        ([`crate::habits`])
+//! DB/discard_model.parquet per profiled player and ALL, the discard model's coefficients
+//!                        ([`crate::discards`])
 //! DB/meta.json           the options, the dataset, the table size and rule sets of the games profiled
 //! ```
 //!
@@ -22,6 +24,7 @@ use arrow::array::{Array, AsArray};
 use arrow::datatypes::UInt64Type;
 use hashbrown::HashMap;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};
@@ -33,6 +36,7 @@ use haifu_mining::{MineOptions, Strategy};
 use haifu_rules::table::GameType;
 
 use crate::choice::{self, ChoiceCounts, CHOICES};
+use crate::discards::{self, DiscardModel, Discards, MODEL_FILE};
 use crate::habits::{self, HabitCounts, HABITS_FILE};
 use crate::played::{self, Played, Reading};
 use crate::tally::{of_game, Tally, RATES};
@@ -153,6 +157,22 @@ fn per_player<T: Default>(
     (per, all)
 }
 
+/// The discard model of `games` (`seats`: each game's seats' choices): everyone's coefficients from every seat,
+/// each of `players`' from their own seats.
+fn fit_discards(games: &[Played], seats: &[Vec<Discards>], players: &[String]) -> DiscardModel {
+    let all: Vec<&Discards> = seats.iter().flatten().collect();
+    let mut own: HashMap<&str, Discards> = players.iter().map(|p| (p.as_str(), Discards::default())).collect();
+    for (g, game) in games.iter().zip(seats) {
+        for (name, d) in g.names.iter().zip(game) {
+            if let Some(o) = own.get_mut(name.as_str()) {
+                o.add(d);
+            }
+        }
+    }
+    let own: Vec<(&str, &Discards)> = players.iter().map(|p| (p.as_str(), &own[p.as_str()])).collect();
+    DiscardModel::fit(&all, &own)
+}
+
 /// Builds the database of `dataset` into `out` (replacing one there).
 pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMeta> {
     if !(3..=4).contains(&opts.players) {
@@ -173,6 +193,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     let (per, all) = tallies(&games);
     let (mut habits_per, habits_all) = habit_tallies(&games);
     let (mut choices_per, choices_all) = choice::read(dataset, &opts.years, &games)?;
+    let seats: Vec<Vec<Discards>> = games.par_iter().map(discards::of_game).collect();
     let mut profiles: Vec<Profile> = per
         .into_iter()
         .filter(|(_, t)| t.games >= u64::from(opts.min_games))
@@ -189,6 +210,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     }
     profiles.sort_by(|a, b| a.player.cmp(&b.player));
     let names: Vec<String> = profiles.iter().map(|p| p.player.clone()).collect();
+    let model = fit_discards(&games, &seats, &names);
     profiles.push(Profile { player: ALL_SCOPE.to_string(), tally: all });
 
     let mine =
@@ -220,7 +242,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
         .collect();
     habit_rows.push((ALL_SCOPE, habits_all));
     let mut own = haifu_mining::tables::TABLE_FILES.to_vec();
-    own.extend([PROFILES, CHOICES, HABITS_FILE]);
+    own.extend([PROFILES, CHOICES, HABITS_FILE, MODEL_FILE]);
     haifu_ingest::folder::replace_folder(out, &own, |tmp| {
         write_tables_into(tmp, &mined, &meta)?;
         write_table(&tmp.join(PROFILES), |t: &mut ProfilesTable| {
@@ -230,6 +252,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
         })?;
         let refs: Vec<(&str, &HabitCounts)> = habit_rows.iter().map(|(p, h)| (*p, h)).collect();
         habits::write(&tmp.join(HABITS_FILE), &refs)?;
+        model.write(&tmp.join(MODEL_FILE), ALL_SCOPE)?;
         if choices.is_empty() {
             return Ok(());
         }
@@ -250,6 +273,8 @@ pub struct StyleDb {
     pub choices: HashMap<String, ChoiceCounts>,
     /// The habits' counts by player, ALL's under [`ALL_SCOPE`] (empty: a database built before habits).
     pub habits: HashMap<String, HabitCounts>,
+    /// The discard model's coefficients (empty: a database built before the model).
+    pub discards: DiscardModel,
 }
 
 impl StyleDb {
@@ -304,7 +329,8 @@ impl StyleDb {
         }
         let choices = choice::read_db(dir)?;
         let habits = habits::read_db(dir)?;
-        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices, habits })
+        let discards = DiscardModel::read_db(dir, ALL_SCOPE)?;
+        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices, habits, discards })
     }
 
     /// The `all` strategy tables (every source summed) of `scopes`, or of every scope; what comparison,

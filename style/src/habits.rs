@@ -90,7 +90,7 @@ impl KindClass {
         }
     }
 
-    fn what(self) -> &'static str {
+    pub fn what(self) -> &'static str {
         match self {
             KindClass::Dragon => "a dragon",
             KindClass::ValueWind => "a value wind",

@@ -25,6 +25,7 @@ use haifu_mining::Shape;
 
 use crate::choice::{take_share, ChoiceCounts};
 use crate::db::StyleDb;
+use crate::discards::Discards;
 use crate::habits::{self, HabitCounts};
 use crate::tally::{Tally, RATES};
 
@@ -43,6 +44,8 @@ pub struct Observed {
     pub choices: ChoiceCounts,
     /// The plain baseline's features of each game ([`crate::baseline`]).
     pub baseline: Vec<crate::baseline::GameFeatures>,
+    /// Its chosen discards as the discard model reads them ([`crate::discards`]).
+    pub discards: Discards,
 }
 
 impl Observed {
@@ -52,6 +55,7 @@ impl Observed {
         self.habits.add(&o.habits);
         self.choices.add(&o.choices);
         self.baseline.extend_from_slice(&o.baseline);
+        self.discards.add(&o.discards);
     }
 }
 
@@ -65,6 +69,9 @@ pub struct Score {
     pub rates: f64,
     pub habits: f64,
     pub choices: f64,
+    /// Log-likelihood of the seat's chosen discards under the player's discard model ([`crate::discards`]);
+    /// not part of `score` (it weighs the same discards as the habits and the sequences).
+    pub discards: f64,
     /// Log-likelihood of the seat's discards under the player's own network (`haifu style identify --models`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub neural: Option<f64>,
@@ -84,6 +91,44 @@ pub fn with_networks(mut scores: Vec<Score>, neural: &std::collections::HashMap<
     }
     scores.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| x.player.cmp(&y.player)));
     scores
+}
+
+/// What ranks the players (`style identify --by`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RankBy {
+    /// The discard model's log-likelihood (the best measured, docs/RESULTS.md).
+    Discards,
+    /// The discard model's and the other choices' log-likelihood: every decision once.
+    Decisions,
+    /// The sum of the sequences', rates', habits' and choices' log-likelihoods (and the networks').
+    Score,
+}
+
+impl RankBy {
+    /// This, or `Score` where the database has no discard model (built before it).
+    pub fn for_db(self, db: &StyleDb) -> RankBy {
+        if db.discards.is_empty() {
+            RankBy::Score
+        } else {
+            self
+        }
+    }
+
+    pub fn key(self) -> fn(&Score) -> f64 {
+        match self {
+            RankBy::Discards => |s| s.discards,
+            RankBy::Decisions => |s| s.discards + s.choices,
+            RankBy::Score => |s| s.score,
+        }
+    }
+
+    /// Ranks `scores` by this, highest first (ties by score, then name).
+    pub fn rank(self, scores: &mut [Score]) {
+        let key = self.key();
+        scores.sort_by(|x, y| {
+            key(y).total_cmp(&key(x)).then_with(|| y.score.total_cmp(&x.score)).then_with(|| x.player.cmp(&y.player))
+        });
+    }
 }
 
 /// Sets each player's cosine in a learned embedding (`by player`; a player without a centroid gets none) and
@@ -215,6 +260,7 @@ impl<'a> Scorer<'a> {
                     Some((own, all)) => choices_log_likelihood(own, all, &seen.choices),
                     None => 0.0,
                 };
+                let discards = self.db.discards.of(&profile.player).map_or(0.0, |w| seen.discards.log_likelihood(w));
                 Score {
                     player: profile.player.clone(),
                     score: sequences + rates + habits + choices,
@@ -222,6 +268,7 @@ impl<'a> Scorer<'a> {
                     rates,
                     habits,
                     choices,
+                    discards,
                     neural: None,
                     embedding: None,
                 }

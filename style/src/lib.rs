@@ -8,6 +8,7 @@ pub mod baseline;
 pub mod choice;
 pub mod compare;
 pub mod db;
+pub mod discards;
 pub mod embedding;
 pub mod habits;
 pub mod identify;
@@ -28,12 +29,14 @@ pub fn observe_game(g: &Played) -> Vec<Observed> {
         .into_iter()
         .zip(habits)
         .zip(baseline)
+        .zip(discards::of_game(g))
         .zip(0u8..)
-        .map(|(((tally, habits), x), seat)| Observed {
+        .map(|((((tally, habits), x), discards), seat)| Observed {
             sequences: tally::sequences(g, seat),
             tally,
             habits,
             baseline: vec![x],
+            discards,
             ..Observed::default()
         })
         .collect()

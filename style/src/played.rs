@@ -17,7 +17,7 @@ use haifu_ingest::stored::GameIndex;
 use haifu_mining::dataset::{cast_to, dictionary, for_each_batch, for_each_batch_as, hand_counts, hands, year_parts};
 use haifu_rules::hand::{shape_digits, suit_key};
 use haifu_rules::table::GameType;
-use haifu_rules::{Counts, Suit, Tile};
+use haifu_rules::{Counts, Kind, Suit, Tile};
 
 /// One game as style sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -82,12 +82,25 @@ pub struct DecisionTiles {
     /// tile.
     pub before: Counts,
     pub discard: Tile,
+    /// The tile drawn or called before the discard.
+    pub source_tile: Tile,
+    /// The kinds of the visible dora indicators, bit `k` for kind `k` ([`DecisionTiles::dora`] the dora).
+    pub indicators: u64,
     /// Shanten of the hand before the discard (its 3n+2 tiles: the best discard's) and after it.
     pub shanten_before: i8,
     pub shanten_after: i8,
     pub tiles_left: u8,
     /// The seat has a meld (an open hand, or a closed kan).
     pub melds: bool,
+}
+
+impl DecisionTiles {
+    /// The dora kinds at a table of `players` seats, bit `k` for kind `k`.
+    pub fn dora(&self, players: u8) -> u64 {
+        (0..34u8)
+            .filter(|&k| self.indicators & 1 << k != 0)
+            .fold(0, |m, k| m | 1 << Kind::from_index(k).dora_indicated(players).index())
+    }
 }
 
 /// Which games to read, and how much of them.
@@ -220,6 +233,7 @@ fn decisions_of(path: &Path, at: &(impl Fn(i64) -> Option<usize> + Sync), tiles:
     columns.push("source");
     if tiles {
         columns.extend(["hand", "discard", "source_tile", "shanten_before", "shanten_after", "tiles_left", "melds"]);
+        columns.push("dora_indicators");
     }
     let mut out = Vec::new();
     for_each_batch_as(path, &columns, &["source"], |b| {
@@ -245,7 +259,10 @@ fn decisions_of(path: &Path, at: &(impl Fn(i64) -> Option<usize> + Sync), tiles:
             let called = int("source_tile", &DataType::UInt8)?;
             let shanten = [int("shanten_before", &DataType::Int8)?, int("shanten_after", &DataType::Int8)?];
             let left = int("tiles_left", &DataType::UInt8)?;
-            Some((hands(b, path)?, discard, called, shanten, left, list(b, "melds", path)?))
+            let dora = list(b, "dora_indicators", path)?;
+            let indicators = arrow::compute::cast(dora.values(), &DataType::UInt8)
+                .with_context(|| format!("{}: column `dora_indicators` is not tiles", path.display()))?;
+            Some((hands(b, path)?, discard, called, shanten, left, list(b, "melds", path)?, dora, indicators))
         } else {
             None
         };
@@ -255,18 +272,28 @@ fn decisions_of(path: &Path, at: &(impl Fn(i64) -> Option<usize> + Sync), tiles:
             let keys = [0, 1, 2].map(|s| (keys[2 * s][i], keys[2 * s + 1][i]));
             let tiles = match &tile_columns {
                 None => None,
-                Some((hand, discard, called, shanten, left, melds)) => {
+                Some((hand, discard, called, shanten, left, melds, dora, indicators)) => {
                     let tile = |c: &arrow::array::ArrayRef| {
                         Tile::new(c.as_primitive::<UInt8Type>().value(i))
                             .ok_or_else(|| anyhow!("{}: game {}: a tile id above 135", path.display(), ids.value(i)))
                     };
                     let hand = hand_counts(hand, i);
-                    let before = before_of(&hand, &keys, source, tile(called)?);
+                    let source_tile = tile(called)?;
+                    let before = before_of(&hand, &keys, source, source_tile);
                     let sh = |c: &arrow::array::ArrayRef| c.as_primitive::<arrow::datatypes::Int8Type>().value(i);
+                    let shown = if dora.is_null(i) {
+                        0..0
+                    } else {
+                        dora.value_offsets()[i] as usize..dora.value_offsets()[i + 1] as usize
+                    };
+                    let shown = shown.filter_map(|j| Tile::new(indicators.as_primitive::<UInt8Type>().value(j)));
+                    let indicators = shown.fold(0u64, |m, t| m | 1 << t.kind().index());
                     Some(Box::new(DecisionTiles {
                         hand,
                         before,
                         discard: tile(discard)?,
+                        source_tile,
+                        indicators,
                         shanten_before: sh(&shanten[0]),
                         shanten_after: sh(&shanten[1]),
                         tiles_left: left.as_primitive::<UInt8Type>().value(i),
@@ -371,6 +398,11 @@ impl Played {
                         hand: *d.hand.counts(),
                         before: d.before,
                         discard: d.discard,
+                        source_tile: d.source_tile,
+                        indicators: g.rounds.get(usize::from(d.round)).map_or(0, |r| {
+                            let shown = r.dora_indicators.iter().take(usize::from(d.dora_count));
+                            shown.fold(0u64, |m, t| m | 1 << t.kind().index())
+                        }),
                         shanten_before: d.shanten_before,
                         shanten_after: d.shanten_after,
                         tiles_left: d.tiles_left,

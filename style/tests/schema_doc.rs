@@ -10,6 +10,7 @@ use haifu_ingest::shapes::ShapesBatch;
 use haifu_mining::tables::{PlayersTable, SequencesTable};
 use haifu_style::choice::ChoicesTable;
 use haifu_style::db::ProfilesTable;
+use haifu_style::discards::ModelTable;
 use haifu_style::habits::HabitsTable;
 
 const DOC: &str = include_str!("../../docs/SCHEMA.md");
@@ -116,6 +117,7 @@ fn schema_doc_matches_the_declared_tables() {
         (ProfilesTable::NAME, ProfilesTable::fields()),
         (ChoicesTable::NAME, ChoicesTable::fields()),
         (HabitsTable::NAME, HabitsTable::fields()),
+        (ModelTable::NAME, ModelTable::fields()),
     ];
     // the doc describes each table as a reader of the file sees it (a coded text column as text)
     let declared: Vec<(&str, Vec<Field>)> = declared

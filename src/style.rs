@@ -145,6 +145,30 @@ pub struct IdentifyArgs {
     /// beside the score and ranking the players. Runs in the network binary, haifu-neural.
     #[arg(long)]
     pub embedding: Option<PathBuf>,
+    /// What ranks the players: `discards`, the log-likelihood of the seat's chosen discards under each player's
+    /// discard model (the best measured, docs/RESULTS.md); `decisions`, that and the other choices where the
+    /// logs' dataset has them; `score`, the sum of the sequences, rates, habits and choices (and the networks
+    /// of --models). A database built before the discard model ranks by `score`.
+    #[arg(long, value_enum, default_value_t = RankBy::Discards)]
+    pub by: RankBy,
+}
+
+/// What `style identify` ranks the players by ([`haifu_style::identify::RankBy`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RankBy {
+    Discards,
+    Decisions,
+    Score,
+}
+
+impl From<RankBy> for haifu_style::identify::RankBy {
+    fn from(r: RankBy) -> Self {
+        match r {
+            RankBy::Discards => haifu_style::identify::RankBy::Discards,
+            RankBy::Decisions => haifu_style::identify::RankBy::Decisions,
+            RankBy::Score => haifu_style::identify::RankBy::Score,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -334,6 +358,10 @@ fn show(a: &ShowArgs) -> Result<()> {
         (Some(own), Some(all)) => haifu_style::habits::distinctive(own, all),
         _ => Vec::new(),
     };
+    let preferences = match (db.discards.players.get(&p.player), &db.discards.everyone) {
+        (Some(own), Some(all)) => haifu_style::discards::distinctive(own, all),
+        _ => Vec::new(),
+    };
     if a.db.json {
         let seqs: Vec<Value> = top
             .iter()
@@ -341,7 +369,8 @@ fn show(a: &ShowArgs) -> Result<()> {
             .collect();
         return print_json(&json!({
             "player": p.player, "counts": p.tally, "rates": rates_json(&p.tally), "everyone": rates_json(&db.all),
-            "choices": choice_rates, "habits": habits, "sequences": dist.total, "top_sequences": seqs,
+            "choices": choice_rates, "habits": habits, "discard_model": preferences, "sequences": dist.total,
+            "top_sequences": seqs,
         }));
     }
     println!("{}: {} games, {} rounds, {} chosen discards", p.player, p.tally.games, p.tally.rounds, p.tally.decisions);
@@ -362,6 +391,18 @@ fn show(a: &ShowArgs) -> Result<()> {
                 100.0 * d.everyone_share,
                 d.z,
                 d.what
+            );
+        }
+    }
+    if !preferences.is_empty() {
+        println!(
+            "most distinctive discard preferences (the discard model's coefficients, log-odds against the other kinds \
+             held; z: posterior deviations from everyone's):"
+        );
+        for d in preferences.iter().take(a.top.min(10)) {
+            println!(
+                "  {:<22} {:>+6.2} ({:+.2} to {:+.2})  everyone {:>+6.2}  z {:>+6.1}  {}",
+                d.name, d.coefficient, d.interval.0, d.interval.1, d.everyone, d.z, d.what
             );
         }
     }
@@ -521,6 +562,15 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         let scores = crate::needs(network, "haifu style identify --models")?.identify(dir, &db, &positions)?;
         ranking = haifu_style::identify::with_networks(ranking, &scores);
     }
+    use haifu_style::identify::RankBy as By;
+    let by = By::from(a.by).for_db(&db);
+    if by != By::from(a.by) {
+        eprintln!(
+            "note: {} has no discard model (built before it: build it again): the players rank by score",
+            a.db.db.display()
+        );
+    }
+    by.rank(&mut ranking);
     if let Some(dir) = &a.embedding {
         let reference = haifu_style::embedding::Reference::read(dir)?;
         let missing = db.profiles.iter().filter(|p| !reference.centroids.players.contains(&p.player)).count();
@@ -544,17 +594,25 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         return print_json(&serde_json::to_value(top)?);
     }
     println!(
-        "seat {:?} over {used} game(s): {} sequences, {} rounds; the {} profiled players by {}:",
+        "seat {:?} over {used} game(s): {} chosen discards the discard model reads, {} sequences, {} rounds; the {} \
+         profiled players by {}:",
         a.seat,
+        seen.discards.len(),
         seen.sequences.len(),
         seen.tally.rounds,
         ranking.len(),
-        if a.embedding.is_some() { "the embedding's cosine" } else { "log-likelihood" }
+        match (a.embedding.is_some(), by) {
+            (true, _) => "the embedding's cosine",
+            (false, By::Discards) => "the discard model's log-likelihood",
+            (false, By::Decisions) => "the log-likelihood of every decision (discard model and choices)",
+            (false, By::Score) => "the score (log-likelihood of sequences, rates, habits and choices)",
+        }
     );
     println!(
-        "{:>4} {} {:>12} {:>12} {:>10} {:>10} {:>10}",
+        "{:>4} {} {:>12} {:>12} {:>12} {:>10} {:>10} {:>10}",
         "",
         padded("player", 24),
+        "discards",
         "score",
         "sequences",
         "rates",
@@ -564,9 +622,10 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     for (i, s) in ranking.iter().take(a.top).enumerate() {
         let shown = |x: Option<f64>, digits: usize| x.map_or("-".to_string(), |n| format!("{n:.digits$}"));
         println!(
-            "{:>4} {} {:>12.2} {:>12.2} {:>10.2} {:>10} {:>10}",
+            "{:>4} {} {:>12.2} {:>12.2} {:>12.2} {:>10.2} {:>10} {:>10}",
             i + 1,
             padded(&s.player, 24),
+            s.discards,
             s.score,
             s.sequences,
             s.rates,

@@ -152,6 +152,9 @@ fn style_database_profiles_compares_and_identifies() {
     for row in acc["rows"].as_array().unwrap() {
         assert_eq!(row["players"], 8, "{row}");
         assert!(row["top1"].as_f64().unwrap() > 3.0 * row["chance_top1"].as_f64().unwrap(), "{row}");
+        // the discard model alone names the bots (their rules differ in which tile goes) from one game
+        let discards = row["methods"].as_array().unwrap().iter().find(|m| m["method"] == "discards").unwrap();
+        assert!(discards["top1"].as_f64().unwrap() > 0.75, "{discards}");
     }
     assert!(acc["overlap"].as_array().unwrap().is_empty());
     // the same figures with every trial scored against every table as tensors
@@ -166,22 +169,7 @@ fn style_database_profiles_compares_and_identifies() {
         .map(|e| e.unwrap().path())
         .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("20230101")));
     let log = log.unwrap_or_else(|| std::fs::read_dir(out.join("logs")).unwrap().next().unwrap().unwrap().path());
-    let ranked =
-        json(&haifu(&["style", "identify", "--db", db_s, "--log", log.to_str().unwrap(), "--seat", "0", "--json"]));
-    let ranked = ranked.as_array().unwrap();
-    assert_eq!(ranked.len(), 8);
-    let scores: Vec<f64> = ranked.iter().map(|r| r["score"].as_f64().unwrap()).collect();
-    assert!(scores.windows(2).all(|w| w[0] >= w[1]));
-    // as tensors: the same players in the same order, the same scores but for the last bits of a logarithm
-    let args = ["style", "identify", "--db", db_s, "--log", log.to_str().unwrap(), "--seat", "0", "--json"];
-    let tensors = json(&haifu(&[&args[..], &["--device", "cpu"]].concat()));
-    for (a, b) in ranked.iter().zip(tensors.as_array().unwrap()) {
-        assert_eq!(a["player"], b["player"]);
-        for k in ["score", "sequences", "rates"] {
-            let (x, y) = (a[k].as_f64().unwrap(), b[k].as_f64().unwrap());
-            assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0), "{k}: {x} against {y}");
-        }
-    }
+    identify_ranks_every_player(db_s, &log);
 
     player_report_lists_moves_against_the_majority(ds_s, db_s, &s.0.join("honors"));
     identify_with_a_personal_network(ds_s, db_s, &out.join("logs"), &s.0.join("nets"));
@@ -308,10 +296,47 @@ fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path
     let j: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
     let names: Vec<&str> = j["tables"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
     assert!(names.contains(&"moves") && names.contains(&"moves_apart"), "{names:?}");
+    // the discard model's preferences beside the habits, furthest from everyone's first, each inside its interval
+    let preferences = j["tables"].as_array().unwrap().iter().find(|t| t["name"] == "discard_preferences").unwrap();
+    let rows = preferences["rows"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    let z: Vec<f64> = rows.iter().map(|r| r["z"].as_f64().unwrap().abs()).collect();
+    assert!(z.windows(2).all(|w| w[0] >= w[1]), "{z:?}");
+    for r in rows {
+        let (c, lo, hi) =
+            (r["player"].as_f64().unwrap(), r["95% low"].as_f64().unwrap(), r["95% high"].as_f64().unwrap());
+        assert!(lo <= c && c <= hi, "{r}");
+    }
+    assert!(html.contains("data-name=\"discard_preferences\""));
     assert_eq!(
         j["tables"].as_array().unwrap().iter().find(|t| t["name"] == "moves").unwrap()["rows"],
         read("moves")["rows"]
     );
+}
+
+/// `style identify` on one seat of one log: every profiled player ranked, by the discard model by default and by the
+/// score with `--by score`; as tensors the same players in the same order.
+fn identify_ranks_every_player(db_s: &str, log: &Path) {
+    let args = ["style", "identify", "--db", db_s, "--log", log.to_str().unwrap(), "--seat", "0", "--json"];
+    let ranked = json(&haifu(&args));
+    let ranked = ranked.as_array().unwrap();
+    assert_eq!(ranked.len(), 8);
+    let descending = |rs: &[serde_json::Value], k: &str| {
+        let v: Vec<f64> = rs.iter().map(|r| r[k].as_f64().unwrap()).collect();
+        v.windows(2).all(|w| w[0] >= w[1])
+    };
+    assert!(descending(ranked, "discards"));
+    let by_score = json(&haifu(&[&args[..], &["--by", "score"]].concat()));
+    assert!(descending(by_score.as_array().unwrap(), "score"));
+    // as tensors: the same players in the same order, the same scores but for the last bits of a logarithm
+    let tensors = json(&haifu(&[&args[..], &["--device", "cpu"]].concat()));
+    for (a, b) in ranked.iter().zip(tensors.as_array().unwrap()) {
+        assert_eq!(a["player"], b["player"]);
+        for k in ["score", "sequences", "rates"] {
+            let (x, y) = (a[k].as_f64().unwrap(), b[k].as_f64().unwrap());
+            assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0), "{k}: {x} against {y}");
+        }
+    }
 }
 
 /// Whether a hand in Tenhou notation (`123m45p11z`) holds a kind in mjai notation (`3m`, `E`, `C`).

@@ -240,12 +240,15 @@ class StyleDb:
         *,
         games: Optional[int] = None,
         top: Optional[int] = None,
+        by: str = "discards",
     ) -> list:
         """``haifu style identify --json``: the database's players ranked for ``seat`` (0-3, or the name the
-        logs give it) over the games of ``logs`` (the first ``games``), best first (``top`` of them)."""
+        logs give it) over the games of ``logs`` (the first ``games``), best first (``top`` of them), by
+        ``by`` as ``--by``: ``discards`` (the discard model), ``decisions`` or ``score``."""
         if isinstance(logs, (str, os.PathLike)):
             logs = [logs]
-        return json.loads(self._db.identify([os.fspath(p) for p in logs], str(seat), games=games, top=top))
+        paths = [os.fspath(p) for p in logs]
+        return json.loads(self._db.identify(paths, str(seat), games=games, top=top, by=by))
 
 
 class MjaiBot:

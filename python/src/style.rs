@@ -75,8 +75,9 @@ impl StyleDb {
     }
 
     /// `haifu style identify --json`: the database's players ranked for `seat` (0-3, or the name the logs give
-    /// it) over the games of `logs` (the first `games` of them), best first, as a JSON text.
-    #[pyo3(signature = (logs, seat, *, games = None, top = None))]
+    /// it) over the games of `logs` (the first `games` of them), best first, as a JSON text; `by` as `--by`
+    /// (`discards`, `decisions` or `score`).
+    #[pyo3(signature = (logs, seat, *, games = None, top = None, by = "discards"))]
     fn identify(
         &self,
         py: Python<'_>,
@@ -84,13 +85,26 @@ impl StyleDb {
         seat: &str,
         games: Option<usize>,
         top: Option<usize>,
+        by: &str,
     ) -> PyResult<String> {
+        use haifu_style::identify::RankBy;
+        let by = match by {
+            "discards" => RankBy::Discards,
+            "decisions" => RankBy::Decisions,
+            "score" => RankBy::Score,
+            other => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "by={other:?}: discards, decisions or score"
+                )))
+            }
+        };
         let ranked = py.detach(|| -> anyhow::Result<String> {
             let mut seen = haifu_style::Observed::default();
             for g in haifu_style::logs::seat_games(&self.db, &logs, seat, games)? {
                 seen.add(&haifu_style::observe(&g.played, g.seat));
             }
             let mut ranking = haifu_style::Scorer::new(&self.db)?.rank(&seen);
+            by.for_db(&self.db).rank(&mut ranking);
             ranking.truncate(top.unwrap_or(usize::MAX));
             Ok(serde_json::to_string(&ranking)?)
         });

@@ -58,7 +58,12 @@ def test_identify_equals_the_command_line(haifu_bin, sim_style, sim_logs):
                    "--seat", seat, "--top", len(names))  # fmt: skip
         assert got == want
         assert sorted(s["player"] for s in got) == sorted(names)
+        by_score = cli(haifu_bin, "style", "identify", "--db", db_dir, *[a for f in logs for a in ("--log", f)],
+                       "--seat", seat, "--top", len(names), "--by", "score")  # fmt: skip
+        assert db.identify(logs, seat, by="score") == by_score
     assert len(db.identify(logs, 0, top=1, games=1)) == 1
+    with pytest.raises(ValueError, match="discards, decisions or score"):
+        db.identify(logs, 0, by="nobody")
     with pytest.raises(haifu.HaifuError, match="no seat named"):
         db.identify(logs, "Nobody")
     with pytest.raises(haifu.HaifuError, match="not a style database"):

@@ -428,10 +428,12 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
     }
     page.push(Block::Paragraph(
         "Each player's games the database never saw, in blocks; each block ranked against every profiled player by \
-         the log-likelihood of its sequences, shares, habits and choices (docs/STYLE.md)."
+         the log-likelihood of its sequences, shares, habits and choices (the score), and by each method of the \
+         second table on the same trials (docs/STYLE.md)."
             .into(),
     ));
     page.push(Block::Table(t));
+    page.push(Block::Table(methods_table(r)));
     page.push(Block::Chart(Chart {
         name: "identification".into(),
         title: "Identification: top-1 and top-5 against chance".into(),
@@ -440,6 +442,39 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
         plot: Plot::Bars { groups, series, log_y: false },
     }));
     page
+}
+
+/// Every method on the same trials, a row per block size and method.
+fn methods_table(r: &haifu_style::accuracy::AccuracyReport) -> Table {
+    let mut t = Table::new(
+        "methods",
+        "Every method on the same trials: top-1 with its 95% interval, top-5 and the right player's mean place",
+        &[
+            "games per trial",
+            "method",
+            "top-1",
+            "top-1 95% low",
+            "top-1 95% high",
+            "top-5",
+            "mean place",
+            "chance mean place",
+        ],
+    );
+    for x in &r.rows {
+        for m in &x.methods {
+            t.push(vec![
+                Cell::int(x.games as u64),
+                Cell::Text(m.method.to_string()),
+                Cell::Percent(m.top1),
+                Cell::Percent(m.top1_interval.0),
+                Cell::Percent(m.top1_interval.1),
+                Cell::Percent(m.top5),
+                Cell::Float(m.mean_place, 1),
+                Cell::Float(x.chance_mean_rank, 1),
+            ]);
+        }
+    }
+    t
 }
 
 /// What identification found, in sentences computed from its figures: the smallest and the largest block, which
@@ -501,6 +536,25 @@ pub fn accuracy_findings(r: &haifu_style::accuracy::AccuracyReport) -> Vec<Strin
             pct(many[0]),
             last.games
         ));
+    }
+    for x in &r.rows {
+        let best = x.methods.iter().fold(None::<&haifu_style::accuracy::Method>, |b, m| match b {
+            Some(b) if b.top1 >= m.top1 => Some(b),
+            _ => Some(m),
+        });
+        let baseline = x.methods.iter().find(|m| m.method == "baseline");
+        if let (Some(best), Some(baseline)) = (best, baseline) {
+            out.push(format!(
+                "At {} game(s) the best method is {}: top-1 {} ({}-{}), mean place {:.1}; the plain baseline {}.",
+                x.games,
+                best.method,
+                pct(best.top1),
+                pct(best.top1_interval.0),
+                pct(best.top1_interval.1),
+                best.mean_place,
+                pct(baseline.top1)
+            ));
+        }
     }
     if !r.overlap.is_empty() {
         out.push(format!(

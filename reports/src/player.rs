@@ -172,6 +172,33 @@ fn habits_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
     Some(t)
 }
 
+/// The player's discard preferences furthest from everyone's first: the discard model's coefficients with their
+/// intervals (`None`: the database has no discard model, or none of the player).
+fn preferences_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
+    let (own, all) = (db.discards.players.get(&o.player)?, db.discards.everyone.as_ref()?);
+    let cols = ["preference", "player", "95% low", "95% high", "everyone", "z", "what"];
+    let title = format!("{}: the discard preferences furthest from everyone's first", o.player);
+    let mut t = Table::new("discard_preferences", &title, &cols);
+    for d in haifu_style::discards::distinctive(own, all).into_iter().take(12) {
+        t.push(vec![
+            Cell::text(d.name),
+            Cell::Float(d.coefficient, 2),
+            Cell::Float(d.interval.0, 2),
+            Cell::Float(d.interval.1, 2),
+            Cell::Float(d.everyone, 2),
+            Cell::Float(d.z, 1),
+            Cell::text(d.what),
+        ]);
+    }
+    t.note(format!(
+        "the discard model (docs/STYLE.md): each coefficient is the log-odds its feature adds to a kind the hand \
+         could discard, fitted on the player's {} chosen discards around everyone's; z: the player's coefficient \
+         minus everyone's, in posterior standard deviations",
+        own.choices
+    ));
+    Some(t)
+}
+
 /// How many individual moves of each kind, per 100 decisions.
 fn kinds_table(found: &[Move], decisions: u64, games: usize, o: &PlayerOptions) -> Table {
     let mut kinds = Table::new("move_kinds", "Individual moves by kind", &["kind", "moves", "per 100 decisions"]);
@@ -446,6 +473,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
         .sum();
 
     let habits = habits_table(db, o);
+    let preferences = preferences_table(db, o);
     let rates = rates_table(&profile.tally, db, o);
     let choices = choices_table(db, o);
     let kinds = kinds_table(&found, decisions, mine.len(), o);
@@ -484,6 +512,9 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
         page.push(Block::Heading("Distinctive habits".into()));
         page.push(Block::Table(h.clone()));
     }
+    if let Some(p) = &preferences {
+        page.push(Block::Table(p.clone()));
+    }
     page.push(Block::Heading("Rates".into()));
     page.push(Block::Table(rates.clone()));
     let shares: Vec<usize> =
@@ -515,7 +546,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     page.push(Block::Heading("Sequences and neighbours".into()));
     page.push(Block::Table(characteristic.clone()));
     page.push(Block::Table(near.clone()));
-    let mut out_tables: Vec<Table> = habits.into_iter().collect();
+    let mut out_tables: Vec<Table> = habits.into_iter().chain(preferences).collect();
     out_tables.push(rates);
     out_tables.extend(choices);
     out_tables.extend([kinds, per_game, list, apart_list, characteristic, near]);

@@ -140,6 +140,31 @@ impl Candidate {
         u
     }
 
+    /// The features this candidate has (its marks, and the acceptance given up where not 0), and how many.
+    fn features(&self) -> ([usize; FEATURES], usize) {
+        let (mut idx, mut n) = ([0; FEATURES], 0);
+        let mut m = self.marks;
+        while m != 0 {
+            idx[n] = m.trailing_zeros() as usize;
+            n += 1;
+            m &= m - 1;
+        }
+        if self.shortfall != 0.0 {
+            idx[n] = SHORTFALL;
+            n += 1;
+        }
+        (idx, n)
+    }
+
+    /// The value of feature `f`.
+    fn value(&self, f: usize) -> f64 {
+        if f == SHORTFALL {
+            f64::from(self.shortfall)
+        } else {
+            f64::from(u8::from(self.marks & 1 << f != 0))
+        }
+    }
+
     /// The features as numbers, added into `x` times `scale`.
     fn add_to(&self, x: &mut [f64; FEATURES], scale: f64) {
         let mut m = self.marks;
@@ -432,33 +457,40 @@ impl Curvature {
         data.par_iter()
             .map(|d| {
                 let mut c = Curvature::zero();
-                let (mut u, mut xs) = (Vec::new(), Vec::new());
+                let mut u = Vec::new();
                 for (cands, chosen) in d.each() {
                     u.clear();
                     u.extend(cands.iter().map(|c| c.utility(w)));
                     let z = log_sum_exp(&u);
                     c.value += u[chosen] - z;
-                    // the features' mean under the choice probabilities
-                    let mut mean = [0.0; FEATURES];
-                    xs.clear();
+                    // information = sum over candidates of p x x' less mean mean': the first term sparse (a
+                    // candidate has a few marks), the second over the features some candidate has
+                    let (mut mean, mut any) = ([0.0; FEATURES], 0u64);
                     for (cand, &ui) in cands.iter().zip(&u) {
                         let p = (ui - z).exp();
                         cand.add_to(&mut mean, p);
-                        xs.push(p);
+                        let (idx, n) = cand.features();
+                        for &i in &idx[..n] {
+                            any |= 1 << i;
+                            let xi = cand.value(i);
+                            let row = &mut c.information[i * FEATURES..(i + 1) * FEATURES];
+                            for &j in &idx[..n] {
+                                row[j] += p * xi * cand.value(j);
+                            }
+                        }
                     }
                     cands[chosen].add_to(&mut c.gradient, 1.0);
                     c.gradient.iter_mut().zip(&mean).for_each(|(g, m)| *g -= m);
-                    // information: sum over candidates of p (x - mean)(x - mean)'
-                    for (cand, &p) in cands.iter().zip(&xs) {
-                        let mut x = [0.0; FEATURES];
-                        cand.add_to(&mut x, 1.0);
-                        let dx: Vec<(usize, f64)> =
-                            (0..FEATURES).map(|f| (f, x[f] - mean[f])).filter(|(_, v)| *v != 0.0).collect();
-                        for &(i, a) in &dx {
-                            let row = &mut c.information[i * FEATURES..(i + 1) * FEATURES];
-                            for &(j, b) in &dx {
-                                row[j] += p * a * b;
-                            }
+                    let mut is = any;
+                    while is != 0 {
+                        let i = is.trailing_zeros() as usize;
+                        is &= is - 1;
+                        let row = &mut c.information[i * FEATURES..(i + 1) * FEATURES];
+                        let mut js = any;
+                        while js != 0 {
+                            let j = js.trailing_zeros() as usize;
+                            js &= js - 1;
+                            row[j] -= mean[i] * mean[j];
                         }
                     }
                 }

@@ -746,5 +746,38 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
             .collect();
         println!("  {:>3} game(s) [{:.1}]: {}", x.games, x.chance_mean_rank, methods.join("; "));
     }
+    if let Some(p) = &r.personal {
+        print_personal(p);
+    }
     Ok(())
+}
+
+/// The discard model as a personal model, as `style accuracy` prints it.
+fn print_personal(p: &haifu_style::discards::PersonalGains) {
+    let line = |what: &str, g: &haifu_style::discards::Gains| {
+        println!(
+            "  {what}: {} players, {} better ({:.0}%, {:.0}-{:.0}%), mean {:+.2} points ({:+.2} to {:+.2}), \
+             {:+.4} nats a choice; {}-{} profile choices",
+            g.players,
+            g.better,
+            100.0 * g.share_better,
+            100.0 * g.share_better_interval.0,
+            100.0 * g.share_better_interval.1,
+            g.mean_gain_points,
+            g.mean_gain_interval.0,
+            g.mean_gain_interval.1,
+            g.mean_log_likelihood_gain,
+            g.profile_choices.0,
+            g.profile_choices.1
+        )
+    };
+    println!(
+        "the discard model as a personal model: each player's own coefficients against everyone's, top-1 on the \
+         player's test choices (players with {}+ test games):",
+        p.min_test_games
+    );
+    line("all judged", &p.judged);
+    for (i, t) in p.thirds.iter().enumerate() {
+        line(&format!("third {} by profile choices", i + 1), t);
+    }
 }

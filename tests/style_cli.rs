@@ -157,6 +157,12 @@ fn style_database_profiles_compares_and_identifies() {
         assert!(discards["top1"].as_f64().unwrap() > 0.75, "{discards}");
     }
     assert!(acc["overlap"].as_array().unwrap().is_empty());
+    // the discard model as a personal model: each bot's own coefficients name its discards better than
+    // everyone's on its unseen games (the bots' rules differ in which tile goes)
+    let judged = &acc["personal"]["judged"];
+    assert!(judged["players"].as_u64().unwrap() >= 4, "{judged}");
+    assert_eq!(judged["better"], judged["players"], "{judged}");
+    assert!(judged["mean_gain_points"].as_f64().unwrap() > 5.0, "{judged}");
     // the same figures with every trial scored against every table as tensors
     let mut args = vec!["style", "accuracy", "--db", db_s, "--dataset", ds_s, "--years", "2023", "--games", "1,5"];
     args.extend(["--json", "--device", "cpu"]);

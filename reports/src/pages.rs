@@ -434,6 +434,9 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
     ));
     page.push(Block::Table(t));
     page.push(Block::Table(methods_table(r)));
+    if let Some(p) = &r.personal {
+        page.push(Block::Table(personal_table(p)));
+    }
     page.push(Block::Chart(Chart {
         name: "identification".into(),
         title: "Identification: top-1 and top-5 against chance".into(),
@@ -442,6 +445,48 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
         plot: Plot::Bars { groups, series, log_y: false },
     }));
     page
+}
+
+/// The discard model as a personal model: the judged players together and by thirds of their profile choices.
+fn personal_table(p: &haifu_style::discards::PersonalGains) -> Table {
+    let mut t = Table::new(
+        "personal",
+        &format!(
+            "Each player's own discard model against everyone's, top-1 on the player's test choices (players with {}+ \
+             test games)",
+            p.min_test_games
+        ),
+        &[
+            "players",
+            "profile choices (fewest)",
+            "profile choices (most)",
+            "better",
+            "share better",
+            "share 95% low",
+            "share 95% high",
+            "mean gain (points)",
+            "gain 95% low",
+            "gain 95% high",
+            "log-likelihood gain a choice",
+        ],
+    );
+    for g in std::iter::once(&p.judged).chain(&p.thirds) {
+        t.push(vec![
+            Cell::int(g.players as u64),
+            Cell::int(g.profile_choices.0),
+            Cell::int(g.profile_choices.1),
+            Cell::int(g.better as u64),
+            Cell::Percent(g.share_better),
+            Cell::Percent(g.share_better_interval.0),
+            Cell::Percent(g.share_better_interval.1),
+            Cell::Float(g.mean_gain_points, 2),
+            Cell::Float(g.mean_gain_interval.0, 2),
+            Cell::Float(g.mean_gain_interval.1, 2),
+            Cell::Float(g.mean_log_likelihood_gain, 4),
+        ]);
+    }
+    t.note("first row: every judged player; then the thirds by profile choices, fewest first (docs/STYLE.md)");
+    t
 }
 
 /// Every method on the same trials, a row per block size and method.

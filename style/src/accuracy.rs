@@ -17,6 +17,7 @@ use haifu_mining::mine::in_sample;
 use crate::baseline::Discriminant;
 use crate::choice::{wilson, ChoiceCounts, Count};
 use crate::db::StyleDb;
+use crate::discards::{Discards, PersonalGains};
 use crate::embedding::{Centroids, Inputs, Reference, Trainer};
 use crate::identify::{Observed, Scorer, SequenceLikelihoods};
 use crate::observe_game;
@@ -118,7 +119,14 @@ pub struct AccuracyReport {
     /// Test years that are also database years, for a database of every game (their games were profiled: the
     /// figures would flatter); a sampled database is tested on the games it left out.
     pub overlap: Vec<i32>,
+    /// The discard model as a personal model: each player's own coefficients against everyone's on the
+    /// player's test choices (none where the database has no discard model).
+    pub personal: Option<PersonalGains>,
 }
+
+/// The players whose personal model is judged have this many test games or more (the criterion: games
+/// on both sides; a profiled player has its `--min-games` on the other).
+pub const JUDGED_TEST_GAMES: usize = 8;
 
 /// The games `measure` reads, in one pass over the dataset: the database's own (its years, its sample: what the
 /// plain baseline is fitted on) and the test games of `years` (with a sampled database, only those it left out).
@@ -399,6 +407,15 @@ pub fn measure(
         let players = seats.values().filter(|o| o.len() >= k).count();
         rows.push(row_of(k, players, db.profiles.len() as f64, &trials, &places, embedded.is_some()));
     }
+    let pooled: Vec<(&str, usize, Discards)> = seats
+        .iter()
+        .map(|(p, obs)| {
+            let mut d = Discards::default();
+            obs.iter().for_each(|o| d.add(&o.discards));
+            (p.as_str(), obs.len(), d)
+        })
+        .collect();
+    let personal = db.discards.personal_gains(pooled.iter().map(|(p, n, d)| (*p, *n, d)), JUDGED_TEST_GAMES);
     let overlap = match db.meta.sample {
         Some(_) => Vec::new(),
         None => years.iter().copied().filter(|y| db.meta.years.is_empty() || db.meta.years.contains(y)).collect(),
@@ -410,5 +427,6 @@ pub fn measure(
         no_trials,
         games_per_s: scored_games as f64 / started.elapsed().as_secs_f64().max(1e-9),
         overlap,
+        personal,
     })
 }

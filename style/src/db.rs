@@ -36,7 +36,7 @@ use haifu_mining::{MineOptions, Strategy};
 use haifu_rules::table::GameType;
 
 use crate::choice::{self, ChoiceCounts, CHOICES};
-use crate::discards::{self, DiscardModel, Discards, MODEL_FILE};
+use crate::discards::{DiscardModel, MODEL_FILE};
 use crate::habits::{self, HabitCounts, HABITS_FILE};
 use crate::played::{self, Played, Reading};
 use crate::tally::{of_game, Tally, RATES};
@@ -157,22 +157,6 @@ fn per_player<T: Default>(
     (per, all)
 }
 
-/// The discard model of `games` (`seats`: each game's seats' choices): everyone's coefficients from every seat,
-/// each of `players`' from their own seats.
-fn fit_discards(games: &[Played], seats: &[Vec<Discards>], players: &[String]) -> DiscardModel {
-    let all: Vec<&Discards> = seats.iter().flatten().collect();
-    let mut own: HashMap<&str, Discards> = players.iter().map(|p| (p.as_str(), Discards::default())).collect();
-    for (g, game) in games.iter().zip(seats) {
-        for (name, d) in g.names.iter().zip(game) {
-            if let Some(o) = own.get_mut(name.as_str()) {
-                o.add(d);
-            }
-        }
-    }
-    let own: Vec<(&str, &Discards)> = players.iter().map(|p| (p.as_str(), &own[p.as_str()])).collect();
-    DiscardModel::fit(&all, &own)
-}
-
 /// Builds the database of `dataset` into `out` (replacing one there).
 pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMeta> {
     if !(3..=4).contains(&opts.players) {
@@ -193,7 +177,6 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     let (per, all) = tallies(&games);
     let (mut habits_per, habits_all) = habit_tallies(&games);
     let (mut choices_per, choices_all) = choice::read(dataset, &opts.years, &games)?;
-    let seats: Vec<Vec<Discards>> = games.par_iter().map(discards::of_game).collect();
     let mut profiles: Vec<Profile> = per
         .into_iter()
         .filter(|(_, t)| t.games >= u64::from(opts.min_games))
@@ -210,7 +193,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     }
     profiles.sort_by(|a, b| a.player.cmp(&b.player));
     let names: Vec<String> = profiles.iter().map(|p| p.player.clone()).collect();
-    let model = fit_discards(&games, &seats, &names);
+    let model = DiscardModel::of_games(&games, &names);
     profiles.push(Profile { player: ALL_SCOPE.to_string(), tally: all });
 
     let mine =

@@ -122,17 +122,34 @@ pub fn feature_what(i: usize) -> String {
     }
 }
 
-/// One kind the hand could discard: its marks (bit `f` for feature `f`) and the acceptance it gives up.
+/// One kind the hand could discard: its marks (bit `f` for feature `f`, the low bits) and the acceptance it gives
+/// up (the top 16 bits, in steps of 1/65535), in 8 bytes: a database of a year's games holds millions.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Candidate {
-    pub marks: u64,
-    pub shortfall: f32,
-}
+pub struct Candidate(u64);
+
+const SHORTFALL_SHIFT: u32 = 48;
+const MARKS: u64 = (1 << SHORTFALL) - 1;
+const _: () = assert!(SHORTFALL <= SHORTFALL_SHIFT as usize);
 
 impl Candidate {
+    /// A candidate of these marks (bits below [`SHORTFALL`]) giving up this share of the best acceptance (0-1).
+    pub fn new(marks: u64, shortfall: f64) -> Candidate {
+        let steps = (shortfall.clamp(0.0, 1.0) * 65535.0).round() as u64;
+        Candidate(marks & MARKS | steps << SHORTFALL_SHIFT)
+    }
+
+    pub fn marks(&self) -> u64 {
+        self.0 & MARKS
+    }
+
+    /// The share of the best acceptance given up.
+    pub fn shortfall(&self) -> f64 {
+        (self.0 >> SHORTFALL_SHIFT) as f64 / 65535.0
+    }
+
     fn utility(&self, w: &[f64; FEATURES]) -> f64 {
-        let mut u = f64::from(self.shortfall) * w[SHORTFALL];
-        let mut m = self.marks;
+        let mut u = self.shortfall() * w[SHORTFALL];
+        let mut m = self.marks();
         while m != 0 {
             u += w[m.trailing_zeros() as usize];
             m &= m - 1;
@@ -143,13 +160,13 @@ impl Candidate {
     /// The features this candidate has (its marks, and the acceptance given up where not 0), and how many.
     fn features(&self) -> ([usize; FEATURES], usize) {
         let (mut idx, mut n) = ([0; FEATURES], 0);
-        let mut m = self.marks;
+        let mut m = self.marks();
         while m != 0 {
             idx[n] = m.trailing_zeros() as usize;
             n += 1;
             m &= m - 1;
         }
-        if self.shortfall != 0.0 {
+        if self.0 >> SHORTFALL_SHIFT != 0 {
             idx[n] = SHORTFALL;
             n += 1;
         }
@@ -159,20 +176,20 @@ impl Candidate {
     /// The value of feature `f`.
     fn value(&self, f: usize) -> f64 {
         if f == SHORTFALL {
-            f64::from(self.shortfall)
+            self.shortfall()
         } else {
-            f64::from(u8::from(self.marks & 1 << f != 0))
+            f64::from(u8::from(self.0 & 1 << f != 0))
         }
     }
 
     /// The features as numbers, added into `x` times `scale`.
     fn add_to(&self, x: &mut [f64; FEATURES], scale: f64) {
-        let mut m = self.marks;
+        let mut m = self.marks();
         while m != 0 {
             x[m.trailing_zeros() as usize] += scale;
             m &= m - 1;
         }
-        x[SHORTFALL] += scale * f64::from(self.shortfall);
+        x[SHORTFALL] += scale * self.shortfall();
     }
 }
 
@@ -309,6 +326,11 @@ fn acceptance(hand: &Counts, shanten: i8, seen: &[u8; KINDS], players: u8) -> u3
 /// Each seat's choices in a game (`n_players` of them). Needs the discards' tiles ([`crate::played::Reading`]
 /// `tiles`); a game read without them has none.
 pub fn of_game(g: &Played) -> Vec<Discards> {
+    of_seats(g, |_| true)
+}
+
+/// [`of_game`] for the seats `keep` accepts (the others are empty): the board still follows every seat.
+pub fn of_seats(g: &Played, keep: impl Fn(u8) -> bool) -> Vec<Discards> {
     let mut out = vec![Discards::default(); usize::from(g.n_players)];
     let mut board = Board::of(u16::MAX);
     let mut candidates = Vec::with_capacity(14);
@@ -319,7 +341,7 @@ pub fn of_game(g: &Played) -> Vec<Discards> {
         }
         let discard = usize::from(t.discard.kind().index());
         let after_draw = matches!(d.source, TileSource::Draw | TileSource::Kan | TileSource::Nuki);
-        if !d.in_riichi && after_draw {
+        if !d.in_riichi && after_draw && keep(d.seat) {
             let kyoku = g.rounds.get(usize::from(d.round)).map_or(0, |r| r.kyoku);
             let winds = Winds::of_seat(kyoku, d.seat, g.n_players);
             let threats = board.riichi & !(1 << d.seat);
@@ -417,11 +439,11 @@ impl Sight {
             if k >= 27 && board.seen[k] >= 2 {
                 mark(HONOR_SEEN);
             }
-            let shortfall = if most > 0 && shanten[k] == best { 1.0 - acc as f32 / most as f32 } else { 0.0 };
+            let shortfall = if most > 0 && shanten[k] == best { 1.0 - f64::from(acc) / f64::from(most) } else { 0.0 };
             if k == usize::from(t.discard.kind().index()) {
                 chosen = Some(out.len());
             }
-            out.push(Candidate { marks, shortfall });
+            out.push(Candidate::new(marks, shortfall));
         }
         Some(chosen)
     }
@@ -557,6 +579,10 @@ fn fit(data: &[&Discards], centre: &[f64; FEATURES], precision: f64) -> Fitted {
 /// Precision of the weak prior everyone's coefficients get (keeps a feature no choice ever varied at 0).
 const EVERYONE_PRECISION: f64 = 1.0;
 
+/// Everyone's coefficients are fitted on at most this many games (their posterior deviations are then about
+/// 0.01 or less; more games would only cost memory: a game's choices take some 8 KB a seat).
+pub const EVERYONE_GAMES: usize = 10_000;
+
 /// The model of a database: everyone's coefficients and each profiled player's.
 #[derive(Clone, Debug, Default)]
 pub struct DiscardModel {
@@ -565,13 +591,41 @@ pub struct DiscardModel {
 }
 
 impl DiscardModel {
-    /// Fits everyone's coefficients on every seat of `all`, then each of `players`' on their own choices.
-    pub fn fit(all: &[&Discards], players: &[(&str, &Discards)]) -> DiscardModel {
+    /// Fits everyone's coefficients on every seat of `all`, then each of `players`' on their own choices (a
+    /// player's seats, each apart).
+    pub fn fit(all: &[&Discards], players: &[(&str, Vec<&Discards>)]) -> DiscardModel {
         let everyone = fit(all, &[0.0; FEATURES], EVERYONE_PRECISION);
         let centre = everyone.coefficients.0;
         let precision = 1.0 / (PRIOR_SD * PRIOR_SD);
-        let players = players.par_iter().map(|(p, d)| (p.to_string(), fit(&[*d], &centre, precision))).collect();
+        let players = players.par_iter().map(|(p, d)| (p.to_string(), fit(d, &centre, precision))).collect();
         DiscardModel { everyone: Some(everyone), players }
+    }
+
+    /// The model of a database's games: everyone's coefficients from every seat of at most [`EVERYONE_GAMES`] of
+    /// them (chosen by a hash of the game id where there are more), each of `players`' from all their seats.
+    pub fn of_games(games: &[Played], players: &[String]) -> DiscardModel {
+        let share = (EVERYONE_GAMES as f64 / games.len().max(1) as f64).min(1.0);
+        let profiled: hashbrown::HashSet<&str> = players.iter().map(String::as_str).collect();
+        let seats: Vec<(bool, Vec<Discards>)> = games
+            .par_iter()
+            .map(|g| {
+                let everyone = share >= 1.0 || haifu_mining::mine::in_sample(g.game_id, Some(share));
+                let keep = |s: u8| everyone || profiled.contains(g.names[usize::from(s)].as_str());
+                (everyone, of_seats(g, keep))
+            })
+            .collect();
+        let all: Vec<&Discards> = seats.iter().filter(|(e, _)| *e).flat_map(|(_, d)| d).collect();
+        let mut own: HashMap<&str, Vec<&Discards>> = players.iter().map(|p| (p.as_str(), Vec::new())).collect();
+        for (g, (_, game)) in games.iter().zip(&seats) {
+            for (name, d) in g.names.iter().zip(game) {
+                if let Some(o) = own.get_mut(name.as_str()) {
+                    o.push(d);
+                }
+            }
+        }
+        let own: Vec<(&str, Vec<&Discards>)> =
+            players.iter().map(|p| (p.as_str(), own.remove(p.as_str()).unwrap_or_default())).collect();
+        DiscardModel::fit(&all, &own)
     }
 
     /// A player's coefficients: their own, or everyone's for a player the model has none of.
@@ -838,6 +892,45 @@ mod tests {
         (0..FEATURES).find(|&i| feature_name(i) == name).unwrap_or_else(|| panic!("no feature {name}"))
     }
 
+    /// A fixed sequence of uniform numbers, for choices drawn from known coefficients.
+    struct Draw {
+        state: u64,
+    }
+
+    impl Draw {
+        fn next(&mut self) -> f64 {
+            self.state = self.state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.state >> 11) as f64 / (1u64 << 53) as f64
+        }
+
+        /// Choices drawn from coefficients `w`: each of `n` choices offers `per` candidates, each marked with
+        /// each of `marks` three times in ten and, with `shortfall`, giving up a random share of the acceptance
+        /// half the time.
+        fn choices(&mut self, n: usize, per: usize, marks: &[usize], shortfall: bool, w: &[f64; FEATURES]) -> Discards {
+            let mut d = Discards::default();
+            for _ in 0..n {
+                let cands: Vec<Candidate> = (0..per)
+                    .map(|_| {
+                        let m = marks.iter().filter(|_| self.next() < 0.3).fold(0, |m, &f| m | 1 << f);
+                        Candidate::new(m, if shortfall && self.next() < 0.5 { self.next() } else { 0.0 })
+                    })
+                    .collect();
+                let u: Vec<f64> = cands.iter().map(|c| c.utility(w)).collect();
+                let z = log_sum_exp(&u);
+                let (mut r, mut chosen) = (self.next(), cands.len() - 1);
+                for (i, ui) in u.iter().enumerate() {
+                    r -= (ui - z).exp();
+                    if r < 0.0 {
+                        chosen = i;
+                        break;
+                    }
+                }
+                d.push(&cands, chosen);
+            }
+            d
+        }
+    }
+
     #[test]
     fn every_feature_has_its_own_name() {
         let names: hashbrown::HashSet<String> = (0..FEATURES).map(feature_name).collect();
@@ -901,7 +994,7 @@ mod tests {
         let (cands, chosen) = d.each().next().unwrap();
         // candidates in kind order: 2m 5m 1p 4p 3s 4s 5s 6s 7s 9s W
         assert_eq!(cands.len(), 11);
-        let has = |c: &Candidate, f: &str| c.marks & 1 << feature(f) != 0;
+        let has = |c: &Candidate, f: &str| c.marks() & 1 << feature(f) != 0;
         let west = &cands[10];
         assert_eq!(chosen, 10);
         assert!(has(west, "guest_wind_t7_12") && has(west, "isolated_t7_12") && has(west, "tsumogiri"));
@@ -917,19 +1010,15 @@ mod tests {
         // the threat of seat 1's riichi
         let s5 = &cands[6];
         assert!(has(s5, "back_off_threat") && !has(s5, "back_off"), "{s5:?}");
-        assert!(cands.iter().all(|c| (0.0..=1.0).contains(&c.shortfall)));
-        assert!(cands.iter().any(|c| c.shortfall == 0.0 && !has(c, "back_off_threat")));
+        assert!(cands.iter().all(|c| (0.0..=1.0).contains(&c.shortfall())));
+        assert!(cands.iter().any(|c| c.shortfall() == 0.0 && !has(c, "back_off_threat")));
     }
 
     /// Choices drawn from known coefficients are fitted back to them (within a few posterior deviations),
     /// and a player's few choices move the player's coefficients from everyone's only as far as they say.
     #[test]
     fn fitting_recovers_the_coefficients_choices_were_drawn_from() {
-        let mut state = 7u64;
-        let mut next = move || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut draw = Draw { state: 7 };
         let truth = {
             let mut w = [0.0; FEATURES];
             (w[feature("dragon_t1")], w[feature("isolated_t2_6")], w[feature("back_off")], w[SHORTFALL]) =
@@ -938,34 +1027,12 @@ mod tests {
             Coefficients(w)
         };
         let marks = [feature("dragon_t1"), feature("isolated_t2_6"), feature("back_off"), feature("pair")];
-        let mut draw = |n: usize, w: &Coefficients| {
-            let mut d = Discards::default();
-            for _ in 0..n {
-                let cands: Vec<Candidate> = (0..5)
-                    .map(|_| Candidate {
-                        marks: marks.iter().filter(|_| next() < 0.3).fold(0, |m, &f| m | 1 << f),
-                        shortfall: if next() < 0.5 { next() as f32 } else { 0.0 },
-                    })
-                    .collect();
-                let u: Vec<f64> = cands.iter().map(|c| c.utility(&w.0)).collect();
-                let z = log_sum_exp(&u);
-                let (mut r, mut chosen) = (next(), cands.len() - 1);
-                for (i, ui) in u.iter().enumerate() {
-                    r -= (ui - z).exp();
-                    if r < 0.0 {
-                        chosen = i;
-                        break;
-                    }
-                }
-                d.push(&cands, chosen);
-            }
-            d
-        };
+        let mut draw = |n: usize, w: &Coefficients| draw.choices(n, 5, &marks, true, &w.0);
         let everyone = draw(20_000, &truth);
         let mut other = truth.clone();
         other.0[feature("dragon_t1")] = -0.5;
         let player = draw(3_000, &other);
-        let model = DiscardModel::fit(&[&everyone], &[("p", &player)]);
+        let model = DiscardModel::fit(&[&everyone], &[("p", vec![&player])]);
         let e = model.everyone.as_ref().unwrap();
         for f in [feature("dragon_t1"), feature("isolated_t2_6"), feature("back_off"), feature("pair"), SHORTFALL] {
             let err = (e.coefficients.0[f] - truth.0[f]).abs();
@@ -989,7 +1056,7 @@ mod tests {
         assert!(seen.log_likelihood(model.of("p").unwrap()) > seen.log_likelihood(&e.coefficients) + 5.0);
         // a player of ten choices stays near everyone's
         let few = draw(10, &other);
-        let model = DiscardModel::fit(&[&everyone], &[("q", &few)]);
+        let model = DiscardModel::fit(&[&everyone], &[("q", vec![&few])]);
         assert!((model.players["q"].coefficients.0[f] - model.everyone.unwrap().coefficients.0[f]).abs() < 0.5);
     }
 
@@ -1005,40 +1072,14 @@ mod tests {
     /// players of everyone's kind gain nothing to speak of; only players with enough unseen games are judged.
     #[test]
     fn personal_gains_judge_players_on_their_unseen_choices() {
-        let mut state = 11u64;
-        let mut next = move || {
-            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
-        let mut draw = |n: usize, w: &[f64; FEATURES]| {
-            let mut d = Discards::default();
-            for _ in 0..n {
-                let cands: Vec<Candidate> = (0..4)
-                    .map(|_| Candidate {
-                        marks: (0..6).filter(|_| next() < 0.3).fold(0, |m, f| m | 1 << f),
-                        shortfall: 0.0,
-                    })
-                    .collect();
-                let u: Vec<f64> = cands.iter().map(|c| c.utility(w)).collect();
-                let z = log_sum_exp(&u);
-                let (mut r, mut chosen) = (next(), cands.len() - 1);
-                for (i, ui) in u.iter().enumerate() {
-                    r -= (ui - z).exp();
-                    if r < 0.0 {
-                        chosen = i;
-                        break;
-                    }
-                }
-                d.push(&cands, chosen);
-            }
-            d
-        };
+        let mut draw = Draw { state: 11 };
+        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
         let mut common = [0.0; FEATURES];
         common[..6].copy_from_slice(&[1.0, -1.0, 0.5, 0.0, -0.5, 0.3]);
         let mut odd = common;
         (odd[0], odd[1]) = (-1.0, 1.0);
         let (everyone, p, q) = (draw(20_000, &common), draw(3_000, &odd), draw(3_000, &common));
-        let model = DiscardModel::fit(&[&everyone, &p], &[("p", &p), ("q", &q)]);
+        let model = DiscardModel::fit(&[&everyone, &p], &[("p", vec![&p]), ("q", vec![&q])]);
         let (tp, tq) = (draw(2_000, &odd), draw(2_000, &common));
         let gains = model.personal_gains([("p", 10, &tp), ("q", 10, &tq), ("r", 3, &tq)], 8).unwrap();
         // r has no coefficients of its own: not listed; p and q are judged

@@ -112,7 +112,7 @@ fn the_discard_model_tells_the_two_apart_by_the_dragon_at_turn_1() {
     let (da, db) = (seat0(&a), seat0(&b));
     // two choices a game: turn 1 (dragon or 1m among the others) and turn 2
     assert_eq!((da.len(), db.len()), (40, 40));
-    let model = DiscardModel::fit(&[&da, &db], &[("a", &da), ("b", &db)]);
+    let model = DiscardModel::fit(&[&da, &db], &[("a", vec![&da]), ("b", vec![&db])]);
     let everyone = model.everyone.as_ref().unwrap();
     let dragon = (0..discards::FEATURES).find(|&i| discards::feature_name(i) == "dragon_t1").unwrap();
     let (ca, cb) = (model.players["a"].coefficients.0[dragon], model.players["b"].coefficients.0[dragon]);

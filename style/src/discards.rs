@@ -7,7 +7,7 @@
 //! or an honor already seen twice. A candidate's utility is the coefficients' sum over its features, and the
 //! player discards it with the softmax of the utilities over the candidates.
 //!
-//! Everyone's coefficients are fitted on every seat's choices; a player's are the most probable under a normal
+//! Everyone's coefficients are fitted on every seat's choices (of at most [`EVERYONE_GAMES`] games); a player's are the most probable under a normal
 //! prior centred on everyone's ([`PRIOR_SD`]), so a player with few choices keeps everyone's and one with many
 //! moves only as far as the choices say. Unlike the habits' shares, one choice counts once, however many
 //! classes the hand held, and the honors that no suit sequence holds (SPEC 2) are weighed against every other

@@ -215,6 +215,14 @@ pub trait Network {
         from: Option<&Path>,
         save: Option<&Path>,
     ) -> Result<Box<dyn haifu_style::embedding::Trainer>>;
+    /// `style accuracy --player-vectors RUN`: the network conditioned on the players (`haifu train
+    /// --player-vectors`) scoring the trials' discards, read from `dataset` at tables of `players` seats.
+    fn player_vectors(
+        &self,
+        run: &Path,
+        dataset: &Path,
+        players: u8,
+    ) -> Result<Box<dyn haifu_style::accuracy::PlayerVectors>>;
 }
 
 /// What a network step adds to a command's output: its JSON and its text.
@@ -250,6 +258,9 @@ impl Command {
             }
             Command::Style { what: style::StyleCommand::Accuracy(a) } if a.embeds() => {
                 Some("haifu style accuracy --embedding")
+            }
+            Command::Style { what: style::StyleCommand::Accuracy(a) } if a.player_vectors.is_some() => {
+                Some("haifu style accuracy --player-vectors")
             }
             Command::MjaiBot(a) if a.model.is_some() => Some("haifu mjai-bot --model"),
             Command::Review(a) if a.model.is_some() => Some("haifu review --model"),

@@ -204,6 +204,12 @@ pub struct AccuracyArgs {
     /// Write the embedding trained in the run to this folder (weights and settings), for --embedding-from.
     #[arg(long)]
     pub embedding_out: Option<PathBuf>,
+    /// Also rank by a network conditioned on the players (a run of `haifu train --init GLOBAL --player-vectors
+    /// D`, trained on the database's games: `--sample` as the database's): each block's discards scored with
+    /// each player's vector (a player without one: the network's row for everyone). A run that trained on any
+    /// test game is refused. Runs in the network binary, haifu-neural.
+    #[arg(long, value_name = "RUN")]
+    pub player_vectors: Option<PathBuf>,
 }
 
 impl AccuracyArgs {
@@ -656,7 +662,17 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
                 .style_embedding(a.embedding_from.as_deref(), a.embedding_out.as_deref())?,
         ),
     };
-    let r = haifu_style::accuracy::measure(&scorer, likelihoods, &a.dataset, &a.years, &a.games, trainer.as_deref())?;
+    let vectors = match &a.player_vectors {
+        None => None,
+        Some(run) => Some(crate::needs(network, "haifu style accuracy --player-vectors")?.player_vectors(
+            run,
+            &a.dataset,
+            db.meta.rules.players,
+        )?),
+    };
+    let networks =
+        haifu_style::accuracy::Networks { embedding: trainer.as_deref(), player_vectors: vectors.as_deref() };
+    let r = haifu_style::accuracy::measure(&scorer, likelihoods, &a.dataset, &a.years, &a.games, &networks)?;
     if let Some(path) = &a.html {
         let page = haifu_reports::pages::accuracy_page(
             &r,
@@ -727,6 +743,15 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
     if !r.no_trials.is_empty() {
         println!("no player has enough test games for a block of {:?} games: no trial, no row", r.no_trials);
     }
+    print_methods(&r);
+    if let Some(p) = &r.personal {
+        print_personal(p);
+    }
+    Ok(())
+}
+
+/// Every method of `style accuracy` on the same trials, a line per block size.
+fn print_methods(r: &haifu_style::accuracy::AccuracyReport) {
     println!("every method on the same trials (top-1 with its 95% interval, top-5, mean place; chance in brackets):");
     for x in &r.rows {
         let methods: Vec<String> = x
@@ -746,10 +771,6 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
             .collect();
         println!("  {:>3} game(s) [{:.1}]: {}", x.games, x.chance_mean_rank, methods.join("; "));
     }
-    if let Some(p) = &r.personal {
-        print_personal(p);
-    }
-    Ok(())
 }
 
 /// The discard model as a personal model, as `style accuracy` prints it.

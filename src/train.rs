@@ -96,6 +96,12 @@ pub struct TrainArgs {
     /// among those of every larger one); the test games stay all.
     #[arg(long, value_parser = fraction)]
     pub fraction: Option<f64>,
+    /// Train on this share of the games of --years (every year without it) and test on the others: the games
+    /// `haifu style build --sample F` profiles and `haifu style accuracy` tests on (chosen by the same hash of
+    /// the game id), so that a network conditioned on the players (--player-vectors) can rank them there
+    /// (`style accuracy --personal`).
+    #[arg(long, value_parser = fraction, conflicts_with = "test_years")]
+    pub sample: Option<f64>,
     /// Print one JSON object with the run's figures on stdout.
     #[arg(long)]
     pub json: bool,

@@ -180,6 +180,7 @@ fn style_database_profiles_compares_and_identifies() {
     player_report_lists_moves_against_the_majority(ds_s, db_s, &s.0.join("honors"));
     identify_with_a_personal_network(ds_s, db_s, &out.join("logs"), &s.0.join("nets"));
     embedding_identifies_the_bots_from_unseen_games(ds_s, db_s, &out.join("logs"), &s.0.join("embedding"));
+    player_vectors_identify_the_bots(ds_s, db_s, &s.0.join("vectors"));
     bots_report_sets_bots_beside_humans(db_s, &s.0.join("bots"));
 
     // bad input: one line naming what is wrong
@@ -343,6 +344,47 @@ fn identify_ranks_every_player(db_s: &str, log: &Path) {
             assert!((x - y).abs() <= 1e-9 * x.abs().max(1.0), "{k}: {x} against {y}");
         }
     }
+}
+
+/// `style accuracy --player-vectors RUN`: a network conditioned on the players, trained on the database's year
+/// (2022) and tested on the next, ranks the bots' unseen blocks by each bot's vector far above chance; a run
+/// that trained on the test games is refused, naming how many.
+fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
+    let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (global, vectors, leaky_global, leaky) = (at("global"), at("vectors"), at("leaky-global"), at("leaky"));
+    let (global, vectors, leaky_global, leaky) =
+        (global.as_str(), vectors.as_str(), leaky_global.as_str(), leaky.as_str());
+    let run = |out: &str, years: &[&str], more: &[&str]| {
+        let mut args =
+            vec!["train", "--dataset", ds, "--out", out, "--epochs", "2", "--batch", "256", "--device", "cpu"];
+        args.extend(years);
+        args.extend(more);
+        haifu(&args)
+    };
+    let train = |out: &str, years: &[&str], more: &[&str]| {
+        let r = run(out, years, more);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    };
+    let split = ["--years", "2022", "--test-years", "2023"];
+    train(global, &split, &["--layers", "2"]);
+    train(vectors, &split, &["--init", global, "--player-vectors", "4", "--player-min-games", "3"]);
+    let args = ["style", "accuracy", "--db", db, "--dataset", ds, "--years", "2023", "--games", "1,5", "--json"];
+    let acc = json(&haifu(&[&args[..], &["--player-vectors", vectors]].concat()));
+    for row in acc["rows"].as_array().unwrap() {
+        let m = row["methods"].as_array().unwrap().iter().find(|m| m["method"] == "player_vectors").unwrap();
+        let floor = 3.0 * row["chance_top1"].as_f64().unwrap();
+        assert!(m["top1"].as_f64().unwrap() >= floor, "{m} from {} games", row["games"]);
+        let places = row["places"].as_array().unwrap();
+        assert!(places.iter().all(|p| p["player_vectors"].as_u64().is_some_and(|v| (1..=8).contains(&v))));
+    }
+    // vectors are not trained on another split than their global network's
+    let mismatched = run(leaky, &[], &["--init", global, "--player-vectors", "4", "--player-min-games", "3"]);
+    assert!(error(&mismatched).contains("another split"), "{}", error(&mismatched));
+    // the same networks trained on every year saw the test games: refused, naming how many
+    train(leaky_global, &[], &["--layers", "2"]);
+    train(leaky, &[], &["--init", leaky_global, "--player-vectors", "4", "--player-min-games", "3"]);
+    let refused = haifu(&[&args[..], &["--player-vectors", leaky]].concat());
+    assert!(error(&refused).contains("test games are among the games it trained on"), "{}", error(&refused));
 }
 
 /// Whether a hand in Tenhou notation (`123m45p11z`) holds a kind in mjai notation (`3m`, `E`, `C`).

@@ -39,6 +39,60 @@ pub struct Split {
     pub fraction: Option<f64>,
     /// The discards, or every other choice ([`choices`]).
     pub decisions: Decisions,
+    /// Train on this share of the games of `years`, the test the rest (`test_years` empty): the games
+    /// [`haifu_ingest::stored::in_sample`] chooses, as `haifu style build --sample` does, so that a network and
+    /// a style database can be trained on the same games and tested on the same others.
+    pub sample: Option<f64>,
+}
+
+/// What a run records of its split (`model.json`): which games were on its training side and which on its
+/// test side, so that a later measurement can refuse a network that trained on its test games.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Sides {
+    pub years: Vec<i32>,
+    pub test_years: Vec<i32>,
+    #[serde(default)]
+    pub sample: Option<f64>,
+    #[serde(default)]
+    pub fraction: Option<f64>,
+}
+
+impl std::fmt::Display for Sides {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let years = |ys: &[i32]| match ys {
+            [] => "every year".to_string(),
+            ys => ys.iter().map(i32::to_string).collect::<Vec<_>>().join(","),
+        };
+        write!(f, "training years {}", years(&self.years))?;
+        match (self.sample, self.test_years.is_empty()) {
+            (Some(s), _) => write!(f, ", a sample of {s} of their games (the test the rest)")?,
+            (None, true) => write!(f, ", one game in ten held out for the test")?,
+            (None, false) => write!(f, ", test years {}", years(&self.test_years))?,
+        }
+        if let Some(fr) = self.fraction {
+            write!(f, ", {fr} of the training games")?;
+        }
+        Ok(())
+    }
+}
+
+impl Sides {
+    /// Which side game `g` is on: `Some(true)` the test, `Some(false)` training, `None` neither.
+    pub fn of(&self, games: &Games, g: i64) -> Option<bool> {
+        side_in(&self.years, &self.test_years, self.sample, self.fraction, games, g)
+    }
+}
+
+impl Split {
+    /// The sides a run of this split records.
+    pub fn sides(&self) -> Sides {
+        Sides {
+            years: self.years.clone(),
+            test_years: self.test_years.clone(),
+            sample: self.sample,
+            fraction: self.fraction,
+        }
+    }
 }
 
 /// Whether a training game is in the first `fraction` of the games (nested: 1/8 within 1/4 within 1/2),
@@ -54,15 +108,29 @@ pub fn held_out(game_id: i64) -> bool {
 
 /// Which side of `split` game `g` is on: `Some(true)` the test, `Some(false)` training, `None` neither.
 fn side_of(games: &Games, split: &Split, g: i64) -> Option<bool> {
+    side_in(&split.years, &split.test_years, split.sample, split.fraction, games, g)
+}
+
+/// The side of game `g` by the parts of a split ([`Split`], [`Sides`]).
+fn side_in(
+    years: &[i32],
+    test_years: &[i32],
+    sample: Option<f64>,
+    fraction: Option<f64>,
+    games: &Games,
+    g: i64,
+) -> Option<bool> {
     let in_years = |ys: &[i32]| ys.is_empty() || games.year(g).is_some_and(|y| ys.contains(&y));
-    if split.test_years.is_empty() {
-        in_years(&split.years).then(|| held_out(g))
-    } else if games.year(g).is_some_and(|y| split.test_years.contains(&y)) {
+    if let Some(f) = sample {
+        in_years(years).then(|| !haifu_ingest::stored::in_sample(g, Some(f)))
+    } else if test_years.is_empty() {
+        in_years(years).then(|| held_out(g))
+    } else if games.year(g).is_some_and(|y| test_years.contains(&y)) {
         Some(true)
     } else {
-        in_years(&split.years).then_some(false)
+        in_years(years).then_some(false)
     }
-    .filter(|&test| test || split.fraction.is_none_or(|f| in_fraction(g, f)))
+    .filter(|&test| test || fraction.is_none_or(|f| in_fraction(g, f)))
 }
 
 /// The year partitions that hold the games of either side.
@@ -284,5 +352,26 @@ mod tests {
             assert!((within - f).abs() < 0.03, "{f}: {within} of the held-out games");
         }
         assert!(ids.iter().all(|&g| in_fraction(g, 1.0)));
+    }
+
+    /// `--sample F` trains on the games `haifu style build --sample F` profiles and tests on the others, and the
+    /// sides a run records place every game as the split did.
+    #[test]
+    fn a_sample_split_trains_on_the_sampled_games_and_tests_on_the_rest() {
+        let games = Games::default();
+        let split = Split { sample: Some(0.8), players: 4, ..Split::default() };
+        let sides = split.sides();
+        let ids: Vec<i64> = (0..20_000).map(|i| i * 104_729 + 7).collect();
+        for &g in &ids {
+            let side = side_of(&games, &split, g);
+            assert_eq!(side, Some(!haifu_ingest::stored::in_sample(g, Some(0.8))));
+            assert_eq!(side, sides.of(&games, g));
+        }
+        let trained = ids.iter().filter(|&&g| side_of(&games, &split, g) == Some(false)).count() as f64;
+        assert!((trained / ids.len() as f64 - 0.8).abs() < 0.01);
+        // the recorded sides are read back as written
+        let back: Sides = serde_json::from_str(&serde_json::to_string(&sides).unwrap()).unwrap();
+        assert_eq!(back, sides);
+        assert!(sides.to_string().contains("a sample of 0.8"), "{sides}");
     }
 }

@@ -245,3 +245,12 @@ pub fn game_hash(game_id: i64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
 }
+
+/// Whether a game is in the sample `fraction` of the games (every game for `None`): the games whose
+/// [`game_hash`] lies in the first `fraction` of its range, so that a smaller fraction's games are among a
+/// larger one's. `haifu mine --sample`, `haifu style build --sample` and `haifu train --sample` choose by it.
+#[inline]
+pub fn in_sample(game_id: i64, fraction: Option<f64>) -> bool {
+    let Some(f) = fraction else { return true };
+    (game_hash(game_id) as f64) < f * (u64::MAX as f64)
+}

@@ -111,11 +111,7 @@ pub struct MineOptions {
 }
 
 /// Whether a game is in the sample `fraction` (see [`MineOptions::sample`]).
-#[inline]
-pub fn in_sample(game_id: i64, fraction: Option<f64>) -> bool {
-    let Some(f) = fraction else { return true };
-    (haifu_ingest::stored::game_hash(game_id) as f64) < f * (u64::MAX as f64)
-}
+pub use haifu_ingest::stored::in_sample;
 
 impl Default for MineOptions {
     fn default() -> Self {

@@ -24,6 +24,7 @@ mod embedding;
 mod neural;
 mod tables;
 mod train;
+mod vectors;
 
 fn main() {
     haifu::start();
@@ -122,6 +123,15 @@ impl haifu::Network for Torch {
         save: Option<&Path>,
     ) -> Result<Box<dyn haifu_style::embedding::Trainer>> {
         Ok(Box::new(embedding::Torch { from: from.map(Path::to_path_buf), save: save.map(Path::to_path_buf) }))
+    }
+
+    fn player_vectors(
+        &self,
+        run: &Path,
+        dataset: &Path,
+        players: u8,
+    ) -> Result<Box<dyn haifu_style::accuracy::PlayerVectors>> {
+        Ok(Box::new(vectors::Vectors::load(run, dataset, players)?))
     }
 }
 

@@ -17,6 +17,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         player: a.player.clone(),
         fraction: a.fraction,
         decisions: a.decisions,
+        sample: a.sample,
     };
     let opts = TrainOptions {
         arch: a.model,
@@ -36,6 +37,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         bf16: a.bf16,
         cudnn_benchmark: a.cudnn_benchmark,
         decisions: a.decisions,
+        sides: Some(split.sides()),
     };
     // a GPU's fixed start costs paid while the positions are read (haifu_neural::train::warm_up)
     let warming = std::thread::spawn({

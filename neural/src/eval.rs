@@ -107,6 +107,51 @@ pub fn load_run_of(dir: &Path, device: DeviceChoice, decisions: Decisions) -> Re
     open(dir, info, device)
 }
 
+/// A network conditioned on the player (`haifu train --player-vectors`) and its players in row order (row
+/// `i + 1` is `players[i]`, row 0 everyone's).
+pub struct PlayersRun {
+    pub run: Loaded,
+    pub players: Vec<String>,
+}
+
+/// A `--player-vectors` run of the discards, for scoring positions with its players' vectors.
+pub fn load_players_run(dir: &Path, device: DeviceChoice) -> Result<PlayersRun> {
+    let info = RunInfo::read(dir)?;
+    if info.player_vectors.is_none() {
+        bail!(
+            "{}: not a network conditioned on the players (written by `haifu train --player-vectors`)",
+            dir.display()
+        );
+    }
+    if info.decisions() != Decisions::Discards {
+        bail!("{}: a network of the {:?}; the discards' is asked for", dir.display(), info.decisions());
+    }
+    if info.epochs == 0 {
+        bail!("{}: no epoch finished yet (no checkpoint)", dir.display());
+    }
+    let players = crate::personal::read_players(dir)?;
+    Ok(PlayersRun { run: open(dir, info, device)?, players })
+}
+
+impl PlayersRun {
+    /// The log-probability of each position's played kind with each of `rows`' vectors (row 0: everyone's):
+    /// `[rows][positions]`.
+    pub fn label_log_probs(&self, p: &Positions, rows: &[u32], batch: usize) -> Vec<Vec<f32>> {
+        rows.iter()
+            .map(|&row| {
+                let data = OnDevice::new(p, self.run.device, false).with_players(&vec![row; p.len()]);
+                let mut out = Vec::with_capacity(p.len());
+                score(&self.run.net, &data, p.len(), batch, |logits, y| {
+                    let lp = logits.log_softmax(-1, tch::Kind::Float).gather(1, &y.unsqueeze(1), false);
+                    let lp = lp.squeeze_dim(1).to_device(Device::Cpu).contiguous();
+                    out.extend(Vec::<f32>::try_from(lp).unwrap_or_default());
+                });
+                out
+            })
+            .collect()
+    }
+}
+
 /// A run's network for its weights only (`haifu neural inspect`): any run with a checkpoint, a network
 /// conditioned on the player too (which the scoring functions here do not take: [`load_run_of`] refuses it).
 pub fn load_weights(dir: &Path, device: DeviceChoice) -> Result<Loaded> {

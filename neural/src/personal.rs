@@ -183,6 +183,16 @@ fn base_run(init: &Path, train: &Positions, opts: &TrainOptions) -> Result<RunIn
     if train.players.first().is_some_and(|&p| p != from.players) {
         bail!("--init {}: a network of {}-player positions, these are not", init.display(), from.players);
     }
+    // the vectors' test games must be games the global network never trained on either
+    if from.split != opts.sides {
+        bail!(
+            "--init {}: trained on another split of the games ({}) than these positions' ({}): give the same \
+             --years, --test-years, --sample and --fraction",
+            init.display(),
+            from.split.as_ref().map_or("not recorded".to_string(), ToString::to_string),
+            opts.sides.as_ref().map_or("not recorded".to_string(), ToString::to_string)
+        );
+    }
     Ok(from)
 }
 
@@ -228,6 +238,7 @@ pub fn train_players(
     let net = Net::Players(Box::new(player_net));
     let mut info = RunInfo::new(shape, from.players, false, opts.decisions);
     info.player_vectors = Some(vectors);
+    info.split = opts.sides.clone();
     info.write(&opts.out)?;
     let names_path = opts.out.join(PLAYERS_FILE);
     std::fs::write(&names_path, serde_json::to_string_pretty(&rows.names)? + "\n")

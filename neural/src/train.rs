@@ -71,6 +71,8 @@ pub struct TrainOptions {
     pub interpolate: Option<f64>,
     /// What the positions are: discards, or every other choice (their classes, [`crate::choices`]).
     pub decisions: Decisions,
+    /// The split the positions came from, recorded in `model.json` (none for positions of no dataset).
+    pub sides: Option<haifu_encoding::Sides>,
 }
 
 impl TrainOptions {
@@ -95,6 +97,7 @@ impl TrainOptions {
             tune: Tune::All,
             interpolate: None,
             decisions: Decisions::Discards,
+            sides: None,
         }
     }
 
@@ -124,6 +127,9 @@ pub struct RunInfo {
     /// size and rows; the players' names in `players.json`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub player_vectors: Option<crate::personal::VectorShape>,
+    /// The games it trained on and was tested on (runs before it was recorded have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub split: Option<haifu_encoding::Sides>,
 }
 
 pub const RUN_INFO: &str = "model.json";
@@ -143,6 +149,7 @@ impl RunInfo {
             epochs: 0,
             bf16,
             player_vectors: None,
+            split: None,
         }
     }
 
@@ -570,6 +577,14 @@ fn open_metrics(opts: &TrainOptions, vs: &mut nn::VarStore, info: &mut RunInfo) 
     let metrics = if opts.resume {
         let done = RunInfo::read(&opts.out)?;
         info.fits(&done, &format!("--resume {}", opts.out.display()))?;
+        if done.split.is_some() && done.split != info.split {
+            bail!(
+                "--resume {}: it trained on another split of the games ({}); these positions are of {}",
+                opts.out.display(),
+                done.split.as_ref().map_or("not recorded".to_string(), ToString::to_string),
+                info.split.as_ref().map_or("not recorded".to_string(), ToString::to_string)
+            );
+        }
         if done.epochs > 0 {
             vs.load(done.checkpoint(&opts.out))?;
         }
@@ -645,6 +660,7 @@ pub fn train_with_progress(
         vs.bfloat16();
     }
     let mut info = RunInfo::new(shape, train.players.first().copied().unwrap_or(4), opts.bf16, opts.decisions);
+    info.split = opts.sides.clone();
     let mut metrics = open_metrics(opts, &mut vs, &mut info)?;
     let start = starting_weights(opts, &vs)?;
     // the frozen layers' batch norm keeps the init's statistics: evaluation mode unless every weight trains

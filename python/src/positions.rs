@@ -37,7 +37,7 @@ fn split_of(
     if players != 3 && players != 4 {
         return Err(crate::bad_argument(format!("players={players}: 3 or 4")));
     }
-    Ok(Split { years, test_years, players, player, fraction, decisions })
+    Ok(Split { years, test_years, players, player, fraction, decisions, sample: None })
 }
 
 /// The training and test positions of `dataset` under `haifu train`'s split options (`--years`,

@@ -74,8 +74,18 @@ pub struct Method {
 }
 
 /// The methods, in the order of a trial's places.
-pub const METHODS: [&str; 9] =
-    ["score", "sequences", "rates", "habits", "choices", "discards", "decisions", "baseline", "embedding"];
+pub const METHODS: [&str; 10] = [
+    "score",
+    "sequences",
+    "rates",
+    "habits",
+    "choices",
+    "discards",
+    "decisions",
+    "baseline",
+    "embedding",
+    "player_vectors",
+];
 
 /// One trial: the right player's place by the whole score and by each of its parts alone.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -91,6 +101,8 @@ pub struct TrialPlace {
     pub decisions: usize,
     pub baseline: usize,
     pub embedding: Option<usize>,
+    /// By the network conditioned on the players (`--player-vectors`), where given.
+    pub player_vectors: Option<usize>,
 }
 
 /// The parts of the score a trial is placed by, in [`TrialPlace`]'s order.
@@ -246,6 +258,24 @@ fn embed(
 /// One trial: the player, the block's seats pooled, and the block's embedded games (where an embedding is given).
 type Trial<'a> = (&'a str, Observed, Option<&'a [Vec<f32>]>);
 
+/// The personal networks of `style accuracy --player-vectors RUN` (a network conditioned on the player, `haifu
+/// train --player-vectors`; the network binary implements it): each trial's discards scored with each profiled
+/// player's vector.
+pub trait PlayerVectors {
+    /// For each trial (its seats: game id, seat), the log-likelihood of its discards under each of `players`
+    /// (the database's order; a player without a vector gets the network's row for everyone). Refuses a
+    /// network that trained on any of `test_games`.
+    fn of_trials(&self, trials: &[&[(i64, u8)]], players: &[String], test_games: &[i64]) -> Result<Vec<Vec<f64>>>;
+}
+
+/// The network parts of a measurement, each where given: the learned embedding's trainer and the network
+/// conditioned on the players.
+#[derive(Default)]
+pub struct Networks<'a> {
+    pub embedding: Option<&'a dyn Trainer>,
+    pub player_vectors: Option<&'a dyn PlayerVectors>,
+}
+
 /// A trial's places by each of [`METHODS`] (past the last for the embedding where none is given).
 type Places = [usize; METHODS.len()];
 
@@ -280,8 +310,9 @@ struct Rankers<'a> {
 }
 
 impl Rankers<'_> {
-    /// The right player's place by each method, given the trial's sequences' log-likelihoods.
-    fn place(&self, (p, o, games): &Trial<'_>, sequences: &[f64]) -> Places {
+    /// The right player's place by each method, given the trial's sequences' log-likelihoods and its personal
+    /// networks' (where given).
+    fn place(&self, (p, o, games): &Trial<'_>, sequences: &[f64], vectors: Option<&[f64]>) -> Places {
         let scores = self.scorer.rank_given(o, sequences);
         let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; METHODS.len()] };
         let parts = PARTS.map(|f| 1 + scores.iter().filter(|s| f(s) > f(me)).count());
@@ -298,19 +329,28 @@ impl Rankers<'_> {
             _ => usize::MAX,
         };
         let [score, sequences, rates, habits, choices, discards, decisions] = parts;
-        [score, sequences, rates, habits, choices, discards, decisions, baseline, embedding]
+        let vectors = vectors.map_or(usize::MAX, |ll| place_of(&self.lda.players, p, ll));
+        [score, sequences, rates, habits, choices, discards, decisions, baseline, embedding, vectors]
     }
 }
 
 /// The figures of one block size from its trials' places.
-fn row_of(k: usize, players: usize, n_players: f64, trials: &[Trial<'_>], places: &[Places], embeds: bool) -> Accuracy {
+fn row_of(
+    k: usize,
+    players: usize,
+    n_players: f64,
+    trials: &[Trial<'_>],
+    places: &[Places],
+    given: [bool; 2],
+) -> Accuracy {
+    let [embeds, vectors] = given;
     let n = places.len().max(1) as f64;
     let share = |i: usize, top: usize| places.iter().filter(|p| p[i] <= top).count() as f64 / n;
     let hits = |i: usize| places.iter().filter(|p| p[i] == 1).count() as u64;
     let interval = |i: usize| wilson(Count { offered: places.len() as u64, taken: hits(i) }).unwrap_or((0.0, 1.0));
     let mean_place = |i: usize| places.iter().map(|p| p[i] as f64).sum::<f64>() / n;
     let methods = (0..METHODS.len())
-        .filter(|&i| embeds || METHODS[i] != "embedding")
+        .filter(|&i| (embeds || METHODS[i] != "embedding") && (vectors || METHODS[i] != "player_vectors"))
         .map(|i| Method {
             method: METHODS[i],
             top1: share(i, 1),
@@ -343,7 +383,10 @@ fn row_of(k: usize, players: usize, n_players: f64, trials: &[Trial<'_>], places
             .iter()
             .zip(places)
             .map(
-                |((p, _, _), &[place, sequences, rates, habits, choices, discards, decisions, baseline, embedding])| {
+                |(
+                    (p, _, _),
+                    &[place, sequences, rates, habits, choices, discards, decisions, baseline, embedding, own],
+                )| {
                     TrialPlace {
                         player: p.to_string(),
                         place,
@@ -355,6 +398,7 @@ fn row_of(k: usize, players: usize, n_players: f64, trials: &[Trial<'_>], places
                         decisions,
                         baseline,
                         embedding: embeds.then_some(embedding),
+                        player_vectors: vectors.then_some(own),
                     }
                 },
             )
@@ -370,8 +414,9 @@ pub fn measure(
     dataset: &Path,
     years: &[i32],
     block_sizes: &[usize],
-    trainer: Option<&dyn Trainer>,
+    networks: &Networks<'_>,
 ) -> Result<AccuracyReport> {
+    let trainer = networks.embedding;
     let db = scorer.db();
     if block_sizes.contains(&0) {
         bail!("--games: a trial pools at least one game");
@@ -402,10 +447,23 @@ pub fn measure(
         // every trial's sequences against every table in one call, then the right player's place by each method
         let sequences =
             likelihoods.of_trials(&trials.iter().map(|(_, o, _)| o.sequences.as_slice()).collect::<Vec<_>>())?;
-        let places: Vec<Places> = trials.par_iter().zip(&sequences).map(|(t, seqs)| rankers.place(t, seqs)).collect();
+        let vectors = match networks.player_vectors {
+            Some(n) => {
+                let players: Vec<String> = db.profiles.iter().map(|p| p.player.clone()).collect();
+                let seats: Vec<&[(i64, u8)]> = trials.iter().map(|(_, o, _)| o.seats.as_slice()).collect();
+                let tested: Vec<i64> = read.test.iter().map(|&i| read.games[i].game_id).collect();
+                Some(n.of_trials(&seats, &players, &tested)?)
+            }
+            None => None,
+        };
+        let places: Vec<Places> = (0..trials.len())
+            .into_par_iter()
+            .map(|i| rankers.place(&trials[i], &sequences[i], vectors.as_ref().map(|v| v[i].as_slice())))
+            .collect();
         scored_games += trials.len() * k;
         let players = seats.values().filter(|o| o.len() >= k).count();
-        rows.push(row_of(k, players, db.profiles.len() as f64, &trials, &places, embedded.is_some()));
+        let given = [embedded.is_some(), vectors.is_some()];
+        rows.push(row_of(k, players, db.profiles.len() as f64, &trials, &places, given));
     }
     let pooled: Vec<(&str, usize, Discards)> = seats
         .iter()

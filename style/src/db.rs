@@ -24,7 +24,6 @@ use arrow::array::{Array, AsArray};
 use arrow::datatypes::UInt64Type;
 use hashbrown::HashMap;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use haifu_imitate::{LoadOptions, SeqTable, Tables, ALL_SCOPE};

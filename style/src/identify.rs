@@ -46,6 +46,8 @@ pub struct Observed {
     pub baseline: Vec<crate::baseline::GameFeatures>,
     /// Its chosen discards as the discard model reads them ([`crate::discards`]).
     pub discards: Discards,
+    /// The seats observed: (game id, seat).
+    pub seats: Vec<(i64, u8)>,
 }
 
 impl Observed {
@@ -56,6 +58,7 @@ impl Observed {
         self.choices.add(&o.choices);
         self.baseline.extend_from_slice(&o.baseline);
         self.discards.add(&o.discards);
+        self.seats.extend_from_slice(&o.seats);
     }
 }
 

@@ -37,6 +37,7 @@ pub fn observe_game(g: &Played) -> Vec<Observed> {
             habits,
             baseline: vec![x],
             discards,
+            seats: vec![(g.game_id, seat)],
             ..Observed::default()
         })
         .collect()

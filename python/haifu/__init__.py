@@ -151,11 +151,12 @@ def positions(
     players: int = 4,
     player: Optional[str] = None,
     fraction: Optional[float] = None,
+    sample: Optional[float] = None,
     decisions: str = "discards",
 ) -> "tuple[Positions, Positions]":
     """The training and test positions of ``haifu train DATASET`` with the same options (``--years``,
-    ``--test-years``, ``--players``, ``--player``, ``--fraction``, ``--decisions``): the same bytes, from the
-    dataset's positions cache or replayed in parallel and cached as ``haifu train`` does."""
+    ``--test-years``, ``--players``, ``--player``, ``--fraction``, ``--sample``, ``--decisions``): the same bytes,
+    from the dataset's positions cache or replayed in parallel and cached as ``haifu train`` does."""
     train, test = _haifu.positions(
         os.fspath(dataset),
         years=list(years),
@@ -163,6 +164,7 @@ def positions(
         players=players,
         player=player,
         fraction=fraction,
+        sample=sample,
         decisions=decisions,
     )
     return Positions(**train), Positions(**test)
@@ -178,6 +180,7 @@ def batches(
     players: int = 4,
     player: Optional[str] = None,
     fraction: Optional[float] = None,
+    sample: Optional[float] = None,
     decisions: str = "discards",
 ) -> Iterator[Positions]:
     """The training side (or the test side, ``test=True``) of the same split as :func:`positions`, the same
@@ -193,6 +196,7 @@ def batches(
         players=players,
         player=player,
         fraction=fraction,
+        sample=sample,
         decisions=decisions,
     )
     for arrays in it:

@@ -49,6 +49,7 @@ def positions(
     players: int = 4,
     player: Optional[str] = None,
     fraction: Optional[float] = None,
+    sample: Optional[float] = None,
     decisions: str = "discards",
 ) -> tuple[dict, dict]: ...
 def shanten(hand: str) -> int: ...
@@ -88,6 +89,7 @@ def position_batches(
     players: int = 4,
     player: Optional[str] = None,
     fraction: Optional[float] = None,
+    sample: Optional[float] = None,
     decisions: str = "discards",
 ) -> PositionBatches: ...
 

@@ -31,21 +31,28 @@ fn split_of(
     players: u8,
     player: Option<String>,
     fraction: Option<f64>,
+    sample: Option<f64>,
     decisions: &str,
 ) -> PyResult<Split> {
     let decisions: Decisions = decisions.parse().map_err(crate::bad_argument)?;
     if players != 3 && players != 4 {
         return Err(crate::bad_argument(format!("players={players}: 3 or 4")));
     }
-    Ok(Split { years, test_years, players, player, fraction, decisions, sample: None })
+    if sample.is_some() && !test_years.is_empty() {
+        return Err(crate::bad_argument("sample= and test_years= both choose the test games: give one"));
+    }
+    if sample.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
+        return Err(crate::bad_argument(format!("sample={sample:?}: a share above 0 and at most 1")));
+    }
+    Ok(Split { years, test_years, players, player, fraction, decisions, sample })
 }
 
 /// The training and test positions of `dataset` under `haifu train`'s split options (`--years`,
-/// `--test-years`, `--players`, `--player`, `--fraction`, `--decisions`), read from the positions cache or
-/// replayed (in parallel, the GIL released) and cached, as `haifu train` does.
+/// `--test-years`, `--players`, `--player`, `--fraction`, `--sample`, `--decisions`), read from the positions
+/// cache or replayed (in parallel, the GIL released) and cached, as `haifu train` does.
 #[pyfunction]
 #[pyo3(signature = (dataset, *, years = Vec::new(), test_years = Vec::new(), players = 4, player = None,
-    fraction = None, decisions = "discards"))]
+    fraction = None, sample = None, decisions = "discards"))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, one per `haifu train` split option
 fn positions<'py>(
     py: Python<'py>,
@@ -55,9 +62,10 @@ fn positions<'py>(
     players: u8,
     player: Option<String>,
     fraction: Option<f64>,
+    sample: Option<f64>,
     decisions: &str,
 ) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
-    let split = split_of(years, test_years, players, player, fraction, decisions)?;
+    let split = split_of(years, test_years, players, player, fraction, sample, decisions)?;
     let (train, test) =
         py.detach(|| haifu_encoding::load(&dataset, &Games::read(&dataset)?, &split)).map_err(|e| crate::error(&e))?;
     Ok((arrays(py, train)?, arrays(py, test)?))
@@ -88,7 +96,7 @@ impl PositionBatches {
 /// rows in the same order, in batches of `batch_size` (the last one shorter).
 #[pyfunction]
 #[pyo3(signature = (dataset, *, test = false, batch_size = 65536, years = Vec::new(), test_years = Vec::new(),
-    players = 4, player = None, fraction = None, decisions = "discards"))]
+    players = 4, player = None, fraction = None, sample = None, decisions = "discards"))]
 #[allow(clippy::too_many_arguments)] // as positions, and the side and the batch
 fn position_batches(
     py: Python<'_>,
@@ -100,9 +108,10 @@ fn position_batches(
     players: u8,
     player: Option<String>,
     fraction: Option<f64>,
+    sample: Option<f64>,
     decisions: &str,
 ) -> PyResult<PositionBatches> {
-    let split = split_of(years, test_years, players, player, fraction, decisions)?;
+    let split = split_of(years, test_years, players, player, fraction, sample, decisions)?;
     if batch_size == 0 {
         return Err(crate::bad_argument("batch_size=0: a batch holds at least one position"));
     }

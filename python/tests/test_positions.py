@@ -105,3 +105,17 @@ def test_batches_of_a_player_and_of_a_cache_built_by_them(sim_dataset, tmp_path)
     assert joined(parts)["features"].tobytes() == train.features.tobytes()
     with pytest.raises(ValueError, match="batch_size=0"):
         next(haifu.batches(ds, batch_size=0))
+
+
+def test_a_sample_split_is_the_games_style_build_profiles(sim_dataset):
+    """``sample=0.8`` trains on the games ``haifu style build --sample 0.8`` profiles and tests on the others: every
+    game on one side only, about four in five training, and the batches give the same positions."""
+    train, test = haifu.positions(sim_dataset, sample=0.8)
+    train_games, test_games = set(train.game.tolist()), set(test.game.tolist())
+    assert train_games and test_games and not train_games & test_games
+    share = len(train_games) / (len(train_games) + len(test_games))
+    assert 0.5 <= share < 1.0, share
+    parts = list(haifu.batches(sim_dataset, test=True, batch_size=997, sample=0.8))
+    assert joined(parts)["features"].tobytes() == test.features.tobytes()
+    with pytest.raises(ValueError, match="give one"):
+        haifu.positions(sim_dataset, sample=0.8, test_years=[2023])

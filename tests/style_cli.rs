@@ -315,6 +315,7 @@ fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path
         assert!(lo <= c && c <= hi, "{r}");
     }
     assert!(html.contains("data-name=\"discard_preferences\""));
+    assert!(html.contains("The discard preference furthest from everyone"), "the findings name it");
     assert_eq!(
         j["tables"].as_array().unwrap().iter().find(|t| t["name"] == "moves").unwrap()["rows"],
         read("moves")["rows"]

@@ -410,6 +410,7 @@ fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> V
 /// characteristic sequence. `counts`: games read, individual moves of style, chosen discards.
 fn findings_of(
     habits: Option<&Table>,
+    preferences: Option<&Table>,
     characteristic: &Table,
     counts: (usize, usize, u64),
     o: &PlayerOptions,
@@ -430,6 +431,19 @@ fn findings_of(
                 row[7].shown()
             ));
         }
+    }
+    if let Some(row) = preferences.and_then(|p| p.rows.first()) {
+        findings.push(format!(
+            "The discard preference furthest from everyone's: {} ({}), a coefficient of {} (95%: {} to {}) against \
+             everyone's {} ({} posterior deviations away).",
+            row[0].shown(),
+            row[6].shown(),
+            row[1].shown(),
+            row[2].shown(),
+            row[3].shown(),
+            row[4].shown(),
+            row[5].shown()
+        ));
     }
     findings.push(format!(
         "{} games of {} ({}): {style_moves} individual moves of style in {decisions} chosen discards ({:.1} per 100), \
@@ -500,7 +514,8 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
 
     let mut page = Page::new(format!("{}: style and individual moves", o.player));
     let years = if o.years.is_empty() { "every year".to_string() } else { format!("years {}", years_text(&o.years)) };
-    let findings = findings_of(habits.as_ref(), &characteristic, (mine.len(), style_moves, decisions), o, &years);
+    let counts = (mine.len(), style_moves, decisions);
+    let findings = findings_of(habits.as_ref(), preferences.as_ref(), &characteristic, counts, o, &years);
     page.push(Block::Findings(findings));
     page.push(Block::Paragraph(format!(
         "Games read from {} ({}); profile and tables from the style database {}.",

@@ -56,11 +56,16 @@ impl Vectors {
 }
 
 impl PlayerVectors for Vectors {
-    fn of_trials(&self, trials: &[&[(i64, u8)]], players: &[String], test_games: &[i64]) -> Result<Vec<Vec<f64>>> {
+    fn of_seats(
+        &self,
+        seats: &[(i64, u8)],
+        players: &[String],
+        test_games: &[i64],
+    ) -> Result<HashMap<(i64, u8), Vec<f64>>> {
         let games = Games::read(&self.dataset)?;
         self.unseen(&games, test_games)?;
-        let wanted: HashSet<(i64, u8)> = trials.iter().flat_map(|t| t.iter().copied()).collect();
-        // the partitions of the trials' years (every one where a game has no year)
+        let wanted: HashSet<(i64, u8)> = seats.iter().copied().collect();
+        // the partitions of the seats' years (every one where a game has no year)
         let years: Option<BTreeSet<i32>> = wanted.iter().map(|&(g, _)| games.year(g)).collect();
         let years: Vec<i32> = years.map(|y| y.into_iter().collect()).unwrap_or_default();
         let all = load_years(&self.dataset, &games, &years, self.players)?;
@@ -81,23 +86,14 @@ impl PlayerVectors for Vectors {
         let distinct: Vec<u32> = rows.iter().copied().collect::<BTreeSet<_>>().into_iter().collect();
         let at: HashMap<u32, usize> = distinct.iter().enumerate().map(|(i, &r)| (r, i)).collect();
         let log_probs = self.run.label_log_probs(&p, &distinct, self.run.run.default_batch());
-        // each seat's log-likelihood under each distinct row
-        let mut by_seat: HashMap<(i64, u8), Vec<f64>> = HashMap::new();
+        // each seat's log-likelihood under each distinct row, then under each database player's
+        let mut by_row: HashMap<(i64, u8), Vec<f64>> = HashMap::new();
         for i in 0..p.len() {
-            let sums = by_seat.entry((p.game[i], p.seat[i])).or_insert_with(|| vec![0.0; distinct.len()]);
+            let sums = by_row.entry((p.game[i], p.seat[i])).or_insert_with(|| vec![0.0; distinct.len()]);
             for (s, lp) in sums.iter_mut().zip(&log_probs) {
                 *s += f64::from(lp[i]);
             }
         }
-        Ok(trials
-            .iter()
-            .map(|seats| {
-                let mut per_row = vec![0.0; distinct.len()];
-                for s in seats.iter().filter_map(|seat| by_seat.get(seat)) {
-                    per_row.iter_mut().zip(s).for_each(|(a, b)| *a += b);
-                }
-                rows.iter().map(|r| per_row[at[r]]).collect()
-            })
-            .collect())
+        Ok(by_row.into_iter().map(|(seat, sums)| (seat, rows.iter().map(|r| sums[at[r]]).collect())).collect())
     }
 }

@@ -259,13 +259,28 @@ fn embed(
 type Trial<'a> = (&'a str, Observed, Option<&'a [Vec<f32>]>);
 
 /// The personal networks of `style accuracy --player-vectors RUN` (a network conditioned on the player, `haifu
-/// train --player-vectors`; the network binary implements it): each trial's discards scored with each profiled
-/// player's vector.
+/// train --player-vectors`; the network binary implements it): each test seat's discards scored with each
+/// profiled player's vector.
 pub trait PlayerVectors {
-    /// For each trial (its seats: game id, seat), the log-likelihood of its discards under each of `players`
-    /// (the database's order; a player without a vector gets the network's row for everyone). Refuses a
-    /// network that trained on any of `test_games`.
-    fn of_trials(&self, trials: &[&[(i64, u8)]], players: &[String], test_games: &[i64]) -> Result<Vec<Vec<f64>>>;
+    /// For each seat (game id, seat), the log-likelihood of its discards under each of `players` (the database's
+    /// order; a player without a vector gets the network's row for everyone). Refuses a network that trained on
+    /// any of `test_games`.
+    fn of_seats(
+        &self,
+        seats: &[(i64, u8)],
+        players: &[String],
+        test_games: &[i64],
+    ) -> Result<std::collections::HashMap<(i64, u8), Vec<f64>>>;
+}
+
+/// A trial's log-likelihood under each player: the sum over its seats (a seat the network has no position of
+/// adds nothing).
+fn summed(seats: &[(i64, u8)], by_seat: &std::collections::HashMap<(i64, u8), Vec<f64>>, players: usize) -> Vec<f64> {
+    let mut sum = vec![0.0; players];
+    for s in seats.iter().filter_map(|seat| by_seat.get(seat)) {
+        sum.iter_mut().zip(s).for_each(|(a, b)| *a += b);
+    }
+    sum
 }
 
 /// The network parts of a measurement, each where given: the learned embedding's trainer and the network
@@ -434,6 +449,16 @@ pub fn measure(
         Some(t) => Some(embed(db, t, &seats_of(db, &choices, &read, &read.profile), &seats)?),
         None => None,
     };
+    // every test seat scored by the players' vectors once, for all block sizes
+    let by_seat = match networks.player_vectors {
+        Some(n) => {
+            let players: Vec<String> = db.profiles.iter().map(|p| p.player.clone()).collect();
+            let all: Vec<(i64, u8)> = seats.values().flatten().flat_map(|o| o.seats.iter().copied()).collect();
+            let tested: Vec<i64> = read.test.iter().map(|&i| read.games[i].game_id).collect();
+            Some(n.of_seats(&all, &players, &tested)?)
+        }
+        None => None,
+    };
     let rankers = Rankers { scorer, lda: fit_baseline(db, &read)?, centroids: embedded.as_ref().map(|e| &e.0) };
     let started = Instant::now();
     let mut scored_games = 0usize;
@@ -447,15 +472,8 @@ pub fn measure(
         // every trial's sequences against every table in one call, then the right player's place by each method
         let sequences =
             likelihoods.of_trials(&trials.iter().map(|(_, o, _)| o.sequences.as_slice()).collect::<Vec<_>>())?;
-        let vectors = match networks.player_vectors {
-            Some(n) => {
-                let players: Vec<String> = db.profiles.iter().map(|p| p.player.clone()).collect();
-                let seats: Vec<&[(i64, u8)]> = trials.iter().map(|(_, o, _)| o.seats.as_slice()).collect();
-                let tested: Vec<i64> = read.test.iter().map(|&i| read.games[i].game_id).collect();
-                Some(n.of_trials(&seats, &players, &tested)?)
-            }
-            None => None,
-        };
+        let vectors: Option<Vec<Vec<f64>>> =
+            by_seat.as_ref().map(|b| trials.iter().map(|(_, o, _)| summed(&o.seats, b, db.profiles.len())).collect());
         let places: Vec<Places> = (0..trials.len())
             .into_par_iter()
             .map(|i| rankers.place(&trials[i], &sequences[i], vectors.as_ref().map(|v| v[i].as_slice())))

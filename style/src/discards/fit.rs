@@ -1,0 +1,387 @@
+//! The discard model's coefficients: everyone's and each player's fitted by Newton's method (a player's under
+//! a normal prior around everyone's), written to and read from `discard_model.parquet`, and a player's set
+//! against everyone's.
+
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use arrow::array::{Array, AsArray};
+use arrow::datatypes::{Float64Type, UInt64Type};
+use hashbrown::HashMap;
+use nalgebra::{DMatrix, DVector};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use haifu_ingest::columns;
+use haifu_ingest::columns::{Float64, Table, UInt64, Utf8};
+use haifu_mining::tables::write_table;
+
+use super::{feature_name, feature_what, log_sum_exp, of_seats, Discards, FEATURES, MODEL_FILE, PRIOR_SD};
+use crate::played::Played;
+
+/// The model's coefficients, in the order of [`feature_name`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coefficients(pub [f64; FEATURES]);
+
+impl Default for Coefficients {
+    fn default() -> Coefficients {
+        Coefficients([0.0; FEATURES])
+    }
+}
+
+/// Fitted coefficients: their values, their posterior standard deviations and the choices they were fitted on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fitted {
+    pub coefficients: Coefficients,
+    pub sd: [f64; FEATURES],
+    pub choices: u64,
+}
+
+/// The log-likelihood of choices, its gradient and its negative Hessian at some coefficients.
+struct Curvature {
+    value: f64,
+    gradient: [f64; FEATURES],
+    information: Vec<f64>,
+}
+
+impl Curvature {
+    fn zero() -> Curvature {
+        Curvature { value: 0.0, gradient: [0.0; FEATURES], information: vec![0.0; FEATURES * FEATURES] }
+    }
+
+    fn merge(mut self, o: Curvature) -> Curvature {
+        self.value += o.value;
+        self.gradient.iter_mut().zip(o.gradient).for_each(|(a, b)| *a += b);
+        self.information.iter_mut().zip(o.information).for_each(|(a, b)| *a += b);
+        self
+    }
+
+    fn of(data: &[&Discards], w: &[f64; FEATURES]) -> Curvature {
+        data.par_iter()
+            .map(|d| {
+                let mut c = Curvature::zero();
+                let mut u = Vec::new();
+                for (cands, chosen) in d.each() {
+                    u.clear();
+                    u.extend(cands.iter().map(|c| c.utility(w)));
+                    let z = log_sum_exp(&u);
+                    c.value += u[chosen] - z;
+                    // information = sum over candidates of p x x' less mean mean': the first term sparse (a
+                    // candidate has a few marks), the second over the features some candidate has
+                    let (mut mean, mut any) = ([0.0; FEATURES], 0u64);
+                    for (cand, &ui) in cands.iter().zip(&u) {
+                        let p = (ui - z).exp();
+                        cand.add_to(&mut mean, p);
+                        let (idx, n) = cand.features();
+                        for &i in &idx[..n] {
+                            any |= 1 << i;
+                            let xi = cand.value(i);
+                            let row = &mut c.information[i * FEATURES..(i + 1) * FEATURES];
+                            for &j in &idx[..n] {
+                                row[j] += p * xi * cand.value(j);
+                            }
+                        }
+                    }
+                    cands[chosen].add_to(&mut c.gradient, 1.0);
+                    c.gradient.iter_mut().zip(&mean).for_each(|(g, m)| *g -= m);
+                    let mut is = any;
+                    while is != 0 {
+                        let i = is.trailing_zeros() as usize;
+                        is &= is - 1;
+                        let row = &mut c.information[i * FEATURES..(i + 1) * FEATURES];
+                        let mut js = any;
+                        while js != 0 {
+                            let j = js.trailing_zeros() as usize;
+                            js &= js - 1;
+                            row[j] -= mean[i] * mean[j];
+                        }
+                    }
+                }
+                c
+            })
+            .reduce(Curvature::zero, Curvature::merge)
+    }
+}
+
+/// The most probable coefficients for `data` under a normal prior of precision `precision` centred on `centre`
+/// (Newton's method on a concave objective, each step halved while it does not improve).
+fn fit(data: &[&Discards], centre: &[f64; FEATURES], precision: f64) -> Fitted {
+    let objective = |w: &[f64; FEATURES], c: &Curvature| {
+        c.value - 0.5 * precision * w.iter().zip(centre).map(|(a, b)| (a - b).powi(2)).sum::<f64>()
+    };
+    let mut w = *centre;
+    let mut at = Curvature::of(data, &w);
+    for _ in 0..50 {
+        let mut h = DMatrix::from_row_slice(FEATURES, FEATURES, &at.information);
+        for i in 0..FEATURES {
+            h[(i, i)] += precision;
+        }
+        let g =
+            DVector::from_iterator(FEATURES, (0..FEATURES).map(|i| at.gradient[i] - precision * (w[i] - centre[i])));
+        let Some(step) = h.cholesky().map(|c| c.solve(&g)) else { break };
+        let before = objective(&w, &at);
+        let mut scale = 1.0;
+        let mut moved = false;
+        for _ in 0..20 {
+            let mut next = w;
+            next.iter_mut().zip(step.iter()).for_each(|(x, s)| *x += scale * s);
+            let there = Curvature::of(data, &next);
+            if objective(&next, &there) >= before - 1e-9 {
+                (w, at, moved) = (next, there, true);
+                break;
+            }
+            scale /= 2.0;
+        }
+        if !moved || step.amax() * scale < 1e-7 {
+            break;
+        }
+    }
+    let mut h = DMatrix::from_row_slice(FEATURES, FEATURES, &at.information);
+    for i in 0..FEATURES {
+        h[(i, i)] += precision;
+    }
+    let inverse =
+        h.try_inverse().unwrap_or_else(|| DMatrix::from_diagonal_element(FEATURES, FEATURES, 1.0 / precision));
+    let sd = std::array::from_fn(|i| inverse[(i, i)].max(0.0).sqrt());
+    Fitted { coefficients: Coefficients(w), sd, choices: data.iter().map(|d| d.len() as u64).sum() }
+}
+
+/// Precision of the weak prior everyone's coefficients get (keeps a feature no choice ever varied at 0).
+const EVERYONE_PRECISION: f64 = 1.0;
+
+/// Everyone's coefficients are fitted on at most this many games (their posterior deviations are then about
+/// 0.01 or less; more games would only cost memory: a game's choices take some 8 KB a seat).
+pub const EVERYONE_GAMES: usize = 10_000;
+
+/// The model of a database: everyone's coefficients and each profiled player's.
+#[derive(Clone, Debug, Default)]
+pub struct DiscardModel {
+    pub everyone: Option<Fitted>,
+    pub players: HashMap<String, Fitted>,
+}
+
+impl DiscardModel {
+    /// Fits everyone's coefficients on every seat of `all`, then each of `players`' on their own choices (a
+    /// player's seats, each apart).
+    pub fn fit(all: &[&Discards], players: &[(&str, Vec<&Discards>)]) -> DiscardModel {
+        let everyone = fit(all, &[0.0; FEATURES], EVERYONE_PRECISION);
+        let centre = everyone.coefficients.0;
+        let precision = 1.0 / (PRIOR_SD * PRIOR_SD);
+        let players = players.par_iter().map(|(p, d)| (p.to_string(), fit(d, &centre, precision))).collect();
+        DiscardModel { everyone: Some(everyone), players }
+    }
+
+    /// The model of a database's games: everyone's coefficients from every seat of at most [`EVERYONE_GAMES`] of
+    /// them (chosen by a hash of the game id where there are more), each of `players`' from all their seats.
+    pub fn of_games(games: &[Played], players: &[String]) -> DiscardModel {
+        let share = (EVERYONE_GAMES as f64 / games.len().max(1) as f64).min(1.0);
+        let profiled: hashbrown::HashSet<&str> = players.iter().map(String::as_str).collect();
+        let seats: Vec<(bool, Vec<Discards>)> = games
+            .par_iter()
+            .map(|g| {
+                let everyone = share >= 1.0 || haifu_mining::mine::in_sample(g.game_id, Some(share));
+                let keep = |s: u8| everyone || profiled.contains(g.names[usize::from(s)].as_str());
+                (everyone, of_seats(g, keep))
+            })
+            .collect();
+        let all: Vec<&Discards> = seats.iter().filter(|(e, _)| *e).flat_map(|(_, d)| d).collect();
+        let mut own: HashMap<&str, Vec<&Discards>> = players.iter().map(|p| (p.as_str(), Vec::new())).collect();
+        for (g, (_, game)) in games.iter().zip(&seats) {
+            for (name, d) in g.names.iter().zip(game) {
+                if let Some(o) = own.get_mut(name.as_str()) {
+                    o.push(d);
+                }
+            }
+        }
+        let own: Vec<(&str, Vec<&Discards>)> =
+            players.iter().map(|p| (p.as_str(), own.remove(p.as_str()).unwrap_or_default())).collect();
+        DiscardModel::fit(&all, &own)
+    }
+
+    /// A player's coefficients: their own, or everyone's for a player the model has none of.
+    pub fn of(&self, player: &str) -> Option<&Coefficients> {
+        self.players.get(player).or(self.everyone.as_ref()).map(|f| &f.coefficients)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.everyone.is_none()
+    }
+
+    /// Writes every player's coefficients and everyone's (as `all_scope`).
+    pub fn write(&self, path: &Path, all_scope: &str) -> Result<()> {
+        let mut rows: Vec<(&str, &Fitted)> = self.players.iter().map(|(p, f)| (p.as_str(), f)).collect();
+        rows.sort_by_key(|(p, _)| *p);
+        if let Some(e) = &self.everyone {
+            rows.push((all_scope, e));
+        }
+        write_table(path, |t: &mut ModelTable| {
+            for (player, f) in &rows {
+                for i in 0..FEATURES {
+                    t.push(&(*player, i, *f));
+                }
+            }
+        })
+    }
+
+    /// The model of a database (empty where it has none: built before the model).
+    pub fn read_db(dir: &Path, all_scope: &str) -> Result<DiscardModel> {
+        let path = dir.join(MODEL_FILE);
+        let mut model = DiscardModel::default();
+        let Ok(file) = std::fs::File::open(&path) else { return Ok(model) };
+        let index: HashMap<String, usize> = (0..FEATURES).map(|i| (feature_name(i), i)).collect();
+        let mut read: HashMap<String, (Fitted, usize)> = HashMap::new();
+        for batch in ParquetRecordBatchReaderBuilder::try_new(file)?.build()? {
+            let b = batch.with_context(|| path.display().to_string())?;
+            let col = |c: &str| b.column_by_name(c).with_context(|| format!("{}: no {c} column", path.display()));
+            let (player, feature) = (col("player")?.as_string::<i32>(), col("feature")?.as_string::<i32>());
+            let (value, sd) =
+                (col("coefficient")?.as_primitive::<Float64Type>(), col("sd")?.as_primitive::<Float64Type>());
+            let choices = col("choices")?.as_primitive::<UInt64Type>();
+            for i in 0..b.num_rows() {
+                if player.is_null(i) || feature.is_null(i) {
+                    bail!("{}: row {i} names no player or feature", path.display());
+                }
+                let Some(&f) = index.get(feature.value(i)) else {
+                    bail!(
+                        "{}: feature {:?} is not this haifu's (build the database again)",
+                        path.display(),
+                        feature.value(i)
+                    )
+                };
+                let e = read.entry_ref(player.value(i)).or_insert_with(|| {
+                    (Fitted { coefficients: Coefficients::default(), sd: [0.0; FEATURES], choices: 0 }, 0)
+                });
+                (e.0.coefficients.0[f], e.0.sd[f], e.0.choices, e.1) =
+                    (value.value(i), sd.value(i), choices.value(i), e.1 + 1);
+            }
+        }
+        for (player, (fitted, n)) in read {
+            if n != FEATURES {
+                bail!("{}: {player} has {n} coefficients, not {FEATURES}", path.display());
+            }
+            if player == all_scope {
+                model.everyone = Some(fitted);
+            } else {
+                model.players.insert(player, fitted);
+            }
+        }
+        if model.everyone.is_none() && !model.players.is_empty() {
+            bail!("{}: no {all_scope} row", path.display());
+        }
+        Ok(model)
+    }
+}
+
+columns! {
+    /// `discard_model.parquet`: per profiled player and ALL, each coefficient with its posterior sd.
+    pub struct ModelTable("discard_model") for<'a> |r: (&'a str, usize, &'a Fitted)| {
+        let (player, f, fitted) = *r;
+        let name = feature_name(f);
+    }
+    player: Utf8 = player,
+    feature: Utf8 = name.as_str(),
+    coefficient: Float64 = fitted.coefficients.0[f],
+    sd: Float64 = fitted.sd[f],
+    choices: UInt64 = fitted.choices,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Distinct {
+    pub name: String,
+    pub what: String,
+    pub coefficient: f64,
+    /// The coefficient's 95% interval (1.96 posterior standard deviations each side).
+    pub interval: (f64, f64),
+    pub everyone: f64,
+    /// How many posterior standard deviations the player's coefficient lies from everyone's: the ranking key.
+    pub z: f64,
+}
+
+/// The player's coefficients, the most distinctive first (largest |z|).
+pub fn distinctive(own: &Fitted, everyone: &Fitted) -> Vec<Distinct> {
+    let mut v: Vec<Distinct> = (0..FEATURES)
+        .map(|i| {
+            let (c, e, sd) = (own.coefficients.0[i], everyone.coefficients.0[i], own.sd[i].max(1e-9));
+            Distinct {
+                name: feature_name(i),
+                what: feature_what(i),
+                coefficient: c,
+                interval: (c - 1.96 * sd, c + 1.96 * sd),
+                everyone: e,
+                z: (c - e) / sd,
+            }
+        })
+        .collect();
+    v.sort_by(|a, b| b.z.abs().total_cmp(&a.z.abs()).then_with(|| a.name.cmp(&b.name)));
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{feature, Draw};
+    use super::super::SHORTFALL;
+    use super::*;
+
+    /// Choices drawn from known coefficients are fitted back to them (within a few posterior deviations),
+    /// and a player's few choices move the player's coefficients from everyone's only as far as they say.
+    #[test]
+    fn fitting_recovers_the_coefficients_choices_were_drawn_from() {
+        let mut draw = Draw { state: 7 };
+        let truth = {
+            let mut w = [0.0; FEATURES];
+            (w[feature("dragon_t1")], w[feature("isolated_t2_6")], w[feature("back_off")], w[SHORTFALL]) =
+                (1.5, 0.8, -2.0, -1.0);
+            w[feature("pair")] = -0.7;
+            Coefficients(w)
+        };
+        let marks = [feature("dragon_t1"), feature("isolated_t2_6"), feature("back_off"), feature("pair")];
+        let mut draw = |n: usize, w: &Coefficients| draw.choices(n, 5, &marks, true, &w.0);
+        let everyone = draw(20_000, &truth);
+        let mut other = truth.clone();
+        other.0[feature("dragon_t1")] = -0.5;
+        let player = draw(3_000, &other);
+        let model = DiscardModel::fit(&[&everyone], &[("p", vec![&player])]);
+        let e = model.everyone.as_ref().unwrap();
+        for f in [feature("dragon_t1"), feature("isolated_t2_6"), feature("back_off"), feature("pair"), SHORTFALL] {
+            let err = (e.coefficients.0[f] - truth.0[f]).abs();
+            assert!(
+                err < 4.0 * e.sd[f] && e.sd[f] < 0.1,
+                "{}: {} against {} (sd {})",
+                feature_name(f),
+                e.coefficients.0[f],
+                truth.0[f],
+                e.sd[f]
+            );
+        }
+        // a feature no choice ever varied stays at the prior's centre
+        assert_eq!(e.coefficients.0[feature("genbutsu")], 0.0);
+        let p = &model.players["p"];
+        let f = feature("dragon_t1");
+        assert!((p.coefficients.0[f] - -0.5).abs() < 4.0 * p.sd[f], "{} (sd {})", p.coefficients.0[f], p.sd[f]);
+        assert!(distinctive(p, e)[0].name == "dragon_t1");
+        // the player's own coefficients make the player's unseen choices likelier than everyone's do
+        let seen = draw(300, &other);
+        assert!(seen.log_likelihood(model.of("p").unwrap()) > seen.log_likelihood(&e.coefficients) + 5.0);
+        // a player of ten choices stays near everyone's
+        let few = draw(10, &other);
+        let model = DiscardModel::fit(&[&everyone], &[("q", vec![&few])]);
+        assert!((model.players["q"].coefficients.0[f] - model.everyone.unwrap().coefficients.0[f]).abs() < 0.5);
+    }
+
+    #[test]
+    fn the_model_written_is_the_model_read() {
+        let mut w = Coefficients::default();
+        w.0[3] = 0.25;
+        let fitted = |c: &Coefficients, n| Fitted { coefficients: c.clone(), sd: [0.1; FEATURES], choices: n };
+        let mut model = DiscardModel { everyone: Some(fitted(&Coefficients::default(), 100)), players: HashMap::new() };
+        model.players.insert("p".into(), fitted(&w, 7));
+        let dir = std::env::temp_dir().join(format!("haifu-discards-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        model.write(&dir.join(MODEL_FILE), "ALL").unwrap();
+        let back = DiscardModel::read_db(&dir, "ALL").unwrap();
+        assert_eq!(back.everyone, model.everyone);
+        assert_eq!(back.players, model.players);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

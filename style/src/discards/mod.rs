@@ -1,0 +1,540 @@
+//! The discard model (issue 50): which kind a player discards among the kinds the hand holds, as a conditional
+//! logit. Every chosen discard after a draw is one choice; each kind held is a candidate described by a few
+//! features fixed before any measurement ([`feature_name`]): its class by turn (honors by their value to the
+//! seat, terminals, 2/8, 3/7; the 4-6 are the reference), whether it is isolated by turn, a pair or a set,
+//! whether discarding it backs off from tenpai (with and without another seat's riichi), how much of the best
+//! acceptance it gives up, whether it is the tile just drawn, a dora, safe against every riichi (genbutsu, suji)
+//! or an honor already seen twice. A candidate's utility is the coefficients' sum over its features, and the
+//! player discards it with the softmax of the utilities over the candidates.
+//!
+//! Everyone's coefficients are fitted on every seat's choices (of at most [`EVERYONE_GAMES`] games); a player's
+//! are the most probable under a normal prior centred on everyone's ([`PRIOR_SD`]), so a player with few choices
+//! keeps everyone's and one with many moves only as far as the choices say. Unlike the habits' shares, one choice counts once, however many
+//! classes the hand held, and the honors that no suit sequence holds (SPEC 2) are weighed against every other
+//! kind the hand could give up. Identification scores a block by the log-likelihood of its choices under
+//! each player's coefficients.
+//!
+//! Left out: discards in riichi (forced), after a chi or pon (kuikae restricts them; the call is the choice
+//! there), and hands holding one kind. A riichi declaration chooses among the kinds that keep tenpai.
+//!
+//! Here: the features and the choices read from a game; [`fit`] the coefficients fitted and stored; [`personal`]
+//! a player's own coefficients against everyone's on unseen choices.
+
+mod fit;
+mod personal;
+#[cfg(test)]
+mod testing;
+
+use haifu_imitate::rank::Winds;
+use haifu_ingest::extract::TileSource;
+use haifu_rules::shanten::shanten_each;
+use haifu_rules::{Counts, Kind, KINDS};
+
+use crate::habits::KindClass;
+use crate::played::Played;
+
+pub use fit::{distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
+pub use personal::{Gains, PersonalGain, PersonalGains};
+
+/// The database's file of fitted coefficients.
+pub const MODEL_FILE: &str = "discard_model.parquet";
+
+/// Standard deviation of the normal prior a player's coefficients have around everyone's: a difference of 0.5
+/// in a coefficient multiplies the odds of the candidates it marks by e^0.5 = 1.6. Fixed before any run.
+pub const PRIOR_SD: f64 = 0.5;
+
+/// The turns of the class and isolation features: (name, first turn, last turn).
+const PHASES: [(&str, u8, u8); 4] = [("t1", 1, 1), ("t2_6", 2, 6), ("t7_12", 7, 12), ("t13", 13, u8::MAX)];
+/// The classes with a coefficient of their own; the 4-6 are the reference (a coefficient of 0).
+const CLASSES: [KindClass; 6] = [
+    KindClass::Dragon,
+    KindClass::ValueWind,
+    KindClass::GuestWind,
+    KindClass::Terminal,
+    KindClass::TwoEight,
+    KindClass::ThreeSeven,
+];
+const ISOLATED_AT: usize = CLASSES.len() * PHASES.len();
+const PAIR: usize = ISOLATED_AT + PHASES.len();
+const SET: usize = PAIR + 1;
+const BACK_OFF: usize = SET + 1;
+const BACK_OFF_THREAT: usize = BACK_OFF + 1;
+const TSUMOGIRI: usize = BACK_OFF_THREAT + 1;
+const DORA: usize = TSUMOGIRI + 1;
+const GENBUTSU: usize = DORA + 1;
+const SUJI: usize = GENBUTSU + 1;
+const HONOR_SEEN: usize = SUJI + 1;
+/// The one feature that is a number rather than a mark: the share of the best acceptance given up.
+const SHORTFALL: usize = HONOR_SEEN + 1;
+/// How many coefficients the model has.
+pub const FEATURES: usize = SHORTFALL + 1;
+// a candidate's marks are the bits of a u64
+const _: () = assert!(FEATURES < 64);
+
+fn phase_of(turn: u8) -> usize {
+    PHASES.iter().position(|&(_, lo, hi)| (lo..=hi).contains(&turn)).unwrap_or(0)
+}
+
+/// A coefficient's name in the database and on the pages (`guest_wind_t1`, `isolated_t7_12`, `genbutsu`).
+pub fn feature_name(i: usize) -> String {
+    match i {
+        _ if i < ISOLATED_AT => format!("{}_{}", CLASSES[i % CLASSES.len()].name(), PHASES[i / CLASSES.len()].0),
+        _ if i < PAIR => format!("isolated_{}", PHASES[i - ISOLATED_AT].0),
+        PAIR => "pair".into(),
+        SET => "set".into(),
+        BACK_OFF => "back_off".into(),
+        BACK_OFF_THREAT => "back_off_threat".into(),
+        TSUMOGIRI => "tsumogiri".into(),
+        DORA => "dora".into(),
+        GENBUTSU => "genbutsu".into(),
+        SUJI => "suji".into(),
+        HONOR_SEEN => "honor_seen_twice".into(),
+        _ => "acceptance_given_up".into(),
+    }
+}
+
+/// What a coefficient weighs, in words.
+pub fn feature_what(i: usize) -> String {
+    let turns = |(_, lo, hi): (&str, u8, u8)| match hi {
+        u8::MAX => format!("turn {lo}+"),
+        _ if lo == hi => format!("turn {lo}"),
+        _ => format!("turns {lo}-{hi}"),
+    };
+    match i {
+        _ if i < ISOLATED_AT => {
+            let (class, phase) = (CLASSES[i % CLASSES.len()], PHASES[i / CLASSES.len()]);
+            format!("discarding {} rather than a 4-6 ({})", class.what(), turns(phase))
+        }
+        _ if i < PAIR => format!("discarding an isolated tile ({})", turns(PHASES[i - ISOLATED_AT])),
+        PAIR => "breaking a pair".into(),
+        SET => "breaking a set of three".into(),
+        BACK_OFF => "discarding away from tenpai, nobody in riichi".into(),
+        BACK_OFF_THREAT => "discarding away from tenpai after another's riichi".into(),
+        TSUMOGIRI => "discarding the kind just drawn".into(),
+        DORA => "discarding a dora".into(),
+        GENBUTSU => "discarding a tile safe against every riichi (genbutsu)".into(),
+        SUJI => "discarding a suji tile against every riichi".into(),
+        HONOR_SEEN => "discarding an honor already seen twice".into(),
+        _ => "the share of the best acceptance given up".into(),
+    }
+}
+
+/// One kind the hand could discard: its marks (bit `f` for feature `f`, the low bits) and the acceptance it gives
+/// up (the top 16 bits, in steps of 1/65535), in 8 bytes: a database of a year's games holds millions.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate(u64);
+
+const SHORTFALL_SHIFT: u32 = 48;
+const MARKS: u64 = (1 << SHORTFALL) - 1;
+const _: () = assert!(SHORTFALL <= SHORTFALL_SHIFT as usize);
+
+impl Candidate {
+    /// A candidate of these marks (bits below [`SHORTFALL`]) giving up this share of the best acceptance (0-1).
+    pub fn new(marks: u64, shortfall: f64) -> Candidate {
+        let steps = (shortfall.clamp(0.0, 1.0) * 65535.0).round() as u64;
+        Candidate(marks & MARKS | steps << SHORTFALL_SHIFT)
+    }
+
+    pub fn marks(&self) -> u64 {
+        self.0 & MARKS
+    }
+
+    /// The share of the best acceptance given up.
+    pub fn shortfall(&self) -> f64 {
+        (self.0 >> SHORTFALL_SHIFT) as f64 / 65535.0
+    }
+
+    fn utility(&self, w: &[f64; FEATURES]) -> f64 {
+        let mut u = self.shortfall() * w[SHORTFALL];
+        let mut m = self.marks();
+        while m != 0 {
+            u += w[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        u
+    }
+
+    /// The features this candidate has (its marks, and the acceptance given up where not 0), and how many.
+    fn features(&self) -> ([usize; FEATURES], usize) {
+        let (mut idx, mut n) = ([0; FEATURES], 0);
+        let mut m = self.marks();
+        while m != 0 {
+            idx[n] = m.trailing_zeros() as usize;
+            n += 1;
+            m &= m - 1;
+        }
+        if self.0 >> SHORTFALL_SHIFT != 0 {
+            idx[n] = SHORTFALL;
+            n += 1;
+        }
+        (idx, n)
+    }
+
+    /// The value of feature `f`.
+    fn value(&self, f: usize) -> f64 {
+        if f == SHORTFALL {
+            self.shortfall()
+        } else {
+            f64::from(u8::from(self.0 & 1 << f != 0))
+        }
+    }
+
+    /// The features as numbers, added into `x` times `scale`.
+    fn add_to(&self, x: &mut [f64; FEATURES], scale: f64) {
+        let mut m = self.marks();
+        while m != 0 {
+            x[m.trailing_zeros() as usize] += scale;
+            m &= m - 1;
+        }
+        x[SHORTFALL] += scale * self.shortfall();
+    }
+}
+
+/// One choice: its candidates' place in [`Discards::candidates`] and which one was discarded.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Choice {
+    start: u32,
+    len: u8,
+    chosen: u8,
+}
+
+/// A seat's (or a block's, or a player's) chosen discards as the model reads them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Discards {
+    candidates: Vec<Candidate>,
+    choices: Vec<Choice>,
+}
+
+impl Discards {
+    pub fn add(&mut self, o: &Discards) {
+        let shift = self.candidates.len() as u32;
+        self.candidates.extend_from_slice(&o.candidates);
+        self.choices.extend(o.choices.iter().map(|c| Choice { start: c.start + shift, ..*c }));
+    }
+
+    /// How many choices there are.
+    pub fn len(&self) -> usize {
+        self.choices.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.choices.is_empty()
+    }
+
+    fn push(&mut self, candidates: &[Candidate], chosen: usize) {
+        let start = self.candidates.len() as u32;
+        self.candidates.extend_from_slice(candidates);
+        self.choices.push(Choice { start, len: candidates.len() as u8, chosen: chosen as u8 });
+    }
+
+    fn each(&self) -> impl Iterator<Item = (&[Candidate], usize)> + '_ {
+        self.choices.iter().map(|c| {
+            let at = c.start as usize;
+            (&self.candidates[at..at + usize::from(c.len)], usize::from(c.chosen))
+        })
+    }
+
+    /// How many of the choices the most probable candidate under `w` is the one chosen (ties: the first).
+    pub fn hits(&self, w: &Coefficients) -> usize {
+        self.each()
+            .filter(|(cands, chosen)| {
+                let u: Vec<f64> = cands.iter().map(|c| c.utility(&w.0)).collect();
+                let best = (0..u.len()).fold(0, |b, i| if u[i] > u[b] { i } else { b });
+                best == *chosen
+            })
+            .count()
+    }
+
+    /// Log-likelihood of the choices under `w`.
+    pub fn log_likelihood(&self, w: &Coefficients) -> f64 {
+        let mut u = Vec::new();
+        self.each()
+            .map(|(cands, chosen)| {
+                u.clear();
+                u.extend(cands.iter().map(|c| c.utility(&w.0)));
+                u[chosen] - log_sum_exp(&u)
+            })
+            .sum()
+    }
+}
+
+fn log_sum_exp(u: &[f64]) -> f64 {
+    let m = u.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    m + u.iter().map(|x| (x - m).exp()).sum::<f64>().ln()
+}
+
+/// What one round has shown so far: each seat's safe kinds (its own discards, and every discard after its
+/// riichi), the seats in riichi, and the copies of each kind in the rivers.
+struct Board {
+    round: Option<u16>,
+    safe: [u64; 4],
+    riichi: u8,
+    seen: [u8; KINDS],
+}
+
+impl Board {
+    fn of(round: u16) -> Board {
+        Board { round: Some(round), safe: [0; 4], riichi: 0, seen: [0; KINDS] }
+    }
+
+    fn discarded(&mut self, seat: u8, kind: usize, declares: bool) {
+        for (s, safe) in self.safe.iter_mut().enumerate() {
+            if s == usize::from(seat) || self.riichi & 1 << s != 0 {
+                *safe |= 1 << kind;
+            }
+        }
+        self.seen[kind] = self.seen[kind].saturating_add(1);
+        if declares {
+            self.riichi |= 1 << seat;
+        }
+    }
+}
+
+/// Whether a suit kind is suji against a seat whose safe kinds are `safe`: both its neighbours three apart
+/// that exist are safe.
+fn suji(k: usize, safe: u64) -> bool {
+    let d = k % 9;
+    let below = d < 3 || safe & 1 << (k - 3) != 0;
+    let above = d > 5 || safe & 1 << (k + 3) != 0;
+    below && above
+}
+
+/// Whether a held kind has no other tile of its suit within two (an honor: a single one).
+fn isolated(hand: &Counts, k: usize) -> bool {
+    if hand[k] != 1 {
+        return false;
+    }
+    if k >= 27 {
+        return true;
+    }
+    let (base, d) = (k / 9 * 9, k % 9);
+    (d.saturating_sub(2)..=(d + 2).min(8)).all(|e| e == d || hand[base + e] == 0)
+}
+
+/// The tiles that would lower the shanten of a 3n+1 hand, counting four of each kind less those held and seen.
+fn acceptance(hand: &Counts, shanten: i8, seen: &[u8; KINDS], players: u8) -> u32 {
+    let after = shanten_each(hand, 1);
+    (0..KINDS)
+        .filter(|&j| after[j] < shanten && !(players == 3 && Kind::from_index(j as u8).absent_in_sanma()))
+        .map(|j| 4u32.saturating_sub(u32::from(hand[j]) + u32::from(seen[j])))
+        .sum()
+}
+
+/// Each seat's choices in a game (`n_players` of them). Needs the discards' tiles ([`crate::played::Reading`]
+/// `tiles`); a game read without them has none.
+pub fn of_game(g: &Played) -> Vec<Discards> {
+    of_seats(g, |_| true)
+}
+
+/// [`of_game`] for the seats `keep` accepts (the others are empty): the board still follows every seat.
+pub fn of_seats(g: &Played, keep: impl Fn(u8) -> bool) -> Vec<Discards> {
+    let mut out = vec![Discards::default(); usize::from(g.n_players)];
+    let mut board = Board::of(u16::MAX);
+    let mut candidates = Vec::with_capacity(14);
+    for d in &g.decisions {
+        let Some(t) = &d.tiles else { continue };
+        if board.round != Some(d.round) {
+            board = Board::of(d.round);
+        }
+        let discard = usize::from(t.discard.kind().index());
+        let after_draw = matches!(d.source, TileSource::Draw | TileSource::Kan | TileSource::Nuki);
+        if !d.in_riichi && after_draw && keep(d.seat) {
+            let kyoku = g.rounds.get(usize::from(d.round)).map_or(0, |r| r.kyoku);
+            let winds = Winds::of_seat(kyoku, d.seat, g.n_players);
+            let threats = board.riichi & !(1 << d.seat);
+            let sight = Sight { winds, threats, dora: t.dora(g.n_players), players: g.n_players };
+            // a discard the candidates miss (a riichi the shanten does not see as tenpai) is left out
+            if let Some(Some(chosen)) = sight.candidates(&board, t, d.turn, d.riichi, &mut candidates) {
+                if candidates.len() >= 2 {
+                    out[usize::from(d.seat)].push(&candidates, chosen);
+                }
+            }
+        }
+        board.discarded(d.seat, discard, d.riichi);
+    }
+    out
+}
+
+/// What the seat knows beside its hand at a choice.
+struct Sight {
+    winds: Winds,
+    /// Other seats in riichi, bit per seat.
+    threats: u8,
+    dora: u64,
+    players: u8,
+}
+
+impl Sight {
+    /// Fills `out` with the hand's candidates and gives the place of the kind discarded (`None` inside when it
+    /// is not among them); `None` when the hand cannot be read (not 3n+2 tiles).
+    fn candidates(
+        &self,
+        board: &Board,
+        t: &crate::played::DecisionTiles,
+        turn: u8,
+        declares: bool,
+        out: &mut Vec<Candidate>,
+    ) -> Option<Option<usize>> {
+        out.clear();
+        let hand = &t.hand;
+        let size: u32 = hand.iter().map(|&n| u32::from(n)).sum();
+        if size % 3 != 2 || hand.iter().any(|&n| n > 4) {
+            return None;
+        }
+        let shanten = shanten_each(hand, -1);
+        let held: Vec<usize> = (0..KINDS).filter(|&k| hand[k] > 0 && (!declares || shanten[k] <= 0)).collect();
+        let best = held.iter().map(|&k| shanten[k]).min()?;
+        // the acceptance of each candidate that keeps the best shanten
+        let accept: Vec<u32> = held
+            .iter()
+            .map(|&k| {
+                if shanten[k] != best {
+                    return 0;
+                }
+                let mut left = *hand;
+                left[k] -= 1;
+                acceptance(&left, best, &board.seen, self.players)
+            })
+            .collect();
+        let most = accept.iter().copied().max().unwrap_or(0);
+        let phase = phase_of(turn);
+        let drawn = usize::from(t.source_tile.kind().index());
+        let threats: Vec<u64> = (0..4).filter(|s| self.threats & 1 << s != 0).map(|s| board.safe[s]).collect();
+        let mut chosen = None;
+        for (&k, &acc) in held.iter().zip(&accept) {
+            let kind = Kind::from_index(k as u8);
+            let mut marks = 0u64;
+            let mut mark = |f: usize| marks |= 1 << f;
+            let class = KindClass::of(kind, &self.winds);
+            if let Some(c) = CLASSES.iter().position(|&x| x == class) {
+                mark(phase * CLASSES.len() + c);
+            }
+            if isolated(hand, k) {
+                mark(ISOLATED_AT + phase);
+            }
+            match hand[k] {
+                2 => mark(PAIR),
+                3.. => mark(SET),
+                _ => {}
+            }
+            if shanten[k] > best {
+                mark(if threats.is_empty() { BACK_OFF } else { BACK_OFF_THREAT });
+            }
+            if k == drawn {
+                mark(TSUMOGIRI);
+            }
+            if self.dora & 1 << k != 0 {
+                mark(DORA);
+            }
+            if !threats.is_empty() {
+                if threats.iter().all(|s| s & 1 << k != 0) {
+                    mark(GENBUTSU);
+                } else if k < 27 && threats.iter().all(|&s| suji(k, s)) {
+                    mark(SUJI);
+                }
+            }
+            if k >= 27 && board.seen[k] >= 2 {
+                mark(HONOR_SEEN);
+            }
+            let shortfall = if most > 0 && shanten[k] == best { 1.0 - f64::from(acc) / f64::from(most) } else { 0.0 };
+            if k == usize::from(t.discard.kind().index()) {
+                chosen = Some(out.len());
+            }
+            out.push(Candidate::new(marks, shortfall));
+        }
+        Some(chosen)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::feature;
+    use super::*;
+    use crate::played::{DecisionRow, DecisionTiles, RoundOutcome};
+    use haifu_ingest::extract::Outcome;
+    use haifu_rules::hand::HandNotation;
+    use haifu_rules::Tile;
+
+    #[test]
+    fn every_feature_has_its_own_name() {
+        let names: hashbrown::HashSet<String> = (0..FEATURES).map(feature_name).collect();
+        assert_eq!(names.len(), FEATURES);
+        assert_eq!(feature_name(0), "dragon_t1");
+        assert_eq!(feature_name(ISOLATED_AT), "isolated_t1");
+        assert_eq!(feature_name(FEATURES - 1), "acceptance_given_up");
+    }
+
+    fn row(seat: u8, turn: u8, hand: &str, drawn: u8, discard: u8, riichi: bool, event_index: u32) -> DecisionRow {
+        let hand = hand.parse::<HandNotation>().unwrap().counts;
+        DecisionRow {
+            event_index,
+            round: 0,
+            seat,
+            turn,
+            source: TileSource::Draw,
+            tsumogiri: drawn == discard,
+            riichi,
+            in_riichi: false,
+            keys: [(0, 0); 3],
+            tiles: Some(Box::new(DecisionTiles {
+                hand,
+                before: hand,
+                discard: Tile::from_id(discard),
+                source_tile: Tile::from_id(drawn),
+                // indicator 3p (kind 11): 4p is dora
+                indicators: 1 << 11,
+                shanten_before: 1,
+                shanten_after: 1,
+                tiles_left: 60,
+                melds: false,
+            })),
+        }
+    }
+
+    /// Seat 1 declares riichi discarding 5m; seat 2 discards 8m after it; then seat 0 chooses from a hand of
+    /// 2m (suji of 5m), 5m (genbutsu), 4p (dora), an isolated west (a guest wind for East's seat 0 in East 1)
+    /// and shapes: each candidate carries the marks its tiles give it, by hand.
+    #[test]
+    fn candidates_carry_the_marks_of_the_board() {
+        let g = Played {
+            game_id: 1,
+            log_id: None,
+            n_players: 4,
+            names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+            game_type: None,
+            rounds: vec![RoundOutcome { kyoku: 0, honba: 0, outcomes: vec![Outcome::Bystander; 4], wins: vec![] }],
+            decisions: vec![
+                row(1, 8, "123456789m1234p5m", 16, 16, true, 10),
+                row(2, 8, "12345678p12345s8m", 28, 28, false, 20),
+                // seat 0 drew the west (id 4*29 = 116) and holds 2m 5m 4p 3z among pairs and runs
+                row(0, 8, "25m114p34556799s3z", 116, 116, false, 30),
+            ],
+        };
+        let seats = of_game(&g);
+        // the riichi declaration chose among the kinds that keep tenpai; seat 2's discard is a choice too
+        assert!(seats[1].len() == 1 && seats[2].len() == 1);
+        let d = &seats[0];
+        assert_eq!(d.len(), 1);
+        let (cands, chosen) = d.each().next().unwrap();
+        // candidates in kind order: 2m 5m 1p 4p 3s 4s 5s 6s 7s 9s W
+        assert_eq!(cands.len(), 11);
+        let has = |c: &Candidate, f: &str| c.marks() & 1 << feature(f) != 0;
+        let west = &cands[10];
+        assert_eq!(chosen, 10);
+        assert!(has(west, "guest_wind_t7_12") && has(west, "isolated_t7_12") && has(west, "tsumogiri"));
+        assert!(!has(west, "genbutsu") && !has(west, "honor_seen_twice"));
+        let (m2, m5, p4) = (&cands[0], &cands[1], &cands[3]);
+        assert!(has(m5, "genbutsu") && !has(m5, "suji"));
+        assert!(has(m2, "suji") && has(m2, "two_eight_t7_12") && !has(m2, "genbutsu"));
+        // 8m came after the riichi: safe too
+        assert!(has(p4, "dora") && !has(p4, "suji"));
+        let p1 = &cands[2];
+        assert!(has(p1, "pair") && has(p1, "terminal_t7_12") && !has(p1, "isolated_t7_12"));
+        // the hand 25m 4p 11p 345567s 99s W: every lone tile keeps the shanten; breaking 567s backs off, under
+        // the threat of seat 1's riichi
+        let s5 = &cands[6];
+        assert!(has(s5, "back_off_threat") && !has(s5, "back_off"), "{s5:?}");
+        assert!(cands.iter().all(|c| (0.0..=1.0).contains(&c.shortfall())));
+        assert!(cands.iter().any(|c| c.shortfall() == 0.0 && !has(c, "back_off_threat")));
+    }
+}

@@ -17,7 +17,7 @@ use haifu_mining::mine::in_sample;
 use crate::baseline::Discriminant;
 use crate::choice::{wilson, ChoiceCounts, Count};
 use crate::db::StyleDb;
-use crate::discards::{Discards, PersonalGains};
+use crate::discards::PersonalGains;
 use crate::embedding::{Centroids, Inputs, Reference, Trainer};
 use crate::identify::{Observed, Scorer, SequenceLikelihoods};
 use crate::observe_game;
@@ -483,15 +483,8 @@ pub fn measure(
         let given = [embedded.is_some(), vectors.is_some()];
         rows.push(row_of(k, players, db.profiles.len() as f64, &trials, &places, given));
     }
-    let pooled: Vec<(&str, usize, Discards)> = seats
-        .iter()
-        .map(|(p, obs)| {
-            let mut d = Discards::default();
-            obs.iter().for_each(|o| d.add(&o.discards));
-            (p.as_str(), obs.len(), d)
-        })
-        .collect();
-    let personal = db.discards.personal_gains(pooled.iter().map(|(p, n, d)| (*p, *n, d)), JUDGED_TEST_GAMES);
+    let tested = seats.iter().map(|(p, obs)| (p.as_str(), obs.iter().map(|o| &o.discards).collect()));
+    let personal = db.discards.personal_gains(tested, JUDGED_TEST_GAMES);
     let overlap = match db.meta.sample {
         Some(_) => Vec::new(),
         None => years.iter().copied().filter(|y| db.meta.years.is_empty() || db.meta.years.contains(y)).collect(),

@@ -58,49 +58,54 @@ impl Curvature {
     }
 
     fn of(data: &[&Discards], w: &[f64; FEATURES]) -> Curvature {
+        // one accumulator a thread, not one a seat (a matrix of 38 x 38 each)
         data.par_iter()
-            .map(|d| {
-                let mut c = Curvature::zero();
-                let mut u = Vec::new();
-                for (cands, chosen) in d.each() {
-                    u.clear();
-                    u.extend(cands.iter().map(|c| c.utility(w)));
-                    let z = log_sum_exp(&u);
-                    c.value += u[chosen] - z;
-                    // information = sum over candidates of p x x' less mean mean': the first term sparse (a
-                    // candidate has a few marks), the second over the features some candidate has
-                    let (mut mean, mut any) = ([0.0; FEATURES], 0u64);
-                    for (cand, &ui) in cands.iter().zip(&u) {
-                        let p = (ui - z).exp();
-                        cand.add_to(&mut mean, p);
-                        let (idx, n) = cand.features();
-                        for &i in &idx[..n] {
-                            any |= 1 << i;
-                            let xi = cand.value(i);
-                            let row = &mut c.information[i * FEATURES..(i + 1) * FEATURES];
-                            for &j in &idx[..n] {
-                                row[j] += p * xi * cand.value(j);
-                            }
-                        }
-                    }
-                    cands[chosen].add_to(&mut c.gradient, 1.0);
-                    c.gradient.iter_mut().zip(&mean).for_each(|(g, m)| *g -= m);
-                    let mut is = any;
-                    while is != 0 {
-                        let i = is.trailing_zeros() as usize;
-                        is &= is - 1;
-                        let row = &mut c.information[i * FEATURES..(i + 1) * FEATURES];
-                        let mut js = any;
-                        while js != 0 {
-                            let j = js.trailing_zeros() as usize;
-                            js &= js - 1;
-                            row[j] -= mean[i] * mean[j];
-                        }
-                    }
-                }
+            .fold(Curvature::zero, |mut c, d| {
+                c.add(d, w);
                 c
             })
             .reduce(Curvature::zero, Curvature::merge)
+    }
+
+    /// Adds the choices of `d` at `w`.
+    fn add(&mut self, d: &Discards, w: &[f64; FEATURES]) {
+        let mut u = Vec::new();
+        for (cands, chosen) in d.each() {
+            u.clear();
+            u.extend(cands.iter().map(|c| c.utility(w)));
+            let z = log_sum_exp(&u);
+            self.value += u[chosen] - z;
+            // information = sum over candidates of p x x' less mean mean': the first term sparse (a candidate
+            // has a few marks), the second over the features some candidate has
+            let (mut mean, mut any) = ([0.0; FEATURES], 0u64);
+            for (cand, &ui) in cands.iter().zip(&u) {
+                let p = (ui - z).exp();
+                cand.add_to(&mut mean, p);
+                let (idx, n) = cand.features();
+                for &i in &idx[..n] {
+                    any |= 1 << i;
+                    let xi = cand.value(i);
+                    let row = &mut self.information[i * FEATURES..(i + 1) * FEATURES];
+                    for &j in &idx[..n] {
+                        row[j] += p * xi * cand.value(j);
+                    }
+                }
+            }
+            cands[chosen].add_to(&mut self.gradient, 1.0);
+            self.gradient.iter_mut().zip(&mean).for_each(|(g, m)| *g -= m);
+            let mut is = any;
+            while is != 0 {
+                let i = is.trailing_zeros() as usize;
+                is &= is - 1;
+                let row = &mut self.information[i * FEATURES..(i + 1) * FEATURES];
+                let mut js = any;
+                while js != 0 {
+                    let j = js.trailing_zeros() as usize;
+                    js &= js - 1;
+                    row[j] -= mean[i] * mean[j];
+                }
+            }
+        }
     }
 }
 

@@ -238,9 +238,16 @@ impl Discards {
     pub fn hits(&self, w: &Coefficients) -> usize {
         self.each()
             .filter(|(cands, chosen)| {
-                let u: Vec<f64> = cands.iter().map(|c| c.utility(&w.0)).collect();
-                let best = (0..u.len()).fold(0, |b, i| if u[i] > u[b] { i } else { b });
-                best == *chosen
+                // the first of the highest utilities
+                let best =
+                    cands.iter().map(|c| c.utility(&w.0)).enumerate().fold((0, f64::NEG_INFINITY), |b, (i, u)| {
+                        if u > b.1 {
+                            (i, u)
+                        } else {
+                            b
+                        }
+                    });
+                best.0 == *chosen
             })
             .count()
     }

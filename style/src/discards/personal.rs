@@ -102,30 +102,35 @@ impl Gains {
 
 impl DiscardModel {
     /// Each profiled player's coefficients against everyone's on the player's unseen choices (`tested`: a
-    /// player, the player's unseen games, their choices pooled), judged over the players with
+    /// player and the choices of each of the player's unseen games), judged over the players with
     /// `min_test_games` games or more.
     pub fn personal_gains<'a>(
         &self,
-        tested: impl IntoIterator<Item = (&'a str, usize, &'a Discards)>,
+        tested: impl IntoIterator<Item = (&'a str, Vec<&'a Discards>)>,
         min_test_games: usize,
     ) -> Option<PersonalGains> {
         let everyone = &self.everyone.as_ref()?.coefficients;
         let mut players: Vec<PersonalGain> = tested
             .into_iter()
-            .filter(|(_, _, d)| !d.is_empty())
-            .filter_map(|(p, games, d)| {
+            .filter_map(|(p, games)| {
                 let own = self.players.get(p)?;
-                let n = d.len() as f64;
-                let (mine, all) = (d.hits(&own.coefficients) as f64 / n, d.hits(everyone) as f64 / n);
+                let choices: usize = games.iter().map(|d| d.len()).sum();
+                if choices == 0 {
+                    return None;
+                }
+                let n = choices as f64;
+                let hits = |w| games.iter().map(|d| d.hits(w)).sum::<usize>() as f64 / n;
+                let likelihood = |w| games.iter().map(|d| d.log_likelihood(w)).sum::<f64>();
+                let (mine, all) = (hits(&own.coefficients), hits(everyone));
                 Some(PersonalGain {
                     player: p.to_string(),
                     profile_choices: own.choices,
-                    test_games: games,
-                    test_choices: d.len(),
+                    test_games: games.len(),
+                    test_choices: choices,
                     own_top1: mine,
                     everyone_top1: all,
                     gain_points: 100.0 * (mine - all),
-                    log_likelihood_gain: (d.log_likelihood(&own.coefficients) - d.log_likelihood(everyone)) / n,
+                    log_likelihood_gain: (likelihood(&own.coefficients) - likelihood(everyone)) / n,
                 })
             })
             .collect();
@@ -165,7 +170,7 @@ mod tests {
         let (everyone, p, q) = (draw(20_000, &common), draw(3_000, &odd), draw(3_000, &common));
         let model = DiscardModel::fit(&[&everyone, &p], &[("p", vec![&p]), ("q", vec![&q])]);
         let (tp, tq) = (draw(2_000, &odd), draw(2_000, &common));
-        let gains = model.personal_gains([("p", 10, &tp), ("q", 10, &tq), ("r", 3, &tq)], 8).unwrap();
+        let gains = model.personal_gains([("p", vec![&tp; 10]), ("q", vec![&tq; 10]), ("r", vec![&tq; 3])], 8).unwrap();
         // r has no coefficients of its own: not listed; p and q are judged
         assert_eq!(gains.players.len(), 2);
         assert_eq!(gains.judged.players, 2);
@@ -173,7 +178,7 @@ mod tests {
         assert!(gp.gain_points > 5.0 && gp.log_likelihood_gain > 0.05, "{gp:?}");
         assert!(gq.gain_points.abs() < 2.0 && gq.log_likelihood_gain.abs() < 0.01, "{gq:?}");
         // a player with fewer unseen games than asked is listed but not judged
-        let gains = model.personal_gains([("p", 10, &tp), ("q", 3, &tq)], 8).unwrap();
+        let gains = model.personal_gains([("p", vec![&tp; 10]), ("q", vec![&tq; 3])], 8).unwrap();
         assert_eq!((gains.players.len(), gains.judged.players, gains.judged.better), (2, 1, 1));
     }
 }

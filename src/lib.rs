@@ -223,6 +223,14 @@ pub trait Network {
         dataset: &Path,
         players: u8,
     ) -> Result<Box<dyn haifu_style::accuracy::PlayerVectors>>;
+    /// `style accuracy --network RUN`: the global network personal models are judged against, scoring the test
+    /// seats' discards read from `dataset` at tables of `players` seats.
+    fn global_network(
+        &self,
+        run: &Path,
+        dataset: &Path,
+        players: u8,
+    ) -> Result<Box<dyn haifu_style::accuracy::GlobalNetwork>>;
 }
 
 /// What a network step adds to a command's output: its JSON and its text.
@@ -261,6 +269,9 @@ impl Command {
             }
             Command::Style { what: style::StyleCommand::Accuracy(a) } if a.player_vectors.is_some() => {
                 Some("haifu style accuracy --player-vectors")
+            }
+            Command::Style { what: style::StyleCommand::Accuracy(a) } if a.network.is_some() => {
+                Some("haifu style accuracy --network")
             }
             Command::MjaiBot(a) if a.model.is_some() => Some("haifu mjai-bot --model"),
             Command::Review(a) if a.model.is_some() => Some("haifu review --model"),

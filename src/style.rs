@@ -210,6 +210,12 @@ pub struct AccuracyArgs {
     /// test game is refused. Runs in the network binary, haifu-neural.
     #[arg(long, value_name = "RUN")]
     pub player_vectors: Option<PathBuf>,
+    /// Judge the discard model as the personal part of this global network (a run of `haifu train`, trained on
+    /// the database's games: `--sample` as the database's): the network tilted by each player's discard
+    /// coefficients less everyone's, against the network as it is, on each player's test positions. A run that
+    /// trained on any test game is refused. Runs in the network binary, haifu-neural.
+    #[arg(long, value_name = "RUN")]
+    pub network: Option<PathBuf>,
 }
 
 impl AccuracyArgs {
@@ -670,8 +676,19 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
             db.meta.rules.players,
         )?),
     };
-    let networks =
-        haifu_style::accuracy::Networks { embedding: trainer.as_deref(), player_vectors: vectors.as_deref() };
+    let global = match &a.network {
+        None => None,
+        Some(run) => Some(crate::needs(network, "haifu style accuracy --network")?.global_network(
+            run,
+            &a.dataset,
+            db.meta.rules.players,
+        )?),
+    };
+    let networks = haifu_style::accuracy::Networks {
+        embedding: trainer.as_deref(),
+        player_vectors: vectors.as_deref(),
+        global: global.as_deref(),
+    };
     let r = haifu_style::accuracy::measure(&scorer, likelihoods, &a.dataset, &a.years, &a.games, &networks)?;
     if let Some(path) = &a.html {
         let page = haifu_reports::pages::accuracy_page(
@@ -745,7 +762,26 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
     }
     print_methods(&r);
     if let Some(p) = &r.personal {
+        println!(
+            "the discard model as a personal model: each player's own coefficients against everyone's, top-1 on \
+             the player's test choices (players with {}+ test games):",
+            p.min_test_games
+        );
         print_personal(p);
+    }
+    if let Some(n) = &r.personal_network {
+        println!(
+            "the global network tilted by each player's discard coefficients less everyone's, against the network \
+             as it is, top-1 on the player's test positions (players with {}+ test games; the model has a choice \
+             at {:.1}% of them){}:",
+            n.gains.min_test_games,
+            100.0 * n.covered,
+            match n.misaligned_seats {
+                0 => String::new(),
+                m => format!("; {m} test seats left out: their positions do not match the discard model's choices"),
+            }
+        );
+        print_personal(&n.gains);
     }
     Ok(())
 }
@@ -773,17 +809,18 @@ fn print_methods(r: &haifu_style::accuracy::AccuracyReport) {
     }
 }
 
-/// The discard model as a personal model, as `style accuracy` prints it.
+/// A personal model's gains, as `style accuracy` prints them (all judged, then by thirds of profile choices).
 fn print_personal(p: &haifu_style::discards::PersonalGains) {
     let line = |what: &str, g: &haifu_style::discards::Gains| {
         println!(
-            "  {what}: {} players, {} better ({:.0}%, {:.0}-{:.0}%), mean {:+.2} points ({:+.2} to {:+.2}), \
-             {:+.4} nats a choice; {}-{} profile choices",
+            "  {what}: {} players, {} better ({:.0}%, {:.0}-{:.0}%; {:.0}% expected if all gained the mean), mean \
+             {:+.2} points ({:+.2} to {:+.2}), {:+.4} nats a decision; {}-{} profile choices",
             g.players,
             g.better,
             100.0 * g.share_better,
             100.0 * g.share_better_interval.0,
             100.0 * g.share_better_interval.1,
+            100.0 * g.share_better_at_mean,
             g.mean_gain_points,
             g.mean_gain_interval.0,
             g.mean_gain_interval.1,
@@ -792,11 +829,6 @@ fn print_personal(p: &haifu_style::discards::PersonalGains) {
             g.profile_choices.1
         )
     };
-    println!(
-        "the discard model as a personal model: each player's own coefficients against everyone's, top-1 on the \
-         player's test choices (players with {}+ test games):",
-        p.min_test_games
-    );
     line("all judged", &p.judged);
     for (i, t) in p.thirds.iter().enumerate() {
         line(&format!("third {} by profile choices", i + 1), t);

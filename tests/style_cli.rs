@@ -348,8 +348,9 @@ fn identify_ranks_every_player(db_s: &str, log: &Path) {
 }
 
 /// `style accuracy --player-vectors RUN`: a network conditioned on the players, trained on the database's year
-/// (2022) and tested on the next, ranks the bots' unseen blocks by each bot's vector far above chance; a run
-/// that trained on the test games is refused, naming how many.
+/// (2022) and tested on the next, ranks the bots' unseen blocks by each bot's vector far above chance;
+/// `--network RUN`: the global network tilted by each bot's discard coefficients predicts the bots better than
+/// the network as it is. A run that trained on the test games is refused, naming how many.
 fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
     let at = |name: &str| dir.join(name).to_str().unwrap().to_string();
     let (global, vectors, leaky_global, leaky) = (at("global"), at("vectors"), at("leaky-global"), at("leaky"));
@@ -378,6 +379,17 @@ fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
         let places = row["places"].as_array().unwrap();
         assert!(places.iter().all(|p| p["player_vectors"].as_u64().is_some_and(|v| (1..=8).contains(&v))));
     }
+    // the global network tilted by each bot's discard coefficients: every position matched to the model's
+    // choices, and the bots (each its own style) predicted better than by the network as it is
+    let tilted = json(&haifu(&[&args[..], &["--network", global]].concat()));
+    let n = &tilted["personal_network"];
+    assert_eq!(n["misaligned_seats"], 0, "{n}");
+    let covered = n["covered"].as_f64().unwrap();
+    assert!(covered > 0.5 && covered < 1.0, "{n}");
+    let judged = &n["gains"]["judged"];
+    let players = judged["players"].as_u64().unwrap();
+    assert!(players >= 6 && judged["better"].as_u64().unwrap() + 1 >= players, "{judged}");
+    assert!(judged["mean_gain_points"].as_f64().unwrap() > 3.0, "{judged}");
     // vectors are not trained on another split than their global network's
     let mismatched = run(leaky, &[], &["--init", global, "--player-vectors", "4", "--player-min-games", "3"]);
     assert!(error(&mismatched).contains("another split"), "{}", error(&mismatched));
@@ -385,6 +397,8 @@ fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
     train(leaky_global, &[], &["--layers", "2"]);
     train(leaky, &[], &["--init", leaky_global, "--player-vectors", "4", "--player-min-games", "3"]);
     let refused = haifu(&[&args[..], &["--player-vectors", leaky]].concat());
+    assert!(error(&refused).contains("test games are among the games it trained on"), "{}", error(&refused));
+    let refused = haifu(&[&args[..], &["--network", leaky_global]].concat());
     assert!(error(&refused).contains("test games are among the games it trained on"), "{}", error(&refused));
 }
 

@@ -133,6 +133,15 @@ impl haifu::Network for Torch {
     ) -> Result<Box<dyn haifu_style::accuracy::PlayerVectors>> {
         Ok(Box::new(vectors::Vectors::load(run, dataset, players)?))
     }
+
+    fn global_network(
+        &self,
+        run: &Path,
+        dataset: &Path,
+        players: u8,
+    ) -> Result<Box<dyn haifu_style::accuracy::GlobalNetwork>> {
+        Ok(Box::new(vectors::Global::load(run, dataset, players)?))
+    }
 }
 
 /// A trained run of `haifu train` as the mjai player's backoff: the seat's position encoded as in training

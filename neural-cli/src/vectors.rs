@@ -1,16 +1,19 @@
-//! `style accuracy --player-vectors RUN`: a network conditioned on the players (`haifu train --player-vectors`)
-//! behind the style crate's contract (`haifu_style::accuracy::PlayerVectors`): each trial's discards, replayed
-//! from the dataset as training cut them, scored with each profiled player's vector.
+//! The networks `style accuracy` judges, behind the style crate's contracts, each scoring the test seats'
+//! discards replayed from the dataset as training cut them: `--player-vectors RUN`, a network conditioned on the
+//! players (`haifu train --player-vectors`, `haifu_style::accuracy::PlayerVectors`), with each profiled player's
+//! vector; `--network RUN`, a global network (`haifu_style::accuracy::GlobalNetwork`), its log-probabilities
+//! over the kinds.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
-use haifu_neural::eval::{load_players_run, PlayersRun};
+use haifu_neural::eval::{load_players_run, load_run, log_probabilities, Loaded, PlayersRun};
 use haifu_neural::train::DeviceChoice;
+use haifu_neural::Positions;
 use haifu_neural::{load_years, Games};
-use haifu_style::accuracy::PlayerVectors;
+use haifu_style::accuracy::{GlobalNetwork, PlayerVectors};
 
 /// The run, and where the trials' positions are read.
 pub struct Vectors {
@@ -32,27 +35,37 @@ impl Vectors {
         }
         Ok(Vectors { run, dir: dir.to_path_buf(), dataset: dataset.to_path_buf(), players })
     }
+}
 
-    /// Refuses the run when it trained on any of `test_games` (or does not say which games it trained on).
-    fn unseen(&self, games: &Games, test_games: &[i64]) -> Result<()> {
-        let Some(sides) = &self.run.run.info.split else {
-            bail!(
-                "{}: the run does not record the games it trained on (train it again with this haifu, `--sample` as \
-                 the database's)",
-                self.dir.display()
-            )
-        };
-        let seen = test_games.iter().filter(|&&g| sides.of(games, g) == Some(false)).count();
-        if seen > 0 {
-            bail!(
-                "{}: {seen} of the {} test games are among the games it trained on ({sides}): train it with the \
-                 database's --sample and years",
-                self.dir.display(),
-                test_games.len()
-            );
-        }
-        Ok(())
+/// Refuses the run in `dir` when it trained on any of `test_games` (or does not say which games it trained on).
+fn unseen(run: &Loaded, dir: &Path, games: &Games, test_games: &[i64]) -> Result<()> {
+    let Some(sides) = &run.info.split else {
+        bail!(
+            "{}: the run does not record the games it trained on (train it again with this haifu, `--sample` as the \
+             database's)",
+            dir.display()
+        )
+    };
+    let seen = test_games.iter().filter(|&&g| sides.of(games, g) == Some(false)).count();
+    if seen > 0 {
+        bail!(
+            "{}: {seen} of the {} test games are among the games it trained on ({sides}): train it with the \
+             database's --sample and years",
+            dir.display(),
+            test_games.len()
+        );
     }
+    Ok(())
+}
+
+/// The positions of `seats` (game id, seat) at tables of `players` seats, in the order training cuts them: the
+/// partitions of the seats' years read (every one where a game has no year).
+fn positions_of(dataset: &Path, games: &Games, seats: &[(i64, u8)], players: u8) -> Result<Positions> {
+    let wanted: HashSet<(i64, u8)> = seats.iter().copied().collect();
+    let years: Option<BTreeSet<i32>> = wanted.iter().map(|&(g, _)| games.year(g)).collect();
+    let years: Vec<i32> = years.map(|y| y.into_iter().collect()).unwrap_or_default();
+    let all = load_years(dataset, games, &years, players)?;
+    Ok(all.select(|i| wanted.contains(&(all.game[i], all.seat[i]))))
 }
 
 impl PlayerVectors for Vectors {
@@ -63,13 +76,8 @@ impl PlayerVectors for Vectors {
         test_games: &[i64],
     ) -> Result<HashMap<(i64, u8), Vec<f64>>> {
         let games = Games::read(&self.dataset)?;
-        self.unseen(&games, test_games)?;
-        let wanted: HashSet<(i64, u8)> = seats.iter().copied().collect();
-        // the partitions of the seats' years (every one where a game has no year)
-        let years: Option<BTreeSet<i32>> = wanted.iter().map(|&(g, _)| games.year(g)).collect();
-        let years: Vec<i32> = years.map(|y| y.into_iter().collect()).unwrap_or_default();
-        let all = load_years(&self.dataset, &games, &years, self.players)?;
-        let p = all.select(|i| wanted.contains(&(all.game[i], all.seat[i])));
+        unseen(&self.run.run, &self.dir, &games, test_games)?;
+        let p = positions_of(&self.dataset, &games, seats, self.players)?;
         // each database player's row, and the distinct rows scored once each
         let row_of: HashMap<&str, u32> =
             self.run.players.iter().enumerate().map(|(i, n)| (n.as_str(), i as u32 + 1)).collect();
@@ -95,5 +103,42 @@ impl PlayerVectors for Vectors {
             }
         }
         Ok(by_row.into_iter().map(|(seat, sums)| (seat, rows.iter().map(|r| sums[at[r]]).collect())).collect())
+    }
+}
+
+/// A global run (`haifu train`), and where the test seats' positions are read.
+pub struct Global {
+    run: Loaded,
+    dir: PathBuf,
+    dataset: PathBuf,
+    players: u8,
+}
+
+impl Global {
+    pub fn load(dir: &Path, dataset: &Path, players: u8) -> Result<Global> {
+        let run = load_run(dir, DeviceChoice::Auto)?;
+        if run.info.players != players {
+            bail!(
+                "{}: a network of {}-player games; the database profiles {players}-player games",
+                dir.display(),
+                run.info.players
+            );
+        }
+        Ok(Global { run, dir: dir.to_path_buf(), dataset: dataset.to_path_buf(), players })
+    }
+}
+
+impl GlobalNetwork for Global {
+    fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<HashMap<(i64, u8), Vec<([f32; 34], u8)>>> {
+        let games = Games::read(&self.dataset)?;
+        unseen(&self.run, &self.dir, &games, test_games)?;
+        let p = positions_of(&self.dataset, &games, seats, self.players)?;
+        let log_probs = log_probabilities(&self.run, &p, self.run.default_batch());
+        // each seat's positions in the order they were cut (a game's events in order)
+        let mut by_seat: HashMap<(i64, u8), Vec<([f32; 34], u8)>> = HashMap::new();
+        for (i, lp) in log_probs.into_iter().enumerate() {
+            by_seat.entry((p.game[i], p.seat[i])).or_default().push((lp, p.label[i]));
+        }
+        Ok(by_seat)
     }
 }

@@ -249,11 +249,22 @@ pub type Probabilities = Vec<[f32; 34]>;
 
 /// The network's probabilities over the 34 kinds for each position, illegal kinds 0.
 pub fn probabilities(run: &Loaded, p: &Positions, batch: usize) -> Probabilities {
+    per_kind(run, p, batch, |logits| logits.softmax(-1, tch::Kind::Float))
+}
+
+/// The network's log-probabilities over the 34 kinds for each position, illegal kinds about -1e9:
+/// unlike the logarithm of [`probabilities`], a probability too small for a float keeps its value.
+pub fn log_probabilities(run: &Loaded, p: &Positions, batch: usize) -> Probabilities {
+    per_kind(run, p, batch, |logits| logits.log_softmax(-1, tch::Kind::Float))
+}
+
+/// `of` the masked logits, 34 numbers a position.
+fn per_kind(run: &Loaded, p: &Positions, batch: usize, of: impl Fn(&Tensor) -> Tensor) -> Probabilities {
     let data = OnDevice::new(p, run.device, run.info.bf16);
     let mut out = Vec::with_capacity(p.len());
     score(&run.net, &data, p.len(), batch, |logits, _| {
-        let probs = logits.softmax(-1, tch::Kind::Float).to_device(Device::Cpu).contiguous();
-        let flat: Vec<f32> = Vec::try_from(probs.view([-1])).unwrap_or_default();
+        let values = of(logits).to_device(Device::Cpu).contiguous();
+        let flat: Vec<f32> = Vec::try_from(values.view([-1])).unwrap_or_default();
         out.extend(flat.chunks_exact(34).map(|c| <[f32; 34]>::try_from(c).expect("34 kinds")));
     });
     out

@@ -435,7 +435,22 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
     page.push(Block::Table(t));
     page.push(Block::Table(methods_table(r)));
     if let Some(p) = &r.personal {
-        page.push(Block::Table(personal_table(p)));
+        let what = format!(
+            "Each player's own discard model against everyone's, top-1 on the player's test choices (players with \
+             {}+ test games)",
+            p.min_test_games
+        );
+        page.push(Block::Table(personal_table("personal", &what, p)));
+    }
+    if let Some(n) = &r.personal_network {
+        let what = format!(
+            "The global network tilted by each player's discard coefficients less everyone's, against the network as \
+             it is, top-1 on the player's test positions (players with {}+ test games; the discard model has a \
+             choice at {:.1}% of them)",
+            n.gains.min_test_games,
+            100.0 * n.covered
+        );
+        page.push(Block::Table(personal_table("personal_network", &what, &n.gains)));
     }
     page.push(Block::Chart(Chart {
         name: "identification".into(),
@@ -447,15 +462,11 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
     page
 }
 
-/// The discard model as a personal model: the judged players together and by thirds of their profile choices.
-fn personal_table(p: &haifu_style::discards::PersonalGains) -> Table {
+/// A personal model against everyone's: the judged players together and by thirds of their profile choices.
+fn personal_table(name: &str, what: &str, p: &haifu_style::discards::PersonalGains) -> Table {
     let mut t = Table::new(
-        "personal",
-        &format!(
-            "Each player's own discard model against everyone's, top-1 on the player's test choices (players with {}+ \
-             test games)",
-            p.min_test_games
-        ),
+        name,
+        what,
         &[
             "players",
             "profile choices (fewest)",
@@ -464,10 +475,11 @@ fn personal_table(p: &haifu_style::discards::PersonalGains) -> Table {
             "share better",
             "share 95% low",
             "share 95% high",
+            "share expected at the mean gain",
             "mean gain (points)",
             "gain 95% low",
             "gain 95% high",
-            "log-likelihood gain a choice",
+            "log-likelihood gain a decision",
         ],
     );
     for g in std::iter::once(&p.judged).chain(&p.thirds) {
@@ -479,13 +491,18 @@ fn personal_table(p: &haifu_style::discards::PersonalGains) -> Table {
             Cell::Percent(g.share_better),
             Cell::Percent(g.share_better_interval.0),
             Cell::Percent(g.share_better_interval.1),
+            Cell::Percent(g.share_better_at_mean),
             Cell::Float(g.mean_gain_points, 2),
             Cell::Float(g.mean_gain_interval.0, 2),
             Cell::Float(g.mean_gain_interval.1, 2),
             Cell::Float(g.mean_log_likelihood_gain, 4),
         ]);
     }
-    t.note("first row: every judged player; then the thirds by profile choices, fewest first (docs/STYLE.md)");
+    t.note(
+        "first row: every judged player; then the thirds by profile choices, fewest first; the share expected at \
+         the mean gain: if every player gained the mean, the share the noise of their test decisions would still \
+         show (docs/STYLE.md)",
+    );
     t
 }
 

@@ -17,7 +17,7 @@ use haifu_mining::mine::in_sample;
 use crate::baseline::Discriminant;
 use crate::choice::{wilson, ChoiceCounts, Count};
 use crate::db::StyleDb;
-use crate::discards::PersonalGains;
+use crate::discards::{NetworkGains, PersonalGains};
 use crate::embedding::{Centroids, Inputs, Reference, Trainer};
 use crate::identify::{Observed, Scorer, SequenceLikelihoods};
 use crate::observe_game;
@@ -134,6 +134,9 @@ pub struct AccuracyReport {
     /// The discard model as a personal model: each player's own coefficients against everyone's on the
     /// player's test choices (none where the database has no discard model).
     pub personal: Option<PersonalGains>,
+    /// The discard model as the personal part of a network (`--network RUN`): the global network tilted by each
+    /// player's coefficients less everyone's, against the network as it is, on the player's test positions.
+    pub personal_network: Option<NetworkGains>,
 }
 
 /// The players whose personal model is judged have this many test games or more (the criterion: games
@@ -283,12 +286,25 @@ fn summed(seats: &[(i64, u8)], by_seat: &std::collections::HashMap<(i64, u8), Ve
     sum
 }
 
-/// The network parts of a measurement, each where given: the learned embedding's trainer and the network
-/// conditioned on the players.
+/// The global network personal models are judged against (`style accuracy --network RUN`, a run of `haifu
+/// train`; the network binary implements it).
+pub trait GlobalNetwork {
+    /// For each seat (game id, seat), the network's reading of its chosen discards in order
+    /// ([`crate::discards::NetworkSeat`]). Refuses a network that trained on any of `test_games`.
+    fn of_seats(
+        &self,
+        seats: &[(i64, u8)],
+        test_games: &[i64],
+    ) -> Result<std::collections::HashMap<(i64, u8), Vec<([f32; 34], u8)>>>;
+}
+
+/// The network parts of a measurement, each where given: the learned embedding's trainer, the network
+/// conditioned on the players and the global network.
 #[derive(Default)]
 pub struct Networks<'a> {
     pub embedding: Option<&'a dyn Trainer>,
     pub player_vectors: Option<&'a dyn PlayerVectors>,
+    pub global: Option<&'a dyn GlobalNetwork>,
 }
 
 /// A trial's places by each of [`METHODS`] (past the last for the embedding where none is given).
@@ -485,6 +501,10 @@ pub fn measure(
     }
     let tested = seats.iter().map(|(p, obs)| (p.as_str(), obs.iter().map(|o| &o.discards).collect()));
     let personal = db.discards.personal_gains(tested, JUDGED_TEST_GAMES);
+    let personal_network = match networks.global {
+        Some(n) => tilted_gains(db, n, &seats, &read)?,
+        None => None,
+    };
     let overlap = match db.meta.sample {
         Some(_) => Vec::new(),
         None => years.iter().copied().filter(|y| db.meta.years.is_empty() || db.meta.years.contains(y)).collect(),
@@ -497,5 +517,28 @@ pub fn measure(
         games_per_s: scored_games as f64 / started.elapsed().as_secs_f64().max(1e-9),
         overlap,
         personal,
+        personal_network,
     })
+}
+
+/// The global network `n` tilted by each profiled player's discard coefficients against the network as it is,
+/// on every test seat of the players.
+fn tilted_gains(
+    db: &StyleDb,
+    n: &dyn GlobalNetwork,
+    seats: &HashMap<String, Vec<Observed>>,
+    read: &Games,
+) -> Result<Option<NetworkGains>> {
+    let all: Vec<(i64, u8)> = seats.values().flatten().flat_map(|o| o.seats.iter().copied()).collect();
+    let tested: Vec<i64> = read.test.iter().map(|&i| read.games[i].game_id).collect();
+    let network = n.of_seats(&all, &tested)?;
+    let none: &[([f32; 34], u8)] = &[];
+    let tested = seats.iter().map(|(p, obs)| {
+        let seats = obs
+            .iter()
+            .map(|o| (&o.discards, o.seats.first().and_then(|s| network.get(s)).map_or(none, Vec::as_slice)))
+            .collect();
+        (p.as_str(), seats)
+    });
+    Ok(db.discards.network_gains(tested, JUDGED_TEST_GAMES))
 }

@@ -34,7 +34,7 @@ use crate::habits::KindClass;
 use crate::played::Played;
 
 pub use fit::{distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
-pub use personal::{Gains, PersonalGain, PersonalGains};
+pub use personal::{Gains, NetworkGains, NetworkSeat, PersonalGain, PersonalGains};
 
 /// The database's file of fitted coefficients.
 pub const MODEL_FILE: &str = "discard_model.parquet";
@@ -119,24 +119,32 @@ pub fn feature_what(i: usize) -> String {
     }
 }
 
-/// One kind the hand could discard: its marks (bit `f` for feature `f`, the low bits) and the acceptance it gives
-/// up (the top 16 bits, in steps of 1/65535), in 8 bytes: a database of a year's games holds millions.
+/// One kind the hand could discard: its marks (bit `f` for feature `f`, the low bits), the kind (6 bits from
+/// bit 40: a network's output is read by it) and the acceptance it gives up (the top 16 bits, in steps of
+/// 1/65535), in 8 bytes: a database of a year's games holds millions.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate(u64);
 
+const KIND_SHIFT: u32 = 40;
 const SHORTFALL_SHIFT: u32 = 48;
 const MARKS: u64 = (1 << SHORTFALL) - 1;
-const _: () = assert!(SHORTFALL <= SHORTFALL_SHIFT as usize);
+const _: () = assert!(SHORTFALL <= KIND_SHIFT as usize && KIND_SHIFT + 6 <= SHORTFALL_SHIFT);
 
 impl Candidate {
-    /// A candidate of these marks (bits below [`SHORTFALL`]) giving up this share of the best acceptance (0-1).
-    pub fn new(marks: u64, shortfall: f64) -> Candidate {
+    /// A candidate of kind `kind` (0-33) with these marks (bits below [`SHORTFALL`]) giving up this share of the
+    /// best acceptance (0-1).
+    pub fn new(kind: usize, marks: u64, shortfall: f64) -> Candidate {
         let steps = (shortfall.clamp(0.0, 1.0) * 65535.0).round() as u64;
-        Candidate(marks & MARKS | steps << SHORTFALL_SHIFT)
+        Candidate(marks & MARKS | (kind as u64 & 63) << KIND_SHIFT | steps << SHORTFALL_SHIFT)
     }
 
     pub fn marks(&self) -> u64 {
         self.0 & MARKS
+    }
+
+    /// The kind (0-33).
+    pub fn kind(&self) -> usize {
+        (self.0 >> KIND_SHIFT & 63) as usize
     }
 
     /// The share of the best acceptance given up.
@@ -190,12 +198,15 @@ impl Candidate {
     }
 }
 
-/// One choice: its candidates' place in [`Discards::candidates`] and which one was discarded.
+/// One choice: its candidates' place in [`Discards::candidates`], which one was discarded, and which of the
+/// seat's chosen discards of the game it is (from 0; the discards in riichi not counted): a network's positions
+/// of the seat are matched to it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Choice {
     start: u32,
     len: u8,
     chosen: u8,
+    at: u16,
 }
 
 /// A seat's (or a block's, or a player's) chosen discards as the model reads them.
@@ -221,10 +232,10 @@ impl Discards {
         self.choices.is_empty()
     }
 
-    fn push(&mut self, candidates: &[Candidate], chosen: usize) {
+    fn push(&mut self, candidates: &[Candidate], chosen: usize, at: u16) {
         let start = self.candidates.len() as u32;
         self.candidates.extend_from_slice(candidates);
-        self.choices.push(Choice { start, len: candidates.len() as u8, chosen: chosen as u8 });
+        self.choices.push(Choice { start, len: candidates.len() as u8, chosen: chosen as u8, at });
     }
 
     fn each(&self) -> impl Iterator<Item = (&[Candidate], usize)> + '_ {
@@ -236,20 +247,7 @@ impl Discards {
 
     /// How many of the choices the most probable candidate under `w` is the one chosen (ties: the first).
     pub fn hits(&self, w: &Coefficients) -> usize {
-        self.each()
-            .filter(|(cands, chosen)| {
-                // the first of the highest utilities
-                let best =
-                    cands.iter().map(|c| c.utility(&w.0)).enumerate().fold((0, f64::NEG_INFINITY), |b, (i, u)| {
-                        if u > b.1 {
-                            (i, u)
-                        } else {
-                            b
-                        }
-                    });
-                best.0 == *chosen
-            })
-            .count()
+        self.each().filter(|(cands, chosen)| first_best(cands.iter().map(|c| c.utility(&w.0))) == *chosen).count()
     }
 
     /// Log-likelihood of the choices under `w`.
@@ -263,6 +261,11 @@ impl Discards {
             })
             .sum()
     }
+}
+
+/// The place of the first of the highest values.
+fn first_best(u: impl Iterator<Item = f64>) -> usize {
+    u.enumerate().fold((0, f64::NEG_INFINITY), |b, (i, x)| if x > b.1 { (i, x) } else { b }).0
 }
 
 fn log_sum_exp(u: &[f64]) -> f64 {
@@ -338,10 +341,16 @@ pub fn of_seats(g: &Played, keep: impl Fn(u8) -> bool) -> Vec<Discards> {
     let mut out = vec![Discards::default(); usize::from(g.n_players)];
     let mut board = Board::of(u16::MAX);
     let mut candidates = Vec::with_capacity(14);
+    // each seat's chosen discards so far in the game (a network's positions of the seat, in order)
+    let mut chosen_so_far = [0u16; 4];
     for d in &g.decisions {
         let Some(t) = &d.tiles else { continue };
         if board.round != Some(d.round) {
             board = Board::of(d.round);
+        }
+        let at = chosen_so_far[usize::from(d.seat)];
+        if !d.in_riichi {
+            chosen_so_far[usize::from(d.seat)] += 1;
         }
         let discard = usize::from(t.discard.kind().index());
         let after_draw = matches!(d.source, TileSource::Draw | TileSource::Kan | TileSource::Nuki);
@@ -353,7 +362,7 @@ pub fn of_seats(g: &Played, keep: impl Fn(u8) -> bool) -> Vec<Discards> {
             // a discard the candidates miss (a riichi the shanten does not see as tenpai) is left out
             if let Some(Some(chosen)) = sight.candidates(&board, t, d.turn, d.riichi, &mut candidates) {
                 if candidates.len() >= 2 {
-                    out[usize::from(d.seat)].push(&candidates, chosen);
+                    out[usize::from(d.seat)].push(&candidates, chosen, at);
                 }
             }
         }
@@ -447,7 +456,7 @@ impl Sight {
             if k == usize::from(t.discard.kind().index()) {
                 chosen = Some(out.len());
             }
-            out.push(Candidate::new(marks, shortfall));
+            out.push(Candidate::new(k, marks, shortfall));
         }
         Some(chosen)
     }

@@ -1,9 +1,11 @@
-//! The discard model as a personal model: each player's own coefficients against everyone's on the player's
-//! unseen choices, judged over the players with enough of them.
+//! The discard model as a personal model, judged over the players with enough unseen games: each player's own
+//! coefficients against everyone's on the player's unseen choices, and a global network tilted by the player's
+//! coefficients (less everyone's) against the network itself on the player's unseen positions.
 
 use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
-use super::{DiscardModel, Discards};
+use super::{first_best, log_sum_exp, Coefficients, DiscardModel, Discards};
 
 /// A player's own coefficients against everyone's on the player's unseen choices: the discard model as a
 /// personal model (issue 50), both scored on the same choices.
@@ -14,11 +16,14 @@ pub struct PersonalGain {
     pub profile_choices: u64,
     pub test_games: usize,
     pub test_choices: usize,
-    /// Shares of the test choices whose most probable kind is the one discarded.
+    /// Shares of the test choices whose most probable kind is the one discarded: by the personal model, and by
+    /// everyone's (everyone's coefficients; for a network, the global network as it is).
     pub own_top1: f64,
     pub everyone_top1: f64,
     /// `own_top1 - everyone_top1`, in points.
     pub gain_points: f64,
+    /// The gain's standard error from the paired test decisions (points): how far the test data alone moves it.
+    pub gain_se: f64,
     /// The mean log-likelihood gain per test choice (nats).
     pub log_likelihood_gain: f64,
 }
@@ -31,6 +36,10 @@ pub struct Gains {
     pub better: usize,
     pub share_better: f64,
     pub share_better_interval: (f64, f64),
+    /// The share of the players expected to show a gain if every one of them truly gained the mean: the mean over
+    /// the players of P(N(mean, gain_se) > 0). Below 1 by the noise of each player's test decisions alone, it is
+    /// the most that [`Gains::share_better`] could show at this mean with these test data.
+    pub share_better_at_mean: f64,
     /// The mean gain in points, and its 95% interval (Student's t over the players).
     pub mean_gain_points: f64,
     pub mean_gain_interval: (f64, f64),
@@ -50,29 +59,9 @@ pub struct PersonalGains {
     pub players: Vec<PersonalGain>,
 }
 
-/// The two-sided 95% quantile of Student's t with `df` degrees of freedom. With `x = sqrt(df) tan(a)` the
-/// density becomes `cos(a)^(df - 1)` on `[0, pi/2)`: its integral is taken by Simpson's rule and the angle that
-/// holds 95% of it found by bisection.
+/// The two-sided 95% quantile of Student's t with `df` degrees of freedom.
 fn t95(df: usize) -> f64 {
-    let (v, power) = (df.max(1) as f64, df.max(1) as i32 - 1);
-    let integral = |to: f64| {
-        let n = 2000;
-        let h = to / f64::from(n);
-        let f = |i: i32| (f64::from(i) * h).cos().powi(power);
-        let inner: f64 = (1..n).map(|i| if i % 2 == 1 { 4.0 * f(i) } else { 2.0 * f(i) }).sum();
-        h / 3.0 * (f(0) + inner + f(n))
-    };
-    let whole = integral(std::f64::consts::FRAC_PI_2);
-    let (mut lo, mut hi) = (0.0, std::f64::consts::FRAC_PI_2);
-    for _ in 0..60 {
-        let mid = 0.5 * (lo + hi);
-        if integral(mid) < 0.95 * whole {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    v.sqrt() * (0.5 * (lo + hi)).tan()
+    StudentsT::new(0.0, 1.0, df.max(1) as f64).map_or(f64::INFINITY, |t| t.inverse_cdf(0.975))
 }
 
 impl Gains {
@@ -92,6 +81,14 @@ impl Gains {
                 taken: better as u64,
             })
             .unwrap_or((0.0, 1.0)),
+            share_better_at_mean: group
+                .iter()
+                .map(|g| match Normal::new(mean, g.gain_se) {
+                    Ok(d) => 1.0 - d.cdf(0.0),
+                    Err(_) => f64::from(u8::from(mean > 0.0)),
+                })
+                .sum::<f64>()
+                / n.max(1) as f64,
             mean_gain_points: mean,
             mean_gain_interval: (mean - half, mean + half),
             mean_log_likelihood_gain: group.iter().map(|g| g.log_likelihood_gain).sum::<f64>() / n.max(1) as f64,
@@ -110,7 +107,7 @@ impl DiscardModel {
         min_test_games: usize,
     ) -> Option<PersonalGains> {
         let everyone = &self.everyone.as_ref()?.coefficients;
-        let mut players: Vec<PersonalGain> = tested
+        let players: Vec<PersonalGain> = tested
             .into_iter()
             .filter_map(|(p, games)| {
                 let own = self.players.get(p)?;
@@ -118,28 +115,198 @@ impl DiscardModel {
                 if choices == 0 {
                     return None;
                 }
-                let n = choices as f64;
-                let hits = |w| games.iter().map(|d| d.hits(w)).sum::<usize>() as f64 / n;
+                let mut paired = Paired::default();
+                games.iter().for_each(|d| d.paired(&own.coefficients, everyone, &mut paired));
                 let likelihood = |w| games.iter().map(|d| d.log_likelihood(w)).sum::<f64>();
-                let (mine, all) = (hits(&own.coefficients), hits(everyone));
-                Some(PersonalGain {
-                    player: p.to_string(),
-                    profile_choices: own.choices,
-                    test_games: games.len(),
-                    test_choices: choices,
-                    own_top1: mine,
-                    everyone_top1: all,
-                    gain_points: 100.0 * (mine - all),
-                    log_likelihood_gain: (likelihood(&own.coefficients) - likelihood(everyone)) / n,
-                })
+                let log_likelihood_gain = (likelihood(&own.coefficients) - likelihood(everyone)) / choices as f64;
+                Some(paired.gain(p, own.choices, games.len(), log_likelihood_gain))
             })
             .collect();
+        Some(PersonalGains::judge(players, min_test_games))
+    }
+
+    /// A global network tilted by each profiled player's coefficients less everyone's, against the network as it
+    /// is, on the player's unseen positions (`tested`: a player and, for each unseen game, the seat's choices
+    /// and the network's reading of the seat, [`NetworkSeat`]). Where the model has a choice, both read the
+    /// network's log-probabilities of its candidates, the tilted one plus the candidate's utility under the
+    /// difference; at the positions it has none (after a chi or pon) both are the network. A seat whose choices
+    /// do not match the network's positions is left out and counted.
+    pub fn network_gains<'a>(
+        &self,
+        tested: impl IntoIterator<Item = (&'a str, Vec<(&'a Discards, &'a NetworkSeat)>)>,
+        min_test_games: usize,
+    ) -> Option<NetworkGains> {
+        let everyone = &self.everyone.as_ref()?.coefficients;
+        let (mut misaligned_seats, mut positions, mut covered) = (0, 0, 0);
+        let mut players = Vec::new();
+        for (p, seats) in tested {
+            let Some(own) = self.players.get(p) else { continue };
+            let delta = std::array::from_fn(|i| own.coefficients.0[i] - everyone.0[i]);
+            let mut sum = Tilted::default();
+            let mut games = 0;
+            for (d, net) in seats {
+                match d.tilted(net, &Coefficients(delta)) {
+                    Some(t) => {
+                        sum.add(&t);
+                        games += 1;
+                    }
+                    None => misaligned_seats += 1,
+                }
+            }
+            if sum.hits.decisions == 0 {
+                continue;
+            }
+            if games >= min_test_games {
+                (positions, covered) = (positions + sum.hits.decisions, covered + sum.covered);
+            }
+            let log_likelihood_gain = sum.log_likelihood_gain / sum.hits.decisions as f64;
+            players.push(sum.hits.gain(p, own.choices, games, log_likelihood_gain));
+        }
+        Some(NetworkGains {
+            covered: covered as f64 / positions.max(1) as f64,
+            misaligned_seats,
+            gains: PersonalGains::judge(players, min_test_games),
+        })
+    }
+}
+
+impl PersonalGains {
+    /// Every player's gain, and the players with `min_test_games` unseen games or more together and by thirds of
+    /// their profile choices.
+    fn judge(mut players: Vec<PersonalGain>, min_test_games: usize) -> PersonalGains {
         players.sort_by(|a, b| a.player.cmp(&b.player));
         let mut judged: Vec<&PersonalGain> = players.iter().filter(|g| g.test_games >= min_test_games).collect();
         judged.sort_by_key(|g| g.profile_choices);
         let third = judged.len().div_ceil(3).max(1);
         let thirds = judged.chunks(third).map(Gains::of).collect();
-        Some(PersonalGains { min_test_games, judged: Gains::of(&judged), thirds, players })
+        PersonalGains { min_test_games, judged: Gains::of(&judged), thirds, players }
+    }
+}
+
+/// A global network's reading of one seat's chosen discards of a game, in order (the positions `haifu train`
+/// cuts: every discard but those after the seat's riichi): each one's log-probabilities over the 34 kinds (an
+/// illegal kind `-inf`) and the kind discarded.
+pub type NetworkSeat = [([f32; 34], u8)];
+
+/// The network as it is and tilted by a personal model ([`DiscardModel::network_gains`]), for a personal model
+/// that is a network's output plus each player's coefficients.
+#[derive(Clone, Debug, Serialize)]
+pub struct NetworkGains {
+    /// The share of the judged players' test positions the discard model has a choice at (at the others the
+    /// tilted network is the network).
+    pub covered: f64,
+    /// Test seats whose choices did not match the network's positions, left out (0 unless the dataset and the
+    /// network's positions disagree).
+    pub misaligned_seats: usize,
+    pub gains: PersonalGains,
+}
+
+/// Below this log-probability a candidate counts as this (a network's probability of a held kind underflowing
+/// to 0 leaves a finite log-likelihood).
+const LOG_FLOOR: f64 = -50.0;
+
+/// The first choices of a personal model and of everyone's on the same decisions: how many each got right, and
+/// how many only one of them did.
+#[derive(Clone, Copy, Default)]
+struct Paired {
+    decisions: usize,
+    own: usize,
+    everyone: usize,
+    own_only: usize,
+    everyone_only: usize,
+}
+
+impl Paired {
+    fn count(&mut self, own: bool, everyone: bool) {
+        self.decisions += 1;
+        self.own += usize::from(own);
+        self.everyone += usize::from(everyone);
+        self.own_only += usize::from(own && !everyone);
+        self.everyone_only += usize::from(everyone && !own);
+    }
+
+    fn add(&mut self, o: &Paired) {
+        self.decisions += o.decisions;
+        self.own += o.own;
+        self.everyone += o.everyone;
+        self.own_only += o.own_only;
+        self.everyone_only += o.everyone_only;
+    }
+
+    /// The player's gain: the difference of the top-1s and its standard error over the paired decisions (each
+    /// one +1, -1 or 0).
+    fn gain(&self, player: &str, profile_choices: u64, test_games: usize, log_likelihood_gain: f64) -> PersonalGain {
+        let n = self.decisions.max(1) as f64;
+        let mean = (self.own as f64 - self.everyone as f64) / n;
+        let second = (self.own_only + self.everyone_only) as f64 / n;
+        PersonalGain {
+            player: player.to_string(),
+            profile_choices,
+            test_games,
+            test_choices: self.decisions,
+            own_top1: self.own as f64 / n,
+            everyone_top1: self.everyone as f64 / n,
+            gain_points: 100.0 * mean,
+            gain_se: 100.0 * ((second - mean * mean).max(0.0) / n).sqrt(),
+            log_likelihood_gain,
+        }
+    }
+}
+
+/// One seat's (or several seats') positions: the network's first choices, as it is (everyone's) and tilted (the
+/// player's own), how many the model had a choice at, and the log-likelihood the tilt adds.
+#[derive(Default)]
+struct Tilted {
+    hits: Paired,
+    covered: usize,
+    log_likelihood_gain: f64,
+}
+
+impl Tilted {
+    fn add(&mut self, o: &Tilted) {
+        self.hits.add(&o.hits);
+        self.covered += o.covered;
+        self.log_likelihood_gain += o.log_likelihood_gain;
+    }
+}
+
+impl Discards {
+    /// Counts each choice's first choice under `own` and under `everyone` (ties: the first candidate).
+    fn paired(&self, own: &Coefficients, everyone: &Coefficients, into: &mut Paired) {
+        for (cands, chosen) in self.each() {
+            let first = |w: &Coefficients| first_best(cands.iter().map(|c| c.utility(&w.0))) == chosen;
+            into.count(first(own), first(everyone));
+        }
+    }
+
+    /// The seat's positions under the network (`net`, in order), as it is and tilted by `delta` where a choice
+    /// of the seat matches the position; `None` where one does not (past the positions, another kind
+    /// discarded).
+    fn tilted(&self, net: &NetworkSeat, delta: &Coefficients) -> Option<Tilted> {
+        let mut t = Tilted::default();
+        let mut covered = vec![false; net.len()];
+        let (mut global, mut tilted) = (Vec::new(), Vec::new());
+        for c in &self.choices {
+            let at = usize::from(c.at);
+            let (log_probs, label) = net.get(at)?;
+            let (cands, chosen) = (&self.candidates[c.start as usize..][..usize::from(c.len)], usize::from(c.chosen));
+            if cands[chosen].kind() != usize::from(*label) || covered[at] {
+                return None;
+            }
+            covered[at] = true;
+            global.clear();
+            global.extend(cands.iter().map(|k| f64::from(log_probs[k.kind()]).max(LOG_FLOOR)));
+            tilted.clear();
+            tilted.extend(cands.iter().zip(&global).map(|(k, g)| g + k.utility(&delta.0)));
+            t.covered += 1;
+            t.hits.count(first_best(tilted.iter().copied()) == chosen, first_best(global.iter().copied()) == chosen);
+            t.log_likelihood_gain += (tilted[chosen] - log_sum_exp(&tilted)) - (global[chosen] - log_sum_exp(&global));
+        }
+        for (log_probs, label) in net.iter().zip(&covered).filter(|(_, &c)| !c).map(|(n, _)| n) {
+            let hit = first_best(log_probs.iter().map(|&x| f64::from(x))) == usize::from(*label);
+            t.hits.count(hit, hit);
+        }
+        Some(t)
     }
 }
 
@@ -155,6 +322,26 @@ mod tests {
         for (df, t) in [(1, 12.706), (3, 3.182), (5, 2.571), (10, 2.228), (30, 2.042), (100, 1.984)] {
             assert!((t95(df) - t).abs() < 1e-3, "{df}: {} against {t}", t95(df));
         }
+    }
+
+    /// A gain's standard error is the sample one of the paired differences (+1 where only the personal model is
+    /// right, -1 where only everyone's is, 0 elsewhere); a group's share expected at its mean follows the normal.
+    #[test]
+    fn gains_carry_the_standard_error_of_paired_decisions() {
+        let mut paired = Paired::default();
+        let outcomes = [(true, false); 12].into_iter().chain([(false, true); 4]).chain([(true, true); 50]);
+        outcomes.chain([(false, false); 34]).for_each(|(a, b)| paired.count(a, b));
+        let g = paired.gain("p", 10, 3, 0.0);
+        let d: Vec<f64> = [1.0; 12].into_iter().chain([-1.0; 4]).chain([0.0; 84]).collect();
+        let mean = d.iter().sum::<f64>() / 100.0;
+        let var = d.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / 100.0;
+        assert!((g.gain_points - 8.0).abs() < 1e-9 && (g.own_top1 - 0.62).abs() < 1e-12, "{g:?}");
+        assert!((g.gain_se - 100.0 * (var / 100.0).sqrt()).abs() < 1e-9, "{g:?}");
+        // two players of that error at a mean gain of 8 points: each shows a gain with P(Z > -8 / se)
+        let group = Gains::of(&[&g, &g]);
+        let z = -8.0 / g.gain_se;
+        let upper = 0.5 * statrs::function::erf::erfc(z / std::f64::consts::SQRT_2);
+        assert!((group.share_better_at_mean - upper).abs() < 1e-9, "{} against {upper}", group.share_better_at_mean);
     }
 
     /// A player whose choices follow other coefficients than everyone's gains on unseen choices from their own;
@@ -180,5 +367,57 @@ mod tests {
         // a player with fewer unseen games than asked is listed but not judged
         let gains = model.personal_gains([("p", vec![&tp; 10]), ("q", vec![&tq; 3])], 8).unwrap();
         assert_eq!((gains.players.len(), gains.judged.players, gains.judged.better), (2, 1, 1));
+    }
+
+    /// A network that reads everyone's coefficients, tilted by a player's own less everyone's: the player whose
+    /// choices follow others gains on unseen positions, one of everyone's kind does not; a position the model has
+    /// no choice at counts alike for both; a seat whose positions another kind was discarded at is left out.
+    #[test]
+    fn a_network_tilted_by_a_players_coefficients_gains_where_the_player_differs() {
+        let mut draw = Draw { state: 5 };
+        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
+        let mut common = [0.0; FEATURES];
+        common[..6].copy_from_slice(&[1.0, -1.0, 0.5, 0.0, -0.5, 0.3]);
+        let mut odd = common;
+        (odd[0], odd[1]) = (-1.0, 1.0);
+        let (everyone, p, q) = (draw(20_000, &common), draw(3_000, &odd), draw(3_000, &common));
+        let model = DiscardModel::fit(&[&everyone, &p], &[("p", vec![&p]), ("q", vec![&q])]);
+        // the network's reading: the probabilities of everyone's coefficients, then one position of no choice
+        let known = model.everyone.as_ref().unwrap().coefficients.0;
+        let network = |d: &Discards| -> Vec<([f32; 34], u8)> {
+            let mut net: Vec<([f32; 34], u8)> = d
+                .each()
+                .map(|(cands, chosen)| {
+                    let u: Vec<f64> = cands.iter().map(|c| c.utility(&known)).collect();
+                    let z = log_sum_exp(&u);
+                    let mut lp = [f32::NEG_INFINITY; 34];
+                    cands.iter().zip(&u).for_each(|(c, x)| lp[c.kind()] = (x - z) as f32);
+                    (lp, cands[chosen].kind() as u8)
+                })
+                .collect();
+            let mut sure = [f32::NEG_INFINITY; 34];
+            sure[30] = 0.0;
+            net.push((sure, 30));
+            net
+        };
+        let (tp, tq) = (draw(2_000, &odd), draw(2_000, &common));
+        let (np, nq) = (network(&tp), network(&tq));
+        let seats = |d, n| vec![(d, n); 10];
+        let tested = [("p", seats(&tp, np.as_slice())), ("q", seats(&tq, nq.as_slice()))];
+        let gains = model.network_gains(tested, 8).unwrap();
+        assert_eq!(gains.misaligned_seats, 0);
+        assert!((gains.covered - 2000.0 / 2001.0).abs() < 1e-9, "{}", gains.covered);
+        let (gp, gq) = (&gains.gains.players[0], &gains.gains.players[1]);
+        assert_eq!((gp.test_choices, gp.test_games), (20_010, 10));
+        assert!(gp.gain_points > 5.0 && gp.log_likelihood_gain > 0.05, "{gp:?}");
+        assert!(gq.gain_points.abs() < 2.0 && gq.log_likelihood_gain.abs() < 0.01, "{gq:?}");
+        // the network as it is, on p's choices, is everyone's coefficients (and the sure position a hit)
+        let everyone_hits = tp.hits(&model.everyone.as_ref().unwrap().coefficients) as f64;
+        assert!((gp.everyone_top1 - (everyone_hits + 1.0) / 2001.0).abs() < 1e-9, "{gp:?}");
+        // a seat whose first position discarded another kind is left out
+        let mut wrong = np.clone();
+        wrong[0].1 = (wrong[0].1 + 1) % 4;
+        let gains = model.network_gains([("p", vec![(&tp, wrong.as_slice()), (&tp, np.as_slice())])], 1).unwrap();
+        assert_eq!((gains.misaligned_seats, gains.gains.players[0].test_games), (1, 1));
     }
 }

@@ -22,11 +22,11 @@ impl Draw {
     /// half the time.
     pub fn choices(&mut self, n: usize, per: usize, marks: &[usize], shortfall: bool, w: &[f64; FEATURES]) -> Discards {
         let mut d = Discards::default();
-        for _ in 0..n {
+        for i in 0..n {
             let cands: Vec<Candidate> = (0..per)
-                .map(|_| {
+                .map(|k| {
                     let m = marks.iter().filter(|_| self.next() < 0.3).fold(0, |m, &f| m | 1 << f);
-                    Candidate::new(m, if shortfall && self.next() < 0.5 { self.next() } else { 0.0 })
+                    Candidate::new(k, m, if shortfall && self.next() < 0.5 { self.next() } else { 0.0 })
                 })
                 .collect();
             let u: Vec<f64> = cands.iter().map(|c| c.utility(w)).collect();
@@ -39,7 +39,7 @@ impl Draw {
                     break;
                 }
             }
-            d.push(&cands, chosen);
+            d.push(&cands, chosen, i as u16);
         }
         d
     }

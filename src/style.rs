@@ -761,6 +761,12 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
         println!("no player has enough test games for a block of {:?} games: no trial, no row", r.no_trials);
     }
     print_methods(&r);
+    print_personals(&r);
+    Ok(())
+}
+
+/// The personal models' gains over everyone's, as `style accuracy` prints them.
+fn print_personals(r: &haifu_style::accuracy::AccuracyReport) {
     if let Some(p) = &r.personal {
         println!(
             "the discard model as a personal model: each player's own coefficients against everyone's, top-1 on \
@@ -783,7 +789,6 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
         );
         print_personal(&n.gains);
     }
-    Ok(())
 }
 
 /// Every method of `style accuracy` on the same trials, a line per block size.

@@ -14,6 +14,7 @@ use haifu_neural::train::DeviceChoice;
 use haifu_neural::Positions;
 use haifu_neural::{load_years, Games};
 use haifu_style::accuracy::{GlobalNetwork, PlayerVectors};
+use haifu_style::discards::NetworkSeats;
 
 /// The run, and where the trials' positions are read.
 pub struct Vectors {
@@ -129,13 +130,13 @@ impl Global {
 }
 
 impl GlobalNetwork for Global {
-    fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<HashMap<(i64, u8), Vec<([f32; 34], u8)>>> {
+    fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkSeats> {
         let games = Games::read(&self.dataset)?;
         unseen(&self.run, &self.dir, &games, test_games)?;
         let p = positions_of(&self.dataset, &games, seats, self.players)?;
         let log_probs = log_probabilities(&self.run, &p, self.run.default_batch());
         // each seat's positions in the order they were cut (a game's events in order)
-        let mut by_seat: HashMap<(i64, u8), Vec<([f32; 34], u8)>> = HashMap::new();
+        let mut by_seat = NetworkSeats::new();
         for (i, lp) in log_probs.into_iter().enumerate() {
             by_seat.entry((p.game[i], p.seat[i])).or_default().push((lp, p.label[i]));
         }

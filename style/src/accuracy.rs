@@ -17,7 +17,7 @@ use haifu_mining::mine::in_sample;
 use crate::baseline::Discriminant;
 use crate::choice::{wilson, ChoiceCounts, Count};
 use crate::db::StyleDb;
-use crate::discards::{NetworkGains, PersonalGains};
+use crate::discards::{NetworkGains, NetworkSeats, PersonalGains};
 use crate::embedding::{Centroids, Inputs, Reference, Trainer};
 use crate::identify::{Observed, Scorer, SequenceLikelihoods};
 use crate::observe_game;
@@ -291,11 +291,7 @@ fn summed(seats: &[(i64, u8)], by_seat: &std::collections::HashMap<(i64, u8), Ve
 pub trait GlobalNetwork {
     /// For each seat (game id, seat), the network's reading of its chosen discards in order
     /// ([`crate::discards::NetworkSeat`]). Refuses a network that trained on any of `test_games`.
-    fn of_seats(
-        &self,
-        seats: &[(i64, u8)],
-        test_games: &[i64],
-    ) -> Result<std::collections::HashMap<(i64, u8), Vec<([f32; 34], u8)>>>;
+    fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkSeats>;
 }
 
 /// The network parts of a measurement, each where given: the learned embedding's trainer, the network

@@ -34,7 +34,7 @@ use crate::habits::KindClass;
 use crate::played::Played;
 
 pub use fit::{distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
-pub use personal::{Gains, NetworkGains, NetworkSeat, PersonalGain, PersonalGains};
+pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains};
 
 /// The database's file of fitted coefficients.
 pub const MODEL_FILE: &str = "discard_model.parquet";

@@ -188,6 +188,9 @@ impl PersonalGains {
 /// illegal kind `-inf`) and the kind discarded.
 pub type NetworkSeat = [([f32; 34], u8)];
 
+/// Each seat's [`NetworkSeat`], by (game id, seat).
+pub type NetworkSeats = std::collections::HashMap<(i64, u8), Vec<([f32; 34], u8)>>;
+
 /// The network as it is and tilted by a personal model ([`DiscardModel::network_gains`]), for a personal model
 /// that is a network's output plus each player's coefficients.
 #[derive(Clone, Debug, Serialize)]

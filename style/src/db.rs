@@ -35,6 +35,7 @@ use haifu_mining::{MineOptions, Strategy};
 use haifu_rules::table::GameType;
 
 use crate::choice::{self, ChoiceCounts, CHOICES};
+use crate::choice_model::ChoiceModel;
 use crate::discards::{DiscardModel, MODEL_FILE};
 use crate::habits::{self, HabitCounts, HABITS_FILE};
 use crate::played::{self, Played, Reading};
@@ -257,6 +258,8 @@ pub struct StyleDb {
     pub habits: HashMap<String, HabitCounts>,
     /// The discard model's coefficients (empty: a database built before the model).
     pub discards: DiscardModel,
+    /// The choice model, fitted from the choices' counts as the database is opened (`None` without choices).
+    pub choice_model: Option<ChoiceModel>,
 }
 
 impl StyleDb {
@@ -312,7 +315,12 @@ impl StyleDb {
         let choices = choice::read_db(dir)?;
         let habits = habits::read_db(dir)?;
         let discards = DiscardModel::read_db(dir, ALL_SCOPE)?;
-        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices, habits, discards })
+        let choice_model = choices.get(ALL_SCOPE).map(|all| {
+            let players: Vec<(&str, &ChoiceCounts)> =
+                profiles.iter().filter_map(|p| choices.get(&p.player).map(|c| (p.player.as_str(), c))).collect();
+            ChoiceModel::fit(all, players)
+        });
+        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices, habits, discards, choice_model })
     }
 
     /// The `all` strategy tables (every source summed) of `scopes`, or of every scope; what comparison,

@@ -10,7 +10,7 @@
 //! - its habits ([`crate::habits`]: which kind goes first, tsumogiri, backing off) as binomial draws from the
 //!   player's shares, smoothed the same way (`habits::PRIOR`);
 //! - its other choices (calls, riichi, kans, wins per opportunity and situation, [`crate::choice`]) as binomial
-//!   draws from the player's take shares (`choice::take_share`), where the database and the seat have them.
+//!   draws from the player's choice model ([`crate::choice_model`]), where the database and the seat have them.
 //!
 //! The score is the sum of the four log-likelihoods (natural log); a player whose style the seat's play fits
 //! best scores highest. Players are compared on the same observations, so the ranking does not depend on how
@@ -23,7 +23,7 @@ use serde::Serialize;
 use haifu_imitate::{SeqTable, ALL_SCOPE};
 use haifu_mining::Shape;
 
-use crate::choice::{take_share, ChoiceCounts};
+use crate::choice::ChoiceCounts;
 use crate::db::StyleDb;
 use crate::discards::Discards;
 use crate::habits::{self, HabitCounts};
@@ -259,10 +259,8 @@ impl<'a> Scorer<'a> {
                     Some(all) => habits::log_likelihood(self.db.habits.get(&profile.player), all, &seen.habits),
                     None => 0.0,
                 };
-                let choices = match self.db.choices_of(&profile.player) {
-                    Some((own, all)) => choices_log_likelihood(own, all, &seen.choices),
-                    None => 0.0,
-                };
+                let choices =
+                    self.db.choice_model.as_ref().map_or(0.0, |m| m.log_likelihood(&profile.player, &seen.choices));
                 let discards = self.db.discards.of(&profile.player).map_or(0.0, |w| seen.discards.log_likelihood(w));
                 Score {
                     player: profile.player.clone(),
@@ -286,19 +284,6 @@ impl SequenceLikelihoods for Scorer<'_> {
     fn of_trials(&self, trials: &[&[(u32, u32)]]) -> Result<Vec<Vec<f64>>> {
         Ok(trials.par_iter().map(|t| self.sequence_likelihoods(t)).collect())
     }
-}
-
-/// Log-likelihood of the observed choices (each situation's takes among its offers) under a player's smoothed
-/// take shares.
-pub fn choices_log_likelihood(player: Option<&ChoiceCounts>, all: &ChoiceCounts, seen: &ChoiceCounts) -> f64 {
-    seen.0
-        .iter()
-        .map(|(s, c)| {
-            let p = take_share(player, all, s).clamp(1e-6, 1.0 - 1e-6);
-            let (k, n) = (c.taken as f64, c.offered as f64);
-            k * p.ln() + (n - k) * (1.0 - p).ln()
-        })
-        .sum()
 }
 
 /// Log-likelihood of the observed shares under a player's smoothed rates.

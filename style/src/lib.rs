@@ -6,6 +6,7 @@
 pub mod accuracy;
 pub mod baseline;
 pub mod choice;
+pub mod choice_model;
 pub mod compare;
 pub mod db;
 pub mod discards;
@@ -13,6 +14,7 @@ pub mod embedding;
 pub mod habits;
 pub mod identify;
 pub mod logs;
+pub mod newton;
 pub mod played;
 pub mod tally;
 

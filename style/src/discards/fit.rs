@@ -8,7 +8,6 @@ use anyhow::{bail, Context, Result};
 use arrow::array::{Array, AsArray};
 use arrow::datatypes::{Float64Type, UInt64Type};
 use hashbrown::HashMap;
-use nalgebra::{DMatrix, DVector};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -18,6 +17,7 @@ use haifu_ingest::columns::{Float64, Table, UInt64, Utf8};
 use haifu_mining::tables::write_table;
 
 use super::{feature_name, feature_what, log_sum_exp, of_seats, Discards, FEATURES, MODEL_FILE, PRIOR_SD};
+use crate::newton::{self, most_probable};
 use crate::played::Played;
 
 /// The model's coefficients, in the order of [`feature_name`].
@@ -109,47 +109,18 @@ impl Curvature {
     }
 }
 
-/// The most probable coefficients for `data` under a normal prior of precision `precision` centred on `centre`
-/// (Newton's method on a concave objective, each step halved while it does not improve).
+/// The most probable coefficients for `data` under a normal prior of precision `precision` centred on `centre`.
 fn fit(data: &[&Discards], centre: &[f64; FEATURES], precision: f64) -> Fitted {
-    let objective = |w: &[f64; FEATURES], c: &Curvature| {
-        c.value - 0.5 * precision * w.iter().zip(centre).map(|(a, b)| (a - b).powi(2)).sum::<f64>()
-    };
-    let mut w = *centre;
-    let mut at = Curvature::of(data, &w);
-    for _ in 0..50 {
-        let mut h = DMatrix::from_row_slice(FEATURES, FEATURES, &at.information);
-        for i in 0..FEATURES {
-            h[(i, i)] += precision;
-        }
-        let g =
-            DVector::from_iterator(FEATURES, (0..FEATURES).map(|i| at.gradient[i] - precision * (w[i] - centre[i])));
-        let Some(step) = h.cholesky().map(|c| c.solve(&g)) else { break };
-        let before = objective(&w, &at);
-        let mut scale = 1.0;
-        let mut moved = false;
-        for _ in 0..20 {
-            let mut next = w;
-            next.iter_mut().zip(step.iter()).for_each(|(x, s)| *x += scale * s);
-            let there = Curvature::of(data, &next);
-            if objective(&next, &there) >= before - 1e-9 {
-                (w, at, moved) = (next, there, true);
-                break;
-            }
-            scale /= 2.0;
-        }
-        if !moved || step.amax() * scale < 1e-7 {
-            break;
-        }
+    let posterior = most_probable(centre, precision, |w| {
+        let c = Curvature::of(data, w.try_into().expect("a coefficient a feature"));
+        newton::Curvature { value: c.value, gradient: c.gradient.to_vec(), information: c.information }
+    });
+    let array = |v: &[f64]| <[f64; FEATURES]>::try_from(v).expect("a coefficient a feature");
+    Fitted {
+        coefficients: Coefficients(array(&posterior.mean)),
+        sd: array(&posterior.sd),
+        choices: data.iter().map(|d| d.len() as u64).sum(),
     }
-    let mut h = DMatrix::from_row_slice(FEATURES, FEATURES, &at.information);
-    for i in 0..FEATURES {
-        h[(i, i)] += precision;
-    }
-    let inverse =
-        h.try_inverse().unwrap_or_else(|| DMatrix::from_diagonal_element(FEATURES, FEATURES, 1.0 / precision));
-    let sd = std::array::from_fn(|i| inverse[(i, i)].max(0.0).sqrt());
-    Fitted { coefficients: Coefficients(w), sd, choices: data.iter().map(|d| d.len() as u64).sum() }
 }
 
 /// Precision of the weak prior everyone's coefficients get (keeps a feature no choice ever varied at 0).

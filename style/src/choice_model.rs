@@ -1,0 +1,169 @@
+//! The choices as a model (issue 50): whether a player takes an option of a kind (a chi, a pon, riichi, a kan,
+//! a win, ...) where it is offered, as a logit of a few coefficients a kind rather than a share a situation.
+//!
+//! A situation ([`Situation`]) is a kind of option and the facts of the hand and the table where it was offered
+//! ([`Offer::facts`]; riichi also by turn). The smoothed shares of [`crate::choice::take_share`] give each
+//! combination of facts its own share, a hundred cells or so of which a player of a few thousand offers fills
+//! few; here the odds of taking are the kind's coefficient times one for each of its facts that holds (turns 7-11
+//! and 12+ of riichi against 1-6), no fact's effect depending on another's: 37 coefficients in all. Everyone's
+//! are fitted on every player's counts; a player's are the most probable under the discard model's normal prior
+//! ([`crate::discards::PRIOR_SD`]) around everyone's, so that a player of few offers keeps everyone's. The counts
+//! of offers and takes by situation are all the fit needs: the model is fitted from the database's choice counts
+//! when it is opened, and stores nothing of its own.
+//!
+//! Fixed before any run: the coefficients (the facts of the choices table, the turns of riichi as in
+//! [`Situation`]), the prior, and the place of the model: the `choices` part of identification.
+
+use hashbrown::HashMap;
+use rayon::prelude::*;
+
+use crate::choice::{ChoiceCounts, Offer, Situation, TURN_SHIFT};
+use crate::discards::PRIOR_SD;
+use crate::newton::{most_probable, Curvature};
+
+/// How many coefficients the model has.
+pub const COEFFICIENTS: usize = 37;
+
+/// Where each kind's coefficients start (in the order of [`Offer::ALL`]): its own, then one a fact, then
+/// (riichi) turns 7-11 and 12+.
+static STARTS: std::sync::LazyLock<[usize; Offer::ALL.len() + 1]> = std::sync::LazyLock::new(|| {
+    let mut s = [0; Offer::ALL.len() + 1];
+    for (i, o) in Offer::ALL.iter().enumerate() {
+        s[i + 1] = s[i] + 1 + o.facts().len() + if *o == Offer::Riichi { 2 } else { 0 };
+    }
+    assert_eq!(s[Offer::ALL.len()], COEFFICIENTS, "the kinds' coefficients");
+    s
+});
+
+/// The coefficients a situation has (each with the value 1).
+fn features(s: &Situation) -> impl Iterator<Item = usize> + 'static {
+    let (offer, context) = (s.offer, s.context);
+    let start = STARTS[Offer::ALL.iter().position(|&x| x == offer).unwrap_or(0)];
+    let facts = offer.facts();
+    let held = facts.iter().enumerate().filter(move |(_, (_, bit))| context & bit != 0).map(|(i, _)| i + 1);
+    let turn = match (offer, context >> TURN_SHIFT & 3) {
+        (Offer::Riichi, 1) => Some(1 + facts.len()),
+        (Offer::Riichi, 2..) => Some(2 + facts.len()),
+        _ => None,
+    };
+    std::iter::once(0).chain(held).chain(turn).map(move |i| start + i)
+}
+
+/// The probability of taking an option of situation `s` under coefficients `w`.
+pub fn take_probability(w: &[f64], s: &Situation) -> f64 {
+    1.0 / (1.0 + (-features(s).map(|i| w[i]).sum::<f64>()).exp())
+}
+
+/// The log-likelihood of `counts` under `w`, its gradient and its information.
+fn curvature(counts: &ChoiceCounts, w: &[f64]) -> Curvature {
+    let n = COEFFICIENTS;
+    let mut c = Curvature { value: 0.0, gradient: vec![0.0; n], information: vec![0.0; n * n] };
+    for (s, count) in &counts.0 {
+        let p = take_probability(w, s).clamp(1e-12, 1.0 - 1e-12);
+        let (k, offered) = (count.taken as f64, count.offered as f64);
+        c.value += k * p.ln() + (offered - k) * (1.0 - p).ln();
+        let f: Vec<usize> = features(s).collect();
+        for &i in &f {
+            c.gradient[i] += k - offered * p;
+            for &j in &f {
+                c.information[i * n + j] += offered * p * (1.0 - p);
+            }
+        }
+    }
+    c
+}
+
+/// Precision of the weak prior everyone's coefficients get (a kind never offered keeps even odds).
+const EVERYONE_PRECISION: f64 = 1.0;
+
+/// Everyone's coefficients and each player's.
+#[derive(Clone, Debug, Default)]
+pub struct ChoiceModel {
+    pub everyone: Vec<f64>,
+    pub players: HashMap<String, Vec<f64>>,
+}
+
+impl ChoiceModel {
+    /// Everyone's coefficients from `all` (every player's counts summed), then each player's from their own.
+    pub fn fit<'a>(
+        all: &ChoiceCounts,
+        players: impl IntoParallelIterator<Item = (&'a str, &'a ChoiceCounts)>,
+    ) -> ChoiceModel {
+        let everyone = most_probable(&[0.0; COEFFICIENTS], EVERYONE_PRECISION, |w| curvature(all, w)).mean;
+        let precision = 1.0 / (PRIOR_SD * PRIOR_SD);
+        let players = players
+            .into_par_iter()
+            .map(|(p, counts)| (p.to_string(), most_probable(&everyone, precision, |w| curvature(counts, w)).mean))
+            .collect();
+        ChoiceModel { everyone, players }
+    }
+
+    /// A player's coefficients: their own, or everyone's.
+    pub fn of(&self, player: &str) -> &[f64] {
+        self.players.get(player).unwrap_or(&self.everyone)
+    }
+
+    /// The log-likelihood of the choices `seen` under a player's coefficients.
+    pub fn log_likelihood(&self, player: &str, seen: &ChoiceCounts) -> f64 {
+        let w = self.of(player);
+        seen.0
+            .iter()
+            .map(|(s, c)| {
+                let p = take_probability(w, s).clamp(1e-6, 1.0 - 1e-6);
+                let k = c.taken as f64;
+                k * p.ln() + (c.offered as f64 - k) * (1.0 - p).ln()
+            })
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::choice::{Count, ADVANCES, THREAT, YAKU};
+
+    fn situation(offer: Offer, context: u8) -> Situation {
+        Situation { offer, context }
+    }
+
+    #[test]
+    fn every_coefficient_belongs_to_one_kind() {
+        assert_eq!(COEFFICIENTS, 37);
+        // the riichi turns have coefficients of their own, after riichi's facts
+        let late = situation(Offer::Riichi, 2 << TURN_SHIFT);
+        let start = STARTS[Offer::ALL.iter().position(|&o| o == Offer::Riichi).unwrap()];
+        assert_eq!(features(&late).collect::<Vec<_>>(), vec![start, start + 1 + Offer::Riichi.facts().len() + 1]);
+        let chi = situation(Offer::Chi, THREAT | YAKU);
+        assert_eq!(features(&chi).collect::<Vec<_>>(), vec![0, 1, 3]);
+    }
+
+    /// Counts drawn from known odds (a chi taken more often where it advances the hand, less under threat) are
+    /// fitted back to them; a player who calls far more than everyone moves from everyone's only as far as the
+    /// counts say, and names its own unseen choices better than everyone's coefficients do.
+    #[test]
+    fn fitting_recovers_the_odds_counts_were_made_from() {
+        let truth = |base: f64| {
+            move |ctx: u8| base + if ctx & ADVANCES != 0 { 1.5 } else { 0.0 } - f64::from(ctx & THREAT) * 1.0
+        };
+        let counts = |odds: &dyn Fn(u8) -> f64, n: u64| {
+            let mut c = ChoiceCounts::default();
+            for ctx in [0, THREAT, ADVANCES, THREAT | ADVANCES] {
+                let p = 1.0 / (1.0 + (-odds(ctx)).exp());
+                c.0.insert(situation(Offer::Chi, ctx), Count { offered: n, taken: (p * n as f64).round() as u64 });
+            }
+            c
+        };
+        let (everyone, caller) = (counts(&truth(-1.0), 20_000), counts(&truth(0.5), 400));
+        let mut all = everyone.clone();
+        all.add(&caller);
+        let model = ChoiceModel::fit(&all, vec![("caller", &caller), ("few", &counts(&truth(0.5), 2))]);
+        let e = &model.everyone;
+        assert!((e[0] - -1.0).abs() < 0.1 && (e[2] - 1.5).abs() < 0.1 && (e[1] - -1.0).abs() < 0.1, "{e:?}");
+        let c = model.of("caller");
+        assert!((c[0] - 0.5).abs() < 0.3, "{c:?}");
+        // two offers a situation keep a player nearer everyone's than the truth (1.5 away)
+        assert!((model.of("few")[0] - e[0]).abs() < 0.5, "{:?}", model.of("few"));
+        let unseen = counts(&truth(0.5), 100);
+        assert!(model.log_likelihood("caller", &unseen) > model.log_likelihood("nobody", &unseen) + 10.0);
+    }
+}

@@ -775,6 +775,15 @@ fn print_personals(r: &haifu_style::accuracy::AccuracyReport) {
         );
         print_personal(p);
     }
+    if let Some(p) = &r.personal_choices {
+        println!(
+            "the choice model as a personal model: each player's own coefficients against everyone's, the more \
+             probable of taking or passing on the player's test choices (players with {}+ test games; profile \
+             offers for choices):",
+            p.min_test_games
+        );
+        print_personal(p);
+    }
     if let Some(n) = &r.personal_network {
         println!(
             "the global network tilted by each player's discard coefficients less everyone's, against the network \

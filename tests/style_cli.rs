@@ -157,6 +157,12 @@ fn style_database_profiles_compares_and_identifies() {
         assert!(discards["top1"].as_f64().unwrap() > 0.75, "{discards}");
     }
     assert!(acc["overlap"].as_array().unwrap().is_empty());
+    // the demo's dataset has no choices table: no method ranks by them, and no personal choice model is judged
+    for row in acc["rows"].as_array().unwrap() {
+        let methods = row["methods"].as_array().unwrap();
+        assert!(methods.iter().all(|m| m["method"] != "choices" && m["method"] != "decisions"), "{row}");
+    }
+    assert!(acc["personal_choices"].is_null());
     // the discard model as a personal model: each bot's own coefficients name its discards better than
     // everyone's on its unseen games (the bots' rules differ in which tile goes)
     let judged = &acc["personal"]["judged"];
@@ -177,6 +183,7 @@ fn style_database_profiles_compares_and_identifies() {
     let log = log.unwrap_or_else(|| std::fs::read_dir(out.join("logs")).unwrap().next().unwrap().unwrap().path());
     identify_ranks_every_player(db_s, &log);
 
+    choice_model_names_the_bots_by_their_calls(&out.join("logs"), &s.0.join("choices"));
     player_report_lists_moves_against_the_majority(ds_s, db_s, &s.0.join("honors"));
     identify_with_a_personal_network(ds_s, db_s, &out.join("logs"), &s.0.join("nets"));
     embedding_identifies_the_bots_from_unseen_games(ds_s, db_s, &out.join("logs"), &s.0.join("embedding"));
@@ -320,6 +327,23 @@ fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path
         j["tables"].as_array().unwrap().iter().find(|t| t["name"] == "moves").unwrap()["rows"],
         read("moves")["rows"]
     );
+}
+
+/// The bots' logs ingested with their choices: the choice model names a bot from the calls and riichi of one
+/// unseen game far above chance (the bots' rules differ in what they call), and is judged as a personal model.
+fn choice_model_names_the_bots_by_their_calls(logs: &Path, dir: &Path) {
+    let (ds, db) = (dir.join("dataset"), dir.join("db"));
+    let (ds, db) = (ds.to_str().unwrap(), db.to_str().unwrap());
+    let ingested = haifu(&["ingest", logs.to_str().unwrap(), "--out", ds, "--json"]);
+    assert!(ingested.status.success(), "{}", String::from_utf8_lossy(&ingested.stderr));
+    json(&haifu(&["style", "build", "--dataset", ds, "--out", db, "--years", "2022", "--min-games", "5", "--json"]));
+    let acc =
+        json(&haifu(&["style", "accuracy", "--db", db, "--dataset", ds, "--years", "2023", "--games", "1", "--json"]));
+    let row = &acc["rows"][0];
+    let choices = row["methods"].as_array().unwrap().iter().find(|m| m["method"] == "choices").unwrap();
+    assert!(choices["top1"].as_f64().unwrap() > 2.0 * row["chance_top1"].as_f64().unwrap(), "{choices}");
+    let judged = &acc["personal_choices"]["judged"];
+    assert!(judged["players"].as_u64().unwrap() >= 4, "{judged}");
 }
 
 /// `style identify` on one seat of one log: every profiled player ranked, by the discard model by default and by the

@@ -442,6 +442,14 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
         );
         page.push(Block::Table(personal_table("personal", &what, p)));
     }
+    if let Some(p) = &r.personal_choices {
+        let what = format!(
+            "Each player's own choice model against everyone's: the more probable of taking or passing, on the \
+             player's test choices (players with {}+ test games; profile choices: offers)",
+            p.min_test_games
+        );
+        page.push(Block::Table(personal_table("personal_choices", &what, p)));
+    }
     if let Some(n) = &r.personal_network {
         let what = format!(
             "The global network tilted by each player's discard coefficients less everyone's, against the network as \

@@ -134,6 +134,9 @@ pub struct AccuracyReport {
     /// The discard model as a personal model: each player's own coefficients against everyone's on the
     /// player's test choices (none where the database has no discard model).
     pub personal: Option<PersonalGains>,
+    /// The choice model as a personal model: each player's own coefficients against everyone's on the player's
+    /// test choices (none where the database has no choices).
+    pub personal_choices: Option<PersonalGains>,
     /// The discard model as the personal part of a network (`--network RUN`): the global network tilted by each
     /// player's coefficients less everyone's, against the network as it is, on the player's test positions.
     pub personal_network: Option<NetworkGains>,
@@ -203,8 +206,16 @@ fn seats_of(
 
 /// The place of `player` when `players` rank by `scores` (1 = first; past the last when it is not among them).
 fn place_of(players: &[String], player: &str, scores: &[f64]) -> usize {
-    let Some(mine) = players.iter().position(|q| q == player).map(|i| scores[i]) else { return usize::MAX };
-    1 + scores.iter().filter(|&&s| s > mine).count()
+    let Some(me) = players.iter().position(|q| q == player) else { return usize::MAX };
+    place_among(scores.iter().copied(), me)
+}
+
+/// The place of the `me`-th of `scores`, best (highest) first: one more than the others scored as high or
+/// higher. A tie counts against the right player, so that a method that cannot tell the players apart (every
+/// score the same: a part the data has nothing for) places it last, not first.
+fn place_among(scores: impl Iterator<Item = f64>, me: usize) -> usize {
+    let scores: Vec<f64> = scores.collect();
+    1 + scores.iter().enumerate().filter(|&(i, &s)| i != me && s >= scores[me]).count()
 }
 
 /// The plain baseline fitted on the database's own games.
@@ -341,8 +352,8 @@ impl Rankers<'_> {
     /// networks' (where given).
     fn place(&self, (p, o, games): &Trial<'_>, sequences: &[f64], vectors: Option<&[f64]>) -> Places {
         let scores = self.scorer.rank_given(o, sequences);
-        let Some(me) = scores.iter().find(|s| s.player == *p) else { return [usize::MAX; METHODS.len()] };
-        let parts = PARTS.map(|f| 1 + scores.iter().filter(|s| f(s) > f(me)).count());
+        let Some(me) = scores.iter().position(|s| s.player == *p) else { return [usize::MAX; METHODS.len()] };
+        let parts = PARTS.map(|f| place_among(scores.iter().map(f), me));
         // the baseline: the sum of the block's games' log-densities, in the database's order of players
         let mut sum = vec![0.0; self.lda.players.len()];
         for x in &o.baseline {
@@ -368,16 +379,22 @@ fn row_of(
     n_players: f64,
     trials: &[Trial<'_>],
     places: &[Places],
-    given: [bool; 2],
+    given: [bool; 3],
 ) -> Accuracy {
-    let [embeds, vectors] = given;
+    let [embeds, vectors, choices] = given;
     let n = places.len().max(1) as f64;
     let share = |i: usize, top: usize| places.iter().filter(|p| p[i] <= top).count() as f64 / n;
     let hits = |i: usize| places.iter().filter(|p| p[i] == 1).count() as u64;
     let interval = |i: usize| wilson(Count { offered: places.len() as u64, taken: hits(i) }).unwrap_or((0.0, 1.0));
     let mean_place = |i: usize| places.iter().map(|p| p[i] as f64).sum::<f64>() / n;
     let methods = (0..METHODS.len())
-        .filter(|&i| (embeds || METHODS[i] != "embedding") && (vectors || METHODS[i] != "player_vectors"))
+        .filter(|&i| match METHODS[i] {
+            "embedding" => embeds,
+            "player_vectors" => vectors,
+            // without the choices' counts the choices have nothing to rank by, and `decisions` is `discards`
+            "choices" | "decisions" => choices,
+            _ => true,
+        })
         .map(|i| Method {
             method: METHODS[i],
             top1: share(i, 1),
@@ -492,11 +509,16 @@ pub fn measure(
             .collect();
         scored_games += trials.len() * k;
         let players = seats.values().filter(|o| o.len() >= k).count();
-        let given = [embedded.is_some(), vectors.is_some()];
+        let given = [embedded.is_some(), vectors.is_some(), db.choice_model.is_some()];
         rows.push(row_of(k, players, db.profiles.len() as f64, &trials, &places, given));
     }
     let tested = seats.iter().map(|(p, obs)| (p.as_str(), obs.iter().map(|o| &o.discards).collect()));
     let personal = db.discards.personal_gains(tested, JUDGED_TEST_GAMES);
+    let personal_choices = db.choice_model.as_ref().map(|m| {
+        let tested = seats.iter().map(|(p, obs)| (p.as_str(), obs.iter().map(|o| &o.choices).collect()));
+        let offers = |p: &str| db.choices.get(p).map_or(0, |c| c.summed(|_| true).offered);
+        m.personal_gains(tested, offers, JUDGED_TEST_GAMES)
+    });
     let personal_network = match networks.global {
         Some(n) => tilted_gains(db, n, &seats, &read)?,
         None => None,
@@ -513,6 +535,7 @@ pub fn measure(
         games_per_s: scored_games as f64 / started.elapsed().as_secs_f64().max(1e-9),
         overlap,
         personal,
+        personal_choices,
         personal_network,
     })
 }
@@ -537,4 +560,20 @@ fn tilted_gains(
         (p.as_str(), seats)
     });
     Ok(db.discards.network_gains(tested, JUDGED_TEST_GAMES))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tie counts against the right player: a method whose scores are all the same places it last.
+    #[test]
+    fn ties_place_the_right_player_below_the_tied() {
+        assert_eq!(place_among([3.0, 1.0, 2.0].into_iter(), 0), 1);
+        assert_eq!(place_among([3.0, 1.0, 2.0].into_iter(), 1), 3);
+        assert_eq!(place_among([2.0, 3.0, 2.0].into_iter(), 0), 3);
+        assert_eq!(place_among([0.0; 8].into_iter(), 5), 8);
+        let players: Vec<String> = ["a", "b"].map(String::from).to_vec();
+        assert_eq!((place_of(&players, "b", &[1.0, 2.0]), place_of(&players, "c", &[1.0, 2.0])), (1, usize::MAX));
+    }
 }

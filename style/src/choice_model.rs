@@ -18,7 +18,7 @@ use hashbrown::HashMap;
 use rayon::prelude::*;
 
 use crate::choice::{ChoiceCounts, Offer, Situation, TURN_SHIFT};
-use crate::discards::PRIOR_SD;
+use crate::discards::{Paired, PersonalGains, PRIOR_SD};
 use crate::newton::{most_probable, Curvature};
 
 /// How many coefficients the model has.
@@ -117,6 +117,44 @@ impl ChoiceModel {
     }
 }
 
+impl ChoiceModel {
+    /// Each player's coefficients against everyone's on the player's unseen choices (`tested`: a player and the
+    /// choices of each unseen game), judged over the players with `min_test_games` games or more: a model names
+    /// a decision rightly where it finds the option taken (or passed) the more probable. `profile_offers` gives
+    /// the offers a player's coefficients were fitted on.
+    pub fn personal_gains<'a>(
+        &self,
+        tested: impl IntoIterator<Item = (&'a str, Vec<&'a ChoiceCounts>)>,
+        profile_offers: impl Fn(&str) -> u64,
+        min_test_games: usize,
+    ) -> PersonalGains {
+        let players = tested
+            .into_iter()
+            .filter_map(|(p, games)| {
+                let own = self.players.get(p)?;
+                let mut paired = Paired::default();
+                let mut log_likelihood_gain = 0.0;
+                for (s, c) in games.iter().flat_map(|g| &g.0) {
+                    let (mine, all) = (take_probability(own, s), take_probability(&self.everyone, s));
+                    let (taken, passed) = (c.taken as usize, (c.offered - c.taken) as usize);
+                    paired.count_n(mine > 0.5, all > 0.5, taken);
+                    paired.count_n(mine <= 0.5, all <= 0.5, passed);
+                    let ll = |q: f64| {
+                        let q = q.clamp(1e-6, 1.0 - 1e-6);
+                        taken as f64 * q.ln() + passed as f64 * (1.0 - q).ln()
+                    };
+                    log_likelihood_gain += ll(mine) - ll(all);
+                }
+                (paired.decisions > 0).then(|| {
+                    let per = log_likelihood_gain / paired.decisions as f64;
+                    paired.gain(p, profile_offers(p), games.len(), per)
+                })
+            })
+            .collect();
+        PersonalGains::judge(players, min_test_games)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,7 +194,9 @@ mod tests {
         let (everyone, caller) = (counts(&truth(-1.0), 20_000), counts(&truth(0.5), 400));
         let mut all = everyone.clone();
         all.add(&caller);
-        let model = ChoiceModel::fit(&all, vec![("caller", &caller), ("few", &counts(&truth(0.5), 2))]);
+        let usual = counts(&truth(-1.0), 400);
+        let few = counts(&truth(0.5), 2);
+        let model = ChoiceModel::fit(&all, vec![("caller", &caller), ("few", &few), ("usual", &usual)]);
         let e = &model.everyone;
         assert!((e[0] - -1.0).abs() < 0.1 && (e[2] - 1.5).abs() < 0.1 && (e[1] - -1.0).abs() < 0.1, "{e:?}");
         let c = model.of("caller");
@@ -165,5 +205,16 @@ mod tests {
         assert!((model.of("few")[0] - e[0]).abs() < 0.5, "{:?}", model.of("few"));
         let unseen = counts(&truth(0.5), 100);
         assert!(model.log_likelihood("caller", &unseen) > model.log_likelihood("nobody", &unseen) + 10.0);
+        // as a personal model: the caller's own odds name its unseen calls better (where everyone's would pass
+        // and it calls: no threat, or a call that advances under threat); a player of everyone's odds gains nothing
+        let usual_unseen = counts(&truth(-1.0), 100);
+        let tested = [("caller", vec![&unseen; 8]), ("usual", vec![&usual_unseen; 8]), ("nobody", vec![&unseen; 8])];
+        let gains = model.personal_gains(tested, |_| 1600, 8);
+        // nobody has no coefficients of its own: not listed
+        let (caller, usual) = (&gains.players[0], &gains.players[1]);
+        assert_eq!((caller.player.as_str(), caller.test_choices, caller.profile_choices), ("caller", 3200, 1600));
+        assert!(caller.gain_points > 10.0 && caller.log_likelihood_gain > 0.05, "{caller:?}");
+        assert!(usual.gain_points.abs() < 1e-9 && usual.log_likelihood_gain.abs() < 0.01, "{usual:?}");
+        assert_eq!((gains.judged.players, gains.judged.better), (2, 1));
     }
 }

@@ -34,6 +34,7 @@ use crate::habits::KindClass;
 use crate::played::Played;
 
 pub use fit::{distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
+pub(crate) use personal::Paired;
 pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains};
 
 /// The database's file of fitted coefficients.

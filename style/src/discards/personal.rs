@@ -173,7 +173,7 @@ impl DiscardModel {
 impl PersonalGains {
     /// Every player's gain, and the players with `min_test_games` unseen games or more together and by thirds of
     /// their profile choices.
-    fn judge(mut players: Vec<PersonalGain>, min_test_games: usize) -> PersonalGains {
+    pub(crate) fn judge(mut players: Vec<PersonalGain>, min_test_games: usize) -> PersonalGains {
         players.sort_by(|a, b| a.player.cmp(&b.player));
         let mut judged: Vec<&PersonalGain> = players.iter().filter(|g| g.test_games >= min_test_games).collect();
         judged.sort_by_key(|g| g.profile_choices);
@@ -211,8 +211,8 @@ const LOG_FLOOR: f64 = -50.0;
 /// The first choices of a personal model and of everyone's on the same decisions: how many each got right, and
 /// how many only one of them did.
 #[derive(Clone, Copy, Default)]
-struct Paired {
-    decisions: usize,
+pub(crate) struct Paired {
+    pub(crate) decisions: usize,
     own: usize,
     everyone: usize,
     own_only: usize,
@@ -221,11 +221,16 @@ struct Paired {
 
 impl Paired {
     fn count(&mut self, own: bool, everyone: bool) {
-        self.decisions += 1;
-        self.own += usize::from(own);
-        self.everyone += usize::from(everyone);
-        self.own_only += usize::from(own && !everyone);
-        self.everyone_only += usize::from(everyone && !own);
+        self.count_n(own, everyone, 1);
+    }
+
+    /// Counts `n` decisions that the personal model names rightly where `own`, everyone's where `everyone`.
+    pub(crate) fn count_n(&mut self, own: bool, everyone: bool, n: usize) {
+        self.decisions += n;
+        self.own += n * usize::from(own);
+        self.everyone += n * usize::from(everyone);
+        self.own_only += n * usize::from(own && !everyone);
+        self.everyone_only += n * usize::from(everyone && !own);
     }
 
     fn add(&mut self, o: &Paired) {
@@ -238,7 +243,13 @@ impl Paired {
 
     /// The player's gain: the difference of the top-1s and its standard error over the paired decisions (each
     /// one +1, -1 or 0).
-    fn gain(&self, player: &str, profile_choices: u64, test_games: usize, log_likelihood_gain: f64) -> PersonalGain {
+    pub(crate) fn gain(
+        &self,
+        player: &str,
+        profile_choices: u64,
+        test_games: usize,
+        log_likelihood_gain: f64,
+    ) -> PersonalGain {
         let n = self.decisions.max(1) as f64;
         let mean = (self.own as f64 - self.everyone as f64) / n;
         let second = (self.own_only + self.everyone_only) as f64 / n;

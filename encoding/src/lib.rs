@@ -171,9 +171,29 @@ pub fn batches(dataset: &Path, games: &Games, split: &Split, test: bool, size: u
     if size == 0 {
         bail!("a batch of 0 positions");
     }
-    let wanted = partitions(games, split);
-    let keys = cache::keys(dataset, split.decisions, &wanted)?;
-    let path = |y| cache::path(dataset, split.decisions, split.players, y);
+    let files = current_files(dataset, split.decisions, split.players, games, &partitions(games, split))?;
+    Ok(Batches {
+        games: games.clone(),
+        split: split.clone(),
+        test,
+        size,
+        files: files.into(),
+        reader: None,
+        pending: Positions::default(),
+    })
+}
+
+/// The cache files of the `wanted` partitions with their keys, each current: a partition without a current
+/// file is replayed and cached first.
+fn current_files(
+    dataset: &Path,
+    decisions: Decisions,
+    players: u8,
+    games: &Games,
+    wanted: &[Option<i32>],
+) -> Result<Vec<(std::path::PathBuf, u64)>> {
+    let keys = cache::keys(dataset, decisions, wanted)?;
+    let path = |y| cache::path(dataset, decisions, players, y);
     let missing: Vec<(Option<i32>, u64)> = wanted
         .iter()
         .zip(&keys)
@@ -181,17 +201,35 @@ pub fn batches(dataset: &Path, games: &Games, split: &Split, test: bool, size: u
         .map(|(&y, &k)| (y, k))
         .collect();
     if !missing.is_empty() {
-        build(dataset, split.decisions, split.players, games, missing)?;
+        build(dataset, decisions, players, games, missing)?;
     }
-    Ok(Batches {
-        games: games.clone(),
-        split: split.clone(),
-        test,
-        size,
-        files: wanted.iter().zip(keys).map(|(&y, k)| (path(y), k)).collect(),
-        reader: None,
-        pending: Positions::default(),
-    })
+    Ok(wanted.iter().zip(keys).map(|(&y, k)| (path(y), k)).collect())
+}
+
+/// The positions of the games of `years` (every year when empty) at tables of `players` seats whose (game id,
+/// seat) `keep` accepts, in the order [`load_years`] gives them. The cache files are read a chunk at a time, so
+/// that the memory it takes is the kept positions', not the years'.
+pub fn load_seats(
+    dataset: &Path,
+    games: &Games,
+    years: &[i32],
+    players: u8,
+    keep: impl Fn(i64, u8) -> bool,
+) -> Result<Positions> {
+    let wanted = games.year_partitions(|y| years.is_empty() || y.is_some_and(|y| years.contains(&y)));
+    let mut kept = Positions::default();
+    for (path, key) in current_files(dataset, Decisions::Discards, players, games, &wanted)? {
+        let Some(mut reader) = cache::Reader::open(&path, key) else {
+            bail!(
+                "{}: the positions cache changed while it was read (another run rebuilt it): read again",
+                path.display()
+            )
+        };
+        while let Some(p) = reader.next_rows(1 << 16)? {
+            kept.extend(p.select(|i| keep(p.game[i], p.seat[i])));
+        }
+    }
+    Ok(kept)
 }
 
 impl Batches {

@@ -12,7 +12,7 @@ use anyhow::{bail, Result};
 use haifu_neural::eval::{load_players_run, load_run, log_probabilities, Loaded, PlayersRun};
 use haifu_neural::train::DeviceChoice;
 use haifu_neural::Positions;
-use haifu_neural::{load_years, Games};
+use haifu_neural::{load_seats, Games};
 use haifu_style::accuracy::{GlobalNetwork, PlayerVectors};
 use haifu_style::discards::NetworkSeats;
 
@@ -60,13 +60,13 @@ fn unseen(run: &Loaded, dir: &Path, games: &Games, test_games: &[i64]) -> Result
 }
 
 /// The positions of `seats` (game id, seat) at tables of `players` seats, in the order training cuts them: the
-/// partitions of the seats' years read (every one where a game has no year).
+/// partitions of the seats' years read a chunk at a time (every one where a game has no year), only the seats'
+/// kept.
 fn positions_of(dataset: &Path, games: &Games, seats: &[(i64, u8)], players: u8) -> Result<Positions> {
     let wanted: HashSet<(i64, u8)> = seats.iter().copied().collect();
     let years: Option<BTreeSet<i32>> = wanted.iter().map(|&(g, _)| games.year(g)).collect();
     let years: Vec<i32> = years.map(|y| y.into_iter().collect()).unwrap_or_default();
-    let all = load_years(dataset, games, &years, players)?;
-    Ok(all.select(|i| wanted.contains(&(all.game[i], all.seat[i]))))
+    load_seats(dataset, games, &years, players, |g, s| wanted.contains(&(g, s)))
 }
 
 impl PlayerVectors for Vectors {

@@ -74,7 +74,7 @@ pub struct Method {
 }
 
 /// The methods, in the order of a trial's places.
-pub const METHODS: [&str; 10] = [
+pub const METHODS: [&str; 11] = [
     "score",
     "sequences",
     "rates",
@@ -83,9 +83,13 @@ pub const METHODS: [&str; 10] = [
     "discards",
     "decisions",
     "baseline",
+    "discards_baseline",
     "embedding",
     "player_vectors",
 ];
+
+/// The embedding's place among [`METHODS`].
+const EMBEDDING: usize = 9;
 
 /// One trial: the right player's place by the whole score and by each of its parts alone.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -100,6 +104,9 @@ pub struct TrialPlace {
     pub discards: usize,
     pub decisions: usize,
     pub baseline: usize,
+    /// The discard model and the plain baseline together: the sum of the block's log-likelihood under the one and
+    /// its games' log-densities under the other.
+    pub discards_baseline: usize,
     pub embedding: Option<usize>,
     /// By the network conditioned on the players (`--player-vectors`), where given.
     pub player_vectors: Option<usize>,
@@ -362,13 +369,17 @@ impl Rankers<'_> {
             }
         }
         let baseline = place_of(&self.lda.players, p, &sum);
+        // the same with the discard model's log-likelihood of the block added, player by player
+        let discards: HashMap<&str, f64> = scores.iter().map(|s| (s.player.as_str(), s.discards)).collect();
+        let both: Vec<f64> = self.lda.players.iter().zip(&sum).map(|(q, b)| b + discards[q.as_str()]).collect();
+        let discards_baseline = place_of(&self.lda.players, p, &both);
         let embedding = match (self.centroids, games) {
             (Some(c), Some(g)) => place_of(&c.players, p, &c.similarities(g.iter())),
             _ => usize::MAX,
         };
         let [score, sequences, rates, habits, choices, discards, decisions] = parts;
         let vectors = vectors.map_or(usize::MAX, |ll| place_of(&self.lda.players, p, ll));
-        [score, sequences, rates, habits, choices, discards, decisions, baseline, embedding, vectors]
+        [score, sequences, rates, habits, choices, discards, decisions, baseline, discards_baseline, embedding, vectors]
     }
 }
 
@@ -420,8 +431,8 @@ fn row_of(
         choices_only: [share(4, 1), share(4, 5)],
         baseline: [share(7, 1), share(7, 5)],
         baseline_top1_interval: interval(7),
-        embedding: embeds.then(|| [share(8, 1), share(8, 5)]),
-        embedding_top1_interval: embeds.then(|| interval(8)),
+        embedding: embeds.then(|| [share(EMBEDDING, 1), share(EMBEDDING, 5)]),
+        embedding_top1_interval: embeds.then(|| interval(EMBEDDING)),
         methods,
         places: trials
             .iter()
@@ -429,7 +440,19 @@ fn row_of(
             .map(
                 |(
                     (p, _, _),
-                    &[place, sequences, rates, habits, choices, discards, decisions, baseline, embedding, own],
+                    &[
+                        place,
+                        sequences,
+                        rates,
+                        habits,
+                        choices,
+                        discards,
+                        decisions,
+                        baseline,
+                        discards_baseline,
+                        embedding,
+                        own,
+                    ],
                 )| {
                     TrialPlace {
                         player: p.to_string(),
@@ -441,6 +464,7 @@ fn row_of(
                         discards,
                         decisions,
                         baseline,
+                        discards_baseline,
                         embedding: embeds.then_some(embedding),
                         player_vectors: vectors.then_some(own),
                     }
@@ -573,6 +597,7 @@ mod tests {
         assert_eq!(place_among([3.0, 1.0, 2.0].into_iter(), 1), 3);
         assert_eq!(place_among([2.0, 3.0, 2.0].into_iter(), 0), 3);
         assert_eq!(place_among([0.0; 8].into_iter(), 5), 8);
+        assert_eq!(METHODS[EMBEDDING], "embedding");
         let players: Vec<String> = ["a", "b"].map(String::from).to_vec();
         assert_eq!((place_of(&players, "b", &[1.0, 2.0]), place_of(&players, "c", &[1.0, 2.0])), (1, usize::MAX));
     }

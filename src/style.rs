@@ -357,6 +357,16 @@ fn rate_text(name: &str, v: Option<f64>) -> String {
     }
 }
 
+/// A model's coefficients of a player against everyone's, the first `top`, a line each.
+fn print_distinct(rows: &[haifu_style::discards::Distinct], top: usize) {
+    for d in rows.iter().take(top) {
+        println!(
+            "  {:<22} {:>+6.2} ({:+.2} to {:+.2})  everyone {:>+6.2}  z {:>+6.1}  {}",
+            d.name, d.coefficient, d.interval.0, d.interval.1, d.everyone, d.z, d.what
+        );
+    }
+}
+
 fn show(a: &ShowArgs) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let p = db.profile(&a.player)?;
@@ -374,6 +384,7 @@ fn show(a: &ShowArgs) -> Result<()> {
         (Some(own), Some(all)) => haifu_style::discards::distinctive(own, all),
         _ => Vec::new(),
     };
+    let choice_preferences = db.choice_model.as_ref().map(|m| m.distinctive(&p.player)).unwrap_or_default();
     if a.db.json {
         let seqs: Vec<Value> = top
             .iter()
@@ -381,7 +392,8 @@ fn show(a: &ShowArgs) -> Result<()> {
             .collect();
         return print_json(&json!({
             "player": p.player, "counts": p.tally, "rates": rates_json(&p.tally), "everyone": rates_json(&db.all),
-            "choices": choice_rates, "habits": habits, "discard_model": preferences, "sequences": dist.total,
+            "choices": choice_rates, "habits": habits, "discard_model": preferences,
+            "choice_model": choice_preferences, "sequences": dist.total,
             "top_sequences": seqs,
         }));
     }
@@ -411,12 +423,14 @@ fn show(a: &ShowArgs) -> Result<()> {
             "most distinctive discard preferences (the discard model's coefficients, log-odds against the other kinds \
              held; z: posterior deviations from everyone's):"
         );
-        for d in preferences.iter().take(a.top.min(10)) {
-            println!(
-                "  {:<22} {:>+6.2} ({:+.2} to {:+.2})  everyone {:>+6.2}  z {:>+6.1}  {}",
-                d.name, d.coefficient, d.interval.0, d.interval.1, d.everyone, d.z, d.what
-            );
-        }
+        print_distinct(&preferences, a.top.min(10));
+    }
+    if !choice_preferences.is_empty() {
+        println!(
+            "the calls, riichi, kans and wins furthest from everyone's (the choice model's coefficients, log-odds of \
+             taking; z: posterior deviations from everyone's):"
+        );
+        print_distinct(&choice_preferences, a.top.min(10));
     }
     println!("{:<16} {:>9} {:>9}  what", "rate", "player", "everyone");
     for (r, (mine, all)) in RATES.iter().zip(p.tally.rates().into_iter().zip(db.all.rates())) {

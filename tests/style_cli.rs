@@ -347,6 +347,25 @@ fn choice_model_names_the_bots_by_their_calls(logs: &Path, dir: &Path) {
     assert!(choices["top1"].as_f64().unwrap() > 2.0 * row["chance_top1"].as_f64().unwrap(), "{choices}");
     let judged = &acc["personal_choices"]["judged"];
     assert!(judged["players"].as_u64().unwrap() >= 4, "{judged}");
+    // the Caller bot's choice coefficients, the furthest from everyone's first, each inside its interval; on its
+    // page beside the discard preferences, and named in the findings
+    let shown = json(&haifu(&["style", "show", "Caller", "--db", db, "--json"]));
+    let rows = shown["choice_model"].as_array().unwrap();
+    let z: Vec<f64> = rows.iter().map(|r| r["z"].as_f64().unwrap().abs()).collect();
+    assert!(!z.is_empty() && z.windows(2).all(|w| w[0] >= w[1]), "{z:?}");
+    for r in rows {
+        let (c, (lo, hi)) = (r["coefficient"].as_f64().unwrap(), (&r["interval"][0], &r["interval"][1]));
+        assert!(lo.as_f64().unwrap() <= c && c <= hi.as_f64().unwrap(), "{r}");
+    }
+    let page = dir.join("page");
+    let args = ["report", "player", "Caller", "--dataset", ds, "--db", db, "--out", page.to_str().unwrap()];
+    let r = haifu(&[&args[..], &["--years", "2022", "--min-count", "5"]].concat());
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let table: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(page.join("choice_preferences.json")).unwrap()).unwrap();
+    assert_eq!(table["rows"][0]["preference"], rows[0]["name"], "{table}");
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    assert!(html.contains("The choice furthest from everyone"), "the findings name it");
 }
 
 /// `style identify` on one seat of one log: every profiled player ranked, by the discard model by default and by the

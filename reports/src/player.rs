@@ -176,10 +176,35 @@ fn habits_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
 /// intervals (`None`: the database has no discard model, or none of the player).
 fn preferences_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
     let (own, all) = (db.discards.players.get(&o.player)?, db.discards.everyone.as_ref()?);
-    let cols = ["preference", "player", "95% low", "95% high", "everyone", "z", "what"];
+    let note = format!(
+        "the discard model (docs/STYLE.md): each coefficient is the log-odds its feature adds to a kind the hand \
+         could discard, fitted on the player's {} chosen discards around everyone's; z: the player's coefficient \
+         minus everyone's, in posterior standard deviations",
+        own.choices
+    );
     let title = format!("{}: the discard preferences furthest from everyone's first", o.player);
-    let mut t = Table::new("discard_preferences", &title, &cols);
-    for d in haifu_style::discards::distinctive(own, all).into_iter().take(12) {
+    Some(distinct_table("discard_preferences", &title, haifu_style::discards::distinctive(own, all), note))
+}
+
+/// The player's choices furthest from everyone's first: the choice model's coefficients with their intervals
+/// (`None`: the database has no choices, or none of the player).
+fn choice_preferences_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
+    let rows = db.choice_model.as_ref()?.distinctive(&o.player);
+    if rows.is_empty() {
+        return None;
+    }
+    let note = "the choice model (docs/STYLE.md): each coefficient is the log-odds of taking an option of its \
+                kind, or what a fact of the situation adds to them, fitted on the player's offers around \
+                everyone's; z: the player's coefficient minus everyone's, in posterior standard deviations";
+    let title = format!("{}: the calls, riichi, kans and wins furthest from everyone's first", o.player);
+    Some(distinct_table("choice_preferences", &title, rows, note.to_string()))
+}
+
+/// A model's coefficients of a player against everyone's, the first twelve of `rows`.
+fn distinct_table(name: &str, title: &str, rows: Vec<haifu_style::discards::Distinct>, note: String) -> Table {
+    let cols = ["preference", "player", "95% low", "95% high", "everyone", "z", "what"];
+    let mut t = Table::new(name, title, &cols);
+    for d in rows.into_iter().take(12) {
         t.push(vec![
             Cell::text(d.name),
             Cell::Float(d.coefficient, 2),
@@ -190,13 +215,8 @@ fn preferences_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
             Cell::text(d.what),
         ]);
     }
-    t.note(format!(
-        "the discard model (docs/STYLE.md): each coefficient is the log-odds its feature adds to a kind the hand \
-         could discard, fitted on the player's {} chosen discards around everyone's; z: the player's coefficient \
-         minus everyone's, in posterior standard deviations",
-        own.choices
-    ));
-    Some(t)
+    t.note(note);
+    t
 }
 
 /// How many individual moves of each kind, per 100 decisions.
@@ -410,7 +430,7 @@ fn moves(games: &[Played], player: &str, all: &SeqTable, o: &PlayerOptions) -> V
 /// characteristic sequence. `counts`: games read, individual moves of style, chosen discards.
 fn findings_of(
     habits: Option<&Table>,
-    preferences: Option<&Table>,
+    preferences: &[Option<Table>],
     characteristic: &Table,
     counts: (usize, usize, u64),
     o: &PlayerOptions,
@@ -432,9 +452,10 @@ fn findings_of(
             ));
         }
     }
-    if let Some(row) = preferences.and_then(|p| p.rows.first()) {
+    for (table, row) in preferences.iter().flatten().filter_map(|t| t.rows.first().map(|r| (t, r))) {
+        let which = if table.name == "choice_preferences" { "choice" } else { "discard preference" };
         findings.push(format!(
-            "The discard preference furthest from everyone's: {} ({}), a coefficient of {} (95%: {} to {}) against \
+            "The {which} furthest from everyone's: {} ({}), a coefficient of {} (95%: {} to {}) against \
              everyone's {} ({} posterior deviations away).",
             row[0].shown(),
             row[6].shown(),
@@ -487,7 +508,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
         .sum();
 
     let habits = habits_table(db, o);
-    let preferences = preferences_table(db, o);
+    let preferences = [preferences_table(db, o), choice_preferences_table(db, o)];
     let rates = rates_table(&profile.tally, db, o);
     let choices = choices_table(db, o);
     let kinds = kinds_table(&found, decisions, mine.len(), o);
@@ -515,7 +536,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     let mut page = Page::new(format!("{}: style and individual moves", o.player));
     let years = if o.years.is_empty() { "every year".to_string() } else { format!("years {}", years_text(&o.years)) };
     let counts = (mine.len(), style_moves, decisions);
-    let findings = findings_of(habits.as_ref(), preferences.as_ref(), &characteristic, counts, o, &years);
+    let findings = findings_of(habits.as_ref(), &preferences, &characteristic, counts, o, &years);
     page.push(Block::Findings(findings));
     page.push(Block::Paragraph(format!(
         "Games read from {} ({}); profile and tables from the style database {}.",
@@ -527,7 +548,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
         page.push(Block::Heading("Distinctive habits".into()));
         page.push(Block::Table(h.clone()));
     }
-    if let Some(p) = &preferences {
+    for p in preferences.iter().flatten() {
         page.push(Block::Table(p.clone()));
     }
     page.push(Block::Heading("Rates".into()));
@@ -561,7 +582,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     page.push(Block::Heading("Sequences and neighbours".into()));
     page.push(Block::Table(characteristic.clone()));
     page.push(Block::Table(near.clone()));
-    let mut out_tables: Vec<Table> = habits.into_iter().chain(preferences).collect();
+    let mut out_tables: Vec<Table> = habits.into_iter().chain(preferences.into_iter().flatten()).collect();
     out_tables.push(rates);
     out_tables.extend(choices);
     out_tables.extend([kinds, per_game, list, apart_list, characteristic, near]);

@@ -18,8 +18,8 @@ use hashbrown::HashMap;
 use rayon::prelude::*;
 
 use crate::choice::{ChoiceCounts, Offer, Situation, TURN_SHIFT};
-use crate::discards::{Paired, PersonalGains, PRIOR_SD};
-use crate::newton::{most_probable, Curvature};
+use crate::discards::{distinct_from, Distinct, Paired, PersonalGains, PRIOR_SD};
+use crate::newton::{most_probable, Curvature, Posterior};
 
 /// How many coefficients the model has.
 pub const COEFFICIENTS: usize = 37;
@@ -49,6 +49,49 @@ fn features(s: &Situation) -> impl Iterator<Item = usize> + 'static {
     std::iter::once(0).chain(held).chain(turn).map(move |i| start + i)
 }
 
+/// The kind and the place within it of coefficient `i`: 0 the kind's own, then one a fact, then (riichi) the
+/// two later turns.
+fn coefficient_of(i: usize) -> (Offer, usize) {
+    let o = STARTS.iter().rposition(|&s| s <= i).unwrap_or(0).min(Offer::ALL.len() - 1);
+    (Offer::ALL[o], i - STARTS[o])
+}
+
+/// A coefficient's name (`chi`, `pon_value`, `riichi_turn12`).
+pub fn coefficient_name(i: usize) -> String {
+    let (offer, j) = coefficient_of(i);
+    let facts = offer.facts();
+    match j {
+        0 => offer.name().to_string(),
+        _ if j <= facts.len() => format!("{}_{}", offer.name(), facts[j - 1].0),
+        _ if j == facts.len() + 1 => format!("{}_turn7_11", offer.name()),
+        _ => format!("{}_turn12", offer.name()),
+    }
+}
+
+/// What a coefficient weighs, in words.
+pub fn coefficient_what(i: usize) -> String {
+    let (offer, j) = coefficient_of(i);
+    let facts = offer.facts();
+    let fact = |name: &str| match name {
+        "threat" => "another seat is in riichi",
+        "advances" => "the call brings the hand closer to tenpai",
+        "yaku" => "a yaku stays in sight",
+        "open" => "the hand is already open",
+        "value" => "the tile is a value honor",
+        "good_wait" => "the wait is on two kinds or more",
+        "dealer" => "the seat is the dealer",
+        "in_riichi" => "the seat is in riichi",
+        "not_needed" => "the hand does not need the four tiles",
+        _ => "the fact holds",
+    };
+    match j {
+        0 => format!("the log-odds of taking {} where offered", offer.name()),
+        _ if j <= facts.len() => format!("what it adds to the odds of {} that {}", offer.name(), fact(facts[j - 1].0)),
+        _ if j == facts.len() + 1 => format!("what turns 7-11 add to the odds of {} (against 1-6)", offer.name()),
+        _ => format!("what turn 12 on adds to the odds of {} (against 1-6)", offer.name()),
+    }
+}
+
 /// The probability of taking an option of situation `s` under coefficients `w`.
 pub fn take_probability(w: &[f64], s: &Situation) -> f64 {
     1.0 / (1.0 + (-features(s).map(|i| w[i]).sum::<f64>()).exp())
@@ -76,11 +119,11 @@ fn curvature(counts: &ChoiceCounts, w: &[f64]) -> Curvature {
 /// Precision of the weak prior everyone's coefficients get (a kind never offered keeps even odds).
 const EVERYONE_PRECISION: f64 = 1.0;
 
-/// Everyone's coefficients and each player's.
+/// Everyone's coefficients and each player's, with their posterior deviations.
 #[derive(Clone, Debug, Default)]
 pub struct ChoiceModel {
     pub everyone: Vec<f64>,
-    pub players: HashMap<String, Vec<f64>>,
+    pub players: HashMap<String, Posterior>,
 }
 
 impl ChoiceModel {
@@ -93,14 +136,21 @@ impl ChoiceModel {
         let precision = 1.0 / (PRIOR_SD * PRIOR_SD);
         let players = players
             .into_par_iter()
-            .map(|(p, counts)| (p.to_string(), most_probable(&everyone, precision, |w| curvature(counts, w)).mean))
+            .map(|(p, counts)| (p.to_string(), most_probable(&everyone, precision, |w| curvature(counts, w))))
             .collect();
         ChoiceModel { everyone, players }
     }
 
     /// A player's coefficients: their own, or everyone's.
     pub fn of(&self, player: &str) -> &[f64] {
-        self.players.get(player).unwrap_or(&self.everyone)
+        self.players.get(player).map_or(&self.everyone, |p| &p.mean)
+    }
+
+    /// The player's coefficients, the furthest from everyone's first (in posterior deviations), or none for a
+    /// player the model has no coefficients of.
+    pub fn distinctive(&self, player: &str) -> Vec<Distinct> {
+        let Some(own) = self.players.get(player) else { return Vec::new() };
+        distinct_from(&own.mean, &own.sd, &self.everyone, coefficient_name, coefficient_what)
     }
 
     /// The log-likelihood of the choices `seen` under a player's coefficients.
@@ -131,7 +181,7 @@ impl ChoiceModel {
         let players = tested
             .into_iter()
             .filter_map(|(p, games)| {
-                let own = self.players.get(p)?;
+                let own = &self.players.get(p)?.mean;
                 let mut paired = Paired::default();
                 let mut log_likelihood_gain = 0.0;
                 for (s, c) in games.iter().flat_map(|g| &g.0) {
@@ -166,7 +216,12 @@ mod tests {
 
     #[test]
     fn every_coefficient_belongs_to_one_kind() {
-        assert_eq!(COEFFICIENTS, 37);
+        assert_eq!(COEFFICIENTS, STARTS[Offer::ALL.len()]);
+        let names: std::collections::BTreeSet<String> = (0..COEFFICIENTS).map(coefficient_name).collect();
+        assert_eq!(names.len(), COEFFICIENTS);
+        for n in ["chi", "chi_threat", "pon_value", "riichi_good_wait", "riichi_turn7_11", "riichi_turn12", "ron"] {
+            assert!(names.contains(n), "{n}");
+        }
         // the riichi turns have coefficients of their own, after riichi's facts
         let late = situation(Offer::Riichi, 2 << TURN_SHIFT);
         let start = STARTS[Offer::ALL.iter().position(|&o| o == Offer::Riichi).unwrap()];
@@ -201,6 +256,11 @@ mod tests {
         assert!((e[0] - -1.0).abs() < 0.1 && (e[2] - 1.5).abs() < 0.1 && (e[1] - -1.0).abs() < 0.1, "{e:?}");
         let c = model.of("caller");
         assert!((c[0] - 0.5).abs() < 0.3, "{c:?}");
+        // the caller's furthest coefficient from everyone's is chi's own, inside its interval
+        let d = &model.distinctive("caller")[0];
+        assert_eq!(d.name, "chi");
+        assert!(d.z > 5.0 && d.interval.0 < d.coefficient && d.coefficient < d.interval.1, "{d:?}");
+        assert!(model.distinctive("nobody").is_empty());
         // two offers a situation keep a player nearer everyone's than the truth (1.5 away)
         assert!((model.of("few")[0] - e[0]).abs() < 0.5, "{:?}", model.of("few"));
         let unseen = counts(&truth(0.5), 100);

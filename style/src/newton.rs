@@ -12,6 +12,7 @@ pub struct Curvature {
 }
 
 /// Coefficients and their posterior standard deviations.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Posterior {
     pub mean: Vec<f64>,
     pub sd: Vec<f64>,

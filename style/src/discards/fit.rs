@@ -276,12 +276,24 @@ pub struct Distinct {
 
 /// The player's coefficients, the most distinctive first (largest |z|).
 pub fn distinctive(own: &Fitted, everyone: &Fitted) -> Vec<Distinct> {
-    let mut v: Vec<Distinct> = (0..FEATURES)
+    distinct_from(&own.coefficients.0, &own.sd, &everyone.coefficients.0, feature_name, feature_what)
+}
+
+/// A player's coefficients (`own`, with their posterior deviations `sd`) against everyone's, the most
+/// distinctive first (largest |z|), each named by `name` and told by `what`.
+pub fn distinct_from(
+    own: &[f64],
+    sd: &[f64],
+    everyone: &[f64],
+    name: impl Fn(usize) -> String,
+    what: impl Fn(usize) -> String,
+) -> Vec<Distinct> {
+    let mut v: Vec<Distinct> = (0..own.len())
         .map(|i| {
-            let (c, e, sd) = (own.coefficients.0[i], everyone.coefficients.0[i], own.sd[i].max(1e-9));
+            let (c, e, sd) = (own[i], everyone[i], sd[i].max(1e-9));
             Distinct {
-                name: feature_name(i),
-                what: feature_what(i),
+                name: name(i),
+                what: what(i),
                 coefficient: c,
                 interval: (c - 1.96 * sd, c + 1.96 * sd),
                 everyone: e,

@@ -33,7 +33,7 @@ use haifu_rules::{Counts, Kind, KINDS};
 use crate::habits::KindClass;
 use crate::played::Played;
 
-pub use fit::{distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
+pub use fit::{distinct_from, distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
 pub(crate) use personal::Paired;
 pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains};
 

@@ -185,7 +185,7 @@ impl PersonalGains {
 
 /// A global network's reading of one seat's chosen discards of a game, in order (the positions `haifu train`
 /// cuts: every discard but those after the seat's riichi): each one's log-probabilities over the 34 kinds (an
-/// illegal kind `-inf`) and the kind discarded.
+/// illegal kind -1e9 or below) and the kind discarded.
 pub type NetworkSeat = [([f32; 34], u8)];
 
 /// Each seat's [`NetworkSeat`], by (game id, seat).

@@ -212,8 +212,9 @@ pub struct AccuracyArgs {
     pub player_vectors: Option<PathBuf>,
     /// Judge the discard model as the personal part of this global network (a run of `haifu train`, trained on
     /// the database's games: `--sample` as the database's): the network tilted by each player's discard
-    /// coefficients less everyone's, against the network as it is, on each player's test positions. A run that
-    /// trained on any test game is refused. Runs in the network binary, haifu-neural.
+    /// coefficients less everyone's, against the network as it is, on each player's test positions. A
+    /// `--player-vectors` run: each player's own vector tilted, against its row for everyone. A run that trained
+    /// on any test game is refused. Runs in the network binary, haifu-neural.
     #[arg(long, value_name = "RUN")]
     pub network: Option<PathBuf>,
 }
@@ -799,10 +800,19 @@ fn print_personals(r: &haifu_style::accuracy::AccuracyReport) {
         print_personal(p);
     }
     if let Some(n) = &r.personal_network {
+        let what = match n.vectors {
+            false => {
+                "the global network tilted by each player's discard coefficients less everyone's, against the \
+                      network as it is"
+            }
+            true => {
+                "the network with each player's own vector tilted by the player's discard coefficients less \
+                     everyone's, against its row for everyone"
+            }
+        };
         println!(
-            "the global network tilted by each player's discard coefficients less everyone's, against the network \
-             as it is, top-1 on the player's test positions (players with {}+ test games; the model has a choice \
-             at {:.1}% of them){}:",
+            "{what}, top-1 on the player's test positions (players with {}+ test games; the model has a choice at \
+             {:.1}% of them){}:",
             n.gains.min_test_games,
             100.0 * n.covered,
             match n.misaligned_seats {

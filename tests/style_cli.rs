@@ -436,6 +436,15 @@ fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
     let players = judged["players"].as_u64().unwrap();
     assert!(players >= 6 && judged["better"].as_u64().unwrap() + 1 >= players, "{judged}");
     assert!(judged["mean_gain_points"].as_f64().unwrap() > 3.0, "{judged}");
+    assert_eq!(n["vectors"], false);
+    // the network with each bot's own vector, tilted, against its row for everyone
+    let own = json(&haifu(&[&args[..], &["--network", vectors]].concat()));
+    let n = &own["personal_network"];
+    assert_eq!((&n["vectors"], &n["misaligned_seats"]), (&serde_json::json!(true), &serde_json::json!(0)), "{n}");
+    let judged = &n["gains"]["judged"];
+    let players = judged["players"].as_u64().unwrap();
+    assert!(players >= 6 && judged["better"].as_u64().unwrap() + 1 >= players, "{judged}");
+    assert!(judged["mean_gain_points"].as_f64().unwrap() > 3.0, "{judged}");
     // vectors are not trained on another split than their global network's
     let mismatched = run(leaky, &[], &["--init", global, "--player-vectors", "4", "--player-min-games", "3"]);
     assert!(error(&mismatched).contains("another split"), "{}", error(&mismatched));

@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 
-use haifu_neural::eval::{load_players_run, load_run, log_probabilities, Loaded, PlayersRun};
+use haifu_neural::eval::{load_players_run, load_run, log_probabilities, Loaded, PlayersRun, Probabilities};
 use haifu_neural::train::DeviceChoice;
+use haifu_neural::train::RunInfo;
 use haifu_neural::Positions;
 use haifu_neural::{load_seats, Games};
-use haifu_style::accuracy::{GlobalNetwork, PlayerVectors};
+use haifu_style::accuracy::{GlobalNetwork, NetworkReadings, PlayerVectors};
 use haifu_style::discards::NetworkSeats;
 
 /// The run, and where the trials' positions are read.
@@ -107,22 +108,36 @@ impl PlayerVectors for Vectors {
     }
 }
 
-/// A global run (`haifu train`), and where the test seats' positions are read.
+/// A run of `haifu train` as the network personal models are judged on, and where the test seats' positions
+/// are read: a global run, or a `--player-vectors` run (its row for everyone the global network, each player's
+/// own vector the base of the player's model).
 pub struct Global {
-    run: Loaded,
+    run: Network,
     dir: PathBuf,
     dataset: PathBuf,
     players: u8,
 }
 
+enum Network {
+    Plain(Loaded),
+    Players(PlayersRun),
+}
+
 impl Global {
     pub fn load(dir: &Path, dataset: &Path, players: u8) -> Result<Global> {
-        let run = load_run(dir, DeviceChoice::Auto)?;
-        if run.info.players != players {
+        let run = match RunInfo::read(dir)?.player_vectors {
+            Some(_) => Network::Players(load_players_run(dir, DeviceChoice::Auto)?),
+            None => Network::Plain(load_run(dir, DeviceChoice::Auto)?),
+        };
+        let loaded = match &run {
+            Network::Plain(l) => l,
+            Network::Players(p) => &p.run,
+        };
+        if loaded.info.players != players {
             bail!(
                 "{}: a network of {}-player games; the database profiles {players}-player games",
                 dir.display(),
-                run.info.players
+                loaded.info.players
             );
         }
         Ok(Global { run, dir: dir.to_path_buf(), dataset: dataset.to_path_buf(), players })
@@ -130,16 +145,33 @@ impl Global {
 }
 
 impl GlobalNetwork for Global {
-    fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkSeats> {
+    fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkReadings> {
         let games = Games::read(&self.dataset)?;
-        unseen(&self.run, &self.dir, &games, test_games)?;
         let p = positions_of(&self.dataset, &games, seats, self.players)?;
-        let log_probs = log_probabilities(&self.run, &p, self.run.default_batch());
         // each seat's positions in the order they were cut (a game's events in order)
-        let mut by_seat = NetworkSeats::new();
-        for (i, lp) in log_probs.into_iter().enumerate() {
-            by_seat.entry((p.game[i], p.seat[i])).or_default().push((lp, p.label[i]));
+        let by_seat = |log_probs: Probabilities| {
+            let mut by_seat = NetworkSeats::new();
+            for (i, lp) in log_probs.into_iter().enumerate() {
+                by_seat.entry((p.game[i], p.seat[i])).or_default().push((lp, p.label[i]));
+            }
+            by_seat
+        };
+        match &self.run {
+            Network::Plain(run) => {
+                unseen(run, &self.dir, &games, test_games)?;
+                let global = by_seat(log_probabilities(run, &p, run.default_batch()));
+                Ok(NetworkReadings { global, own: None })
+            }
+            Network::Players(run) => {
+                unseen(&run.run, &self.dir, &games, test_games)?;
+                let batch = run.run.default_batch();
+                let row_of: HashMap<&str, u32> =
+                    run.players.iter().enumerate().map(|(i, n)| (n.as_str(), i as u32 + 1)).collect();
+                let own: Vec<u32> =
+                    (0..p.len()).map(|i| row_of.get(games.name(p.game[i], p.seat[i])).copied().unwrap_or(0)).collect();
+                let global = by_seat(run.log_probabilities(&p, &vec![0; p.len()], batch));
+                Ok(NetworkReadings { global, own: Some(by_seat(run.log_probabilities(&p, &own, batch))) })
+            }
         }
-        Ok(by_seat)
     }
 }

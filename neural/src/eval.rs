@@ -152,6 +152,15 @@ impl PlayersRun {
     }
 }
 
+impl PlayersRun {
+    /// The log-probabilities over the 34 kinds of each position with its own row's vector (`rows`, a row a
+    /// position; row 0 everyone's), illegal kinds about -1e9.
+    pub fn log_probabilities(&self, p: &Positions, rows: &[u32], batch: usize) -> Probabilities {
+        let data = OnDevice::new(p, self.run.device, false).with_players(rows);
+        per_kind_of(&self.run, &data, p.len(), batch, |logits| logits.log_softmax(-1, tch::Kind::Float))
+    }
+}
+
 /// A run's network for its weights only (`haifu neural inspect`): any run with a checkpoint, a network
 /// conditioned on the player too (which the scoring functions here do not take: [`load_run_of`] refuses it).
 pub fn load_weights(dir: &Path, device: DeviceChoice) -> Result<Loaded> {
@@ -260,9 +269,13 @@ pub fn log_probabilities(run: &Loaded, p: &Positions, batch: usize) -> Probabili
 
 /// `of` the masked logits, 34 numbers a position.
 fn per_kind(run: &Loaded, p: &Positions, batch: usize, of: impl Fn(&Tensor) -> Tensor) -> Probabilities {
-    let data = OnDevice::new(p, run.device, run.info.bf16);
-    let mut out = Vec::with_capacity(p.len());
-    score(&run.net, &data, p.len(), batch, |logits, _| {
+    per_kind_of(run, &OnDevice::new(p, run.device, run.info.bf16), p.len(), batch, of)
+}
+
+/// [`per_kind`] of the first `n` positions on the device.
+fn per_kind_of(run: &Loaded, data: &OnDevice, n: usize, batch: usize, of: impl Fn(&Tensor) -> Tensor) -> Probabilities {
+    let mut out = Vec::with_capacity(n);
+    score(&run.net, data, n, batch, |logits, _| {
         let values = of(logits).to_device(Device::Cpu).contiguous();
         let flat: Vec<f32> = Vec::try_from(values.view([-1])).unwrap_or_default();
         out.extend(flat.chunks_exact(34).map(|c| <[f32; 34]>::try_from(c).expect("34 kinds")));

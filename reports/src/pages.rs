@@ -451,9 +451,18 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
         page.push(Block::Table(personal_table("personal_choices", &what, p)));
     }
     if let Some(n) = &r.personal_network {
+        let tilted = match n.vectors {
+            false => {
+                "The global network tilted by each player's discard coefficients less everyone's, against the \
+                      network as it is"
+            }
+            true => {
+                "The network with each player's own vector tilted by the player's discard coefficients less \
+                     everyone's, against its row for everyone"
+            }
+        };
         let what = format!(
-            "The global network tilted by each player's discard coefficients less everyone's, against the network as \
-             it is, top-1 on the player's test positions (players with {}+ test games; the discard model has a \
+            "{tilted}, top-1 on the player's test positions (players with {}+ test games; the discard model has a \
              choice at {:.1}% of them)",
             n.gains.min_test_games,
             100.0 * n.covered

@@ -17,7 +17,7 @@ use haifu_mining::mine::in_sample;
 use crate::baseline::Discriminant;
 use crate::choice::{wilson, ChoiceCounts, Count};
 use crate::db::StyleDb;
-use crate::discards::{NetworkGains, NetworkSeats, PersonalGains};
+use crate::discards::{NetworkGains, NetworkSeat, NetworkSeats, PersonalGains};
 use crate::embedding::{Centroids, Inputs, Reference, Trainer};
 use crate::identify::{Observed, Scorer, SequenceLikelihoods};
 use crate::observe_game;
@@ -304,12 +304,21 @@ fn summed(seats: &[(i64, u8)], by_seat: &std::collections::HashMap<(i64, u8), Ve
     sum
 }
 
-/// The global network personal models are judged against (`style accuracy --network RUN`, a run of `haifu
-/// train`; the network binary implements it).
+/// The network personal models are judged on (`style accuracy --network RUN`, a run of `haifu train`; the
+/// network binary implements it).
 pub trait GlobalNetwork {
-    /// For each seat (game id, seat), the network's reading of its chosen discards in order
-    /// ([`crate::discards::NetworkSeat`]). Refuses a network that trained on any of `test_games`.
-    fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkSeats>;
+    /// For each seat (game id, seat), the global network's reading of its chosen discards in order
+    /// ([`crate::discards::NetworkSeat`]), and for a network conditioned on the players each seat's with its
+    /// player's own vector. Refuses a network that trained on any of `test_games`.
+    fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkReadings>;
+}
+
+/// The test seats as a network reads them: the global network (for a `--player-vectors` run, its row for
+/// everyone), and where the run is one, with each seat's player's own vector (the row for everyone for a
+/// player without one).
+pub struct NetworkReadings {
+    pub global: NetworkSeats,
+    pub own: Option<NetworkSeats>,
 }
 
 /// The network parts of a measurement, each where given: the learned embedding's trainer, the network
@@ -574,16 +583,18 @@ fn tilted_gains(
 ) -> Result<Option<NetworkGains>> {
     let all: Vec<(i64, u8)> = seats.values().flatten().flat_map(|o| o.seats.iter().copied()).collect();
     let tested: Vec<i64> = read.test.iter().map(|&i| read.games[i].game_id).collect();
-    let network = n.of_seats(&all, &tested)?;
-    let none: &[([f32; 34], u8)] = &[];
+    let readings = n.of_seats(&all, &tested)?;
+    let base = readings.own.as_ref().unwrap_or(&readings.global);
     let tested = seats.iter().map(|(p, obs)| {
-        let seats = obs
-            .iter()
-            .map(|o| (&o.discards, o.seats.first().and_then(|s| network.get(s)).map_or(none, Vec::as_slice)))
-            .collect();
+        let seats = obs.iter().map(|o| (&o.discards, [reading(&readings.global, o), reading(base, o)])).collect();
         (p.as_str(), seats)
     });
-    Ok(db.discards.network_gains(tested, JUDGED_TEST_GAMES))
+    Ok(db.discards.network_gains(tested, readings.own.is_some(), JUDGED_TEST_GAMES))
+}
+
+/// A test seat's reading (none where the network has no position of it).
+fn reading<'a>(of: &'a NetworkSeats, o: &Observed) -> &'a NetworkSeat {
+    o.seats.first().and_then(|s| of.get(s)).map_or(&[], Vec::as_slice)
 }
 
 #[cfg(test)]

@@ -125,15 +125,17 @@ impl DiscardModel {
         Some(PersonalGains::judge(players, min_test_games))
     }
 
-    /// A global network tilted by each profiled player's coefficients less everyone's, against the network as it
-    /// is, on the player's unseen positions (`tested`: a player and, for each unseen game, the seat's choices
-    /// and the network's reading of the seat, [`NetworkSeat`]). Where the model has a choice, both read the
-    /// network's log-probabilities of its candidates, the tilted one plus the candidate's utility under the
-    /// difference; at the positions it has none (after a chi or pon) both are the network. A seat whose choices
-    /// do not match the network's positions is left out and counted.
+    /// A network tilted by each profiled player's coefficients less everyone's, against the global network as
+    /// it is, on the player's unseen positions (`tested`: a player and, for each unseen game, the seat's choices,
+    /// the global network's reading of the seat and the reading the tilt is added to: the same, or the network
+    /// with the player's own vector; [`NetworkSeat`]). Where the model has a choice, both are read over its
+    /// candidates, the tilted one plus the candidate's utility under the difference; at the positions it has none
+    /// (after a chi or pon) each is its reading. A seat whose choices or readings do not match is left out and
+    /// counted.
     pub fn network_gains<'a>(
         &self,
-        tested: impl IntoIterator<Item = (&'a str, Vec<(&'a Discards, &'a NetworkSeat)>)>,
+        tested: impl IntoIterator<Item = (&'a str, Vec<(&'a Discards, [&'a NetworkSeat; 2])>)>,
+        vectors: bool,
         min_test_games: usize,
     ) -> Option<NetworkGains> {
         let everyone = &self.everyone.as_ref()?.coefficients;
@@ -144,8 +146,8 @@ impl DiscardModel {
             let delta = std::array::from_fn(|i| own.coefficients.0[i] - everyone.0[i]);
             let mut sum = Tilted::default();
             let mut games = 0;
-            for (d, net) in seats {
-                match d.tilted(net, &Coefficients(delta)) {
+            for (d, [global, base]) in seats {
+                match d.tilted(global, base, &Coefficients(delta)) {
                     Some(t) => {
                         sum.add(&t);
                         games += 1;
@@ -163,6 +165,7 @@ impl DiscardModel {
             players.push(sum.hits.gain(p, own.choices, games, log_likelihood_gain));
         }
         Some(NetworkGains {
+            vectors,
             covered: covered as f64 / positions.max(1) as f64,
             misaligned_seats,
             gains: PersonalGains::judge(players, min_test_games),
@@ -195,6 +198,9 @@ pub type NetworkSeats = std::collections::HashMap<(i64, u8), Vec<([f32; 34], u8)
 /// that is a network's output plus each player's coefficients.
 #[derive(Clone, Debug, Serialize)]
 pub struct NetworkGains {
+    /// Whether the tilt is added to the network with each player's own vector (a `--player-vectors` run, judged
+    /// against its row for everyone), not to the global network itself.
+    pub vectors: bool,
     /// The share of the judged players' test positions the discard model has a choice at (at the others the
     /// tilted network is the network).
     pub covered: f64,
@@ -293,13 +299,17 @@ impl Discards {
         }
     }
 
-    /// The seat's positions under the network (`net`, in order), as it is and tilted by `delta` where a choice
-    /// of the seat matches the position; `None` where one does not (past the positions, another kind
-    /// discarded).
-    fn tilted(&self, net: &NetworkSeat, delta: &Coefficients) -> Option<Tilted> {
+    /// The seat's positions under the global network (`net`, in order) as it is, and under `base` (the same
+    /// positions) tilted by `delta` where a choice of the seat matches the position; `None` where one does not
+    /// (past the positions, another kind discarded) or the two readings differ in their positions.
+    fn tilted(&self, net: &NetworkSeat, base: &NetworkSeat, delta: &Coefficients) -> Option<Tilted> {
+        if base.len() != net.len() || base.iter().zip(net).any(|(a, b)| a.1 != b.1) {
+            return None;
+        }
         let mut t = Tilted::default();
         let mut covered = vec![false; net.len()];
         let (mut global, mut tilted) = (Vec::new(), Vec::new());
+        let floored = |x: f32| f64::from(x).max(LOG_FLOOR);
         for c in &self.choices {
             let at = usize::from(c.at);
             let (log_probs, label) = net.get(at)?;
@@ -309,16 +319,16 @@ impl Discards {
             }
             covered[at] = true;
             global.clear();
-            global.extend(cands.iter().map(|k| f64::from(log_probs[k.kind()]).max(LOG_FLOOR)));
+            global.extend(cands.iter().map(|k| floored(log_probs[k.kind()])));
             tilted.clear();
-            tilted.extend(cands.iter().zip(&global).map(|(k, g)| g + k.utility(&delta.0)));
+            tilted.extend(cands.iter().map(|k| floored(base[at].0[k.kind()]) + k.utility(&delta.0)));
             t.covered += 1;
             t.hits.count(first_best(tilted.iter().copied()) == chosen, first_best(global.iter().copied()) == chosen);
             t.log_likelihood_gain += (tilted[chosen] - log_sum_exp(&tilted)) - (global[chosen] - log_sum_exp(&global));
         }
-        for (log_probs, label) in net.iter().zip(&covered).filter(|(_, &c)| !c).map(|(n, _)| n) {
-            let hit = first_best(log_probs.iter().map(|&x| f64::from(x))) == usize::from(*label);
-            t.hits.count(hit, hit);
+        let first = |lp: &[f32; 34], label: u8| first_best(lp.iter().map(|&x| f64::from(x))) == usize::from(label);
+        for ((g, label), (b, _)) in net.iter().zip(base).zip(&covered).filter(|(_, &c)| !c).map(|(n, _)| n) {
+            t.hits.count(first(b, *label), first(g, *label));
         }
         Some(t)
     }
@@ -416,9 +426,9 @@ mod tests {
         };
         let (tp, tq) = (draw(2_000, &odd), draw(2_000, &common));
         let (np, nq) = (network(&tp), network(&tq));
-        let seats = |d, n| vec![(d, n); 10];
+        let seats = |d, n| vec![(d, [n, n]); 10];
         let tested = [("p", seats(&tp, np.as_slice())), ("q", seats(&tq, nq.as_slice()))];
-        let gains = model.network_gains(tested, 8).unwrap();
+        let gains = model.network_gains(tested, false, 8).unwrap();
         assert_eq!(gains.misaligned_seats, 0);
         assert!((gains.covered - 2000.0 / 2001.0).abs() < 1e-9, "{}", gains.covered);
         let (gp, gq) = (&gains.gains.players[0], &gains.gains.players[1]);
@@ -431,7 +441,11 @@ mod tests {
         // a seat whose first position discarded another kind is left out
         let mut wrong = np.clone();
         wrong[0].1 = (wrong[0].1 + 1) % 4;
-        let gains = model.network_gains([("p", vec![(&tp, wrong.as_slice()), (&tp, np.as_slice())])], 1).unwrap();
+        let (wrong, right) = (wrong.as_slice(), np.as_slice());
+        let gains = model.network_gains([("p", vec![(&tp, [wrong, wrong]), (&tp, [right, right])])], false, 1).unwrap();
         assert_eq!((gains.misaligned_seats, gains.gains.players[0].test_games), (1, 1));
+        // readings of other positions than the global network's are left out too
+        let gains = model.network_gains([("p", vec![(&tp, [right, &right[1..]])])], true, 1).unwrap();
+        assert_eq!((gains.misaligned_seats, gains.gains.players.len(), gains.vectors), (1, 0, true));
     }
 }

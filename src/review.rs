@@ -1,10 +1,13 @@
 //! `haifu review`: a player's games, or one game, decision by decision, as one HTML page per game and seat
 //! plus an index and `review.json` (docs/STYLE.md, "Review"). The pages are `haifu_reports::review`'s.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use haifu_encoding::Positions;
+use haifu_style::discards::Tilting;
+use haifu_style::StyleDb;
 
 use haifu_reports::review::{page, review_with, Category, Network, ReviewOptions};
 
@@ -37,6 +40,11 @@ pub struct ReviewArgs {
     /// the page says "network: not given" and ranks by the tables alone.
     #[arg(long)]
     pub model: Option<PathBuf>,
+    /// A style database (`haifu style build`): the network's answers tilted by each reviewed seat's player's
+    /// discard coefficients less everyone's, a personal model of the player (docs/STYLE.md, "Personal models";
+    /// a player the database does not profile keeps the network's). Needs --model.
+    #[arg(long, requires = "model")]
+    pub db: Option<PathBuf>,
     /// A run of `haifu train --decisions choices` beside the counts of the calls, riichi, kans and wins (runs in
     /// the network binary): its probability of each choice and whether it is its first class.
     #[arg(long)]
@@ -63,6 +71,20 @@ fn scorer_of<'a>(
     Ok(Some((model.display().to_string(), Box::new(move |p: &Positions| score(n, model, p)))))
 }
 
+/// The network's scorer with its answers tilted by the discard model of each seat's player in `db` (`review
+/// --db`), the tilts counted in `tally`.
+fn tilted<'a>((label, score): Scorer<'a>, db: &'a StyleDb, dataset: &'a Path, tally: &'a Cell<Tilting>) -> Scorer<'a> {
+    let by = move |p: &Positions| {
+        let mut probs = score(p)?;
+        let at: Vec<(i64, u8, u8)> = (0..p.len()).map(|i| (p.game[i], p.seat[i], p.label[i])).collect();
+        let t = db.discards.tilt(dataset, db.meta.rules.players, &at, &mut probs)?;
+        let sum = tally.get();
+        tally.set(Tilting { tilted: sum.tilted + t.tilted, unmatched: sum.unmatched + t.unmatched });
+        Ok(probs)
+    };
+    (format!("{label}, tilted by the player's discard model ({})", db.dir.display()), Box::new(by))
+}
+
 pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
     let o = ReviewOptions {
         player: a.player.clone(),
@@ -70,7 +92,16 @@ pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
         years: a.years.clone(),
         max_games: a.max_games,
     };
+    let tilt = match &a.db {
+        Some(db) => Some(StyleDb::open(db)?),
+        None => None,
+    };
+    let tally = Cell::new(Tilting::default());
     let discards = scorer_of(network, a.model.as_deref(), "haifu review --model", |n, m, p| n.probabilities(m, p))?;
+    let discards = match (discards, &tilt) {
+        (Some(scorer), Some(db)) => Some(tilted(scorer, db, &a.dataset, &tally)),
+        (scorer, _) => scorer,
+    };
     let choices = scorer_of(network, a.choices_model.as_deref(), "haifu review --choices-model", |n, m, p| {
         n.choice_probabilities(m, p)
     })?;
@@ -94,6 +125,13 @@ pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
     for c in Category::ALL {
         let n: usize = r.games.iter().map(|g| g.decisions.iter().filter(|d| d.category == c).count()).sum();
         println!("  {:<13} {n}", c.name());
+    }
+    if tilt.is_some() {
+        let t = tally.get();
+        println!(
+            "the network's answers tilted at {} chosen discards ({} of the model's choices matched none)",
+            t.tilted, t.unmatched
+        );
     }
     println!("{} pages and {}", written.len(), a.out.join("review.json").display());
     Ok(())

@@ -437,6 +437,22 @@ fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
     assert!(players >= 6 && judged["better"].as_u64().unwrap() + 1 >= players, "{judged}");
     assert!(judged["mean_gain_points"].as_f64().unwrap() > 3.0, "{judged}");
     assert_eq!(n["vectors"], false);
+    // `review --model --db`: the same tilt on the pages of a bot's unseen games names its discards first more often
+    let first = |more: &[&str]| {
+        let out = dir.join(format!("review{}", more.len()));
+        let args = ["review", "--dataset", ds, "--tables", db, "--player", "Folder", "--years", "2023"];
+        let r =
+            json(&haifu(&[&args[..], &["--out", out.to_str().unwrap(), "--model", global, "--json"], more].concat()));
+        let ranks: Vec<u64> = r["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|g| g["decisions"].as_array().unwrap().iter().filter_map(|d| d["ranks"]["network"].as_u64()))
+            .collect();
+        (ranks.iter().filter(|&&k| k == 1).count(), ranks.len())
+    };
+    let ((plain, n), (tilted, m)) = (first(&[]), first(&["--db", db]));
+    assert!(n > 100 && n == m && tilted > plain + n / 20, "the network first {plain} of {n}, tilted {tilted}");
     // the network with each bot's own vector, tilted, against its row for everyone
     let own = json(&haifu(&[&args[..], &["--network", vectors]].concat()));
     let n = &own["personal_network"];

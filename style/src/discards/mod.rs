@@ -24,6 +24,7 @@ mod fit;
 mod personal;
 #[cfg(test)]
 mod testing;
+mod tilt;
 
 use haifu_imitate::rank::Winds;
 use haifu_ingest::extract::TileSource;
@@ -36,6 +37,7 @@ use crate::played::Played;
 pub use fit::{distinct_from, distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
 pub(crate) use personal::Paired;
 pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains};
+pub use tilt::Tilting;
 
 /// The database's file of fitted coefficients.
 pub const MODEL_FILE: &str = "discard_model.parquet";

@@ -254,6 +254,12 @@ class StyleDb:
         paths = [os.fspath(p) for p in logs]
         return json.loads(self._db.identify(paths, str(seat), games=games, top=top, by=by))
 
+    def preferences(self, player: str) -> dict:
+        """``haifu style show PLAYER --json``'s models: ``discard_model`` (which kinds the player discards) and
+        ``choice_model`` (calls, riichi, kans, wins), each a list of coefficients furthest from everyone's first:
+        ``name``, ``what``, ``coefficient``, ``interval`` (95%), ``everyone``, ``z`` (docs/STYLE.md)."""
+        return json.loads(self._db.preferences(player))
+
 
 class MjaiBot:
     """An mjai player for Python arenas, with mjai.app's ``Bot`` interface: :meth:`react` takes the events since

@@ -108,6 +108,7 @@ class StyleDb:
     def identify(
         self, logs: Sequence[str], seat: str, *, games: Optional[int] = None, top: Optional[int] = None, by: str = "discards"
     ) -> str: ...
+    def preferences(self, player: str) -> str: ...
 
 class MjaiBot:
     def __init__(

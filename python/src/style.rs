@@ -110,6 +110,20 @@ impl StyleDb {
         });
         ranked.map_err(|e| crate::error(&e))
     }
+
+    /// `haifu style show P --json`'s models: the player's discard preferences (`discard_model`) and calls,
+    /// riichi, kans and wins (`choice_model`) furthest from everyone's first, each coefficient with its 95%
+    /// interval, everyone's and z, as a JSON text.
+    fn preferences(&self, player: &str) -> PyResult<String> {
+        let p = self.db.profile(player).map_err(|e| crate::error(&e))?;
+        let discards = match (self.db.discards.players.get(&p.player), &self.db.discards.everyone) {
+            (Some(own), Some(all)) => haifu_style::discards::distinctive(own, all),
+            _ => Vec::new(),
+        };
+        let choices = self.db.choice_model.as_ref().map(|m| m.distinctive(&p.player)).unwrap_or_default();
+        let json = serde_json::json!({ "player": p.player, "discard_model": discards, "choice_model": choices });
+        Ok(json.to_string())
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -68,3 +68,18 @@ def test_identify_equals_the_command_line(haifu_bin, sim_style, sim_logs):
         db.identify(logs, "Nobody")
     with pytest.raises(haifu.HaifuError, match="not a style database"):
         haifu.StyleDb(sim_logs)
+
+
+def test_preferences_equal_the_command_line(haifu_bin, sim_style):
+    _, db_dir = sim_style
+    db = haifu.StyleDb(db_dir)
+    for player, _ in db.players[:3]:
+        got = db.preferences(player)
+        want = cli(haifu_bin, "style", "show", player, "--db", db_dir)
+        assert got["player"] == player
+        assert got["discard_model"] == want["discard_model"] and got["discard_model"]
+        assert got["choice_model"] == want["choice_model"]
+        z = [abs(c["z"]) for c in got["discard_model"]]
+        assert z == sorted(z, reverse=True)
+    with pytest.raises(haifu.HaifuError, match="unknown player"):
+        db.preferences("Nobody")

@@ -17,7 +17,7 @@
 use hashbrown::HashMap;
 use rayon::prelude::*;
 
-use crate::choice::{ChoiceCounts, Offer, Situation, TURN_SHIFT};
+use crate::choice::{ChoiceCounts, Count, Offer, Situation, TURN_SHIFT};
 use crate::discards::{distinct_from, Distinct, Paired, PersonalGains, PRIOR_SD};
 use crate::newton::{most_probable, Curvature, Posterior};
 
@@ -98,10 +98,10 @@ pub fn take_probability(w: &[f64], s: &Situation) -> f64 {
 }
 
 /// The log-likelihood of `counts` under `w`, its gradient and its information.
-fn curvature(counts: &ChoiceCounts, w: &[f64]) -> Curvature {
+fn curvature(counts: &[(Situation, Count)], w: &[f64]) -> Curvature {
     let n = COEFFICIENTS;
     let mut c = Curvature { value: 0.0, gradient: vec![0.0; n], information: vec![0.0; n * n] };
-    for (s, count) in &counts.0 {
+    for (s, count) in counts {
         let p = take_probability(w, s).clamp(1e-12, 1.0 - 1e-12);
         let (k, offered) = (count.taken as f64, count.offered as f64);
         c.value += k * p.ln() + (offered - k) * (1.0 - p).ln();
@@ -132,11 +132,21 @@ impl ChoiceModel {
         all: &ChoiceCounts,
         players: impl IntoParallelIterator<Item = (&'a str, &'a ChoiceCounts)>,
     ) -> ChoiceModel {
-        let everyone = most_probable(&[0.0; COEFFICIENTS], EVERYONE_PRECISION, |w| curvature(all, w)).mean;
+        // in the situations' order, so that the sums (and the coefficients) are the same in every process
+        let sorted = |c: &ChoiceCounts| {
+            let mut v: Vec<(Situation, Count)> = c.0.iter().map(|(s, n)| (*s, *n)).collect();
+            v.sort_by_key(|x| x.0);
+            v
+        };
+        let all = sorted(all);
+        let everyone = most_probable(&[0.0; COEFFICIENTS], EVERYONE_PRECISION, |w| curvature(&all, w)).mean;
         let precision = 1.0 / (PRIOR_SD * PRIOR_SD);
         let players = players
             .into_par_iter()
-            .map(|(p, counts)| (p.to_string(), most_probable(&everyone, precision, |w| curvature(counts, w))))
+            .map(|(p, counts)| {
+                let counts = sorted(counts);
+                (p.to_string(), most_probable(&everyone, precision, |w| curvature(&counts, w)))
+            })
             .collect();
         ChoiceModel { everyone, players }
     }
@@ -208,7 +218,7 @@ impl ChoiceModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::choice::{Count, ADVANCES, THREAT, YAKU};
+    use crate::choice::{ADVANCES, THREAT, YAKU};
 
     fn situation(offer: Offer, context: u8) -> Situation {
         Situation { offer, context }

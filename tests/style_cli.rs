@@ -149,6 +149,8 @@ fn style_database_profiles_compares_and_identifies() {
     let first = &acc["rows"][0];
     let top1 = format!("named first in {:.1}% of {} trials", 100.0 * first["top1"].as_f64().unwrap(), first["trials"]);
     assert!(page.find("id=\"findings\"").is_some_and(|f| page[f..].contains(&top1)), "{top1} not in the findings");
+    let own = format!("own discard model is better than everyone&#39;s for {} of", acc["personal"]["judged"]["better"]);
+    assert!(page.find("id=\"findings\"").is_some_and(|f| page[f..].contains(&own)), "{own} not in the findings");
     for row in acc["rows"].as_array().unwrap() {
         assert_eq!(row["players"], 8, "{row}");
         assert!(row["top1"].as_f64().unwrap() > 3.0 * row["chance_top1"].as_f64().unwrap(), "{row}");

@@ -635,6 +635,40 @@ pub fn accuracy_findings(r: &haifu_style::accuracy::AccuracyReport) -> Vec<Strin
             ));
         }
     }
+    let personal = [
+        ("Each player's own discard model", "everyone's", r.personal.as_ref()),
+        ("Each player's own choice model", "everyone's", r.personal_choices.as_ref()),
+        match r.personal_network.as_ref().map(|n| n.vectors) {
+            Some(true) => (
+                "The network with each player's own vector, tilted by the player's discard coefficients",
+                "its row for everyone",
+                r.personal_network.as_ref().map(|n| &n.gains),
+            ),
+            _ => (
+                "The network tilted by each player's discard coefficients",
+                "the network as it is",
+                r.personal_network.as_ref().map(|n| &n.gains),
+            ),
+        },
+    ];
+    for (what, against, g) in personal.into_iter().filter_map(|(w, a, g)| g.map(|g| (w, a, &g.judged))) {
+        if g.players == 0 {
+            continue;
+        }
+        out.push(format!(
+            "{what} is better than {against} for {} of {} players with {}+ test games ({}, 95%: {}-{}), by a mean \
+             of {:+.2} points (95%: {:+.2} to {:+.2}).",
+            g.better,
+            g.players,
+            haifu_style::accuracy::JUDGED_TEST_GAMES,
+            pct(g.share_better),
+            pct(g.share_better_interval.0),
+            pct(g.share_better_interval.1),
+            g.mean_gain_points,
+            g.mean_gain_interval.0,
+            g.mean_gain_interval.1
+        ));
+    }
     if !r.overlap.is_empty() {
         out.push(format!(
             "The test years {:?} are among the database's: its profiles saw these games, and the figures flatter.",

@@ -305,3 +305,25 @@ fn usage_errors_exit_1_and_help_exits_0() {
         assert!(!out.stdout.is_empty(), "{args:?}");
     }
 }
+
+/// `encoding::load_seats` (what `style accuracy --network` and `--player-vectors` read) gives the positions of
+/// the seats asked for, in the order and with the contents `load_years` gives them, whether it builds the
+/// positions cache or reads it.
+#[test]
+fn the_seats_positions_are_those_of_their_years() {
+    let s = Scratch::new("cli-load-seats");
+    let (logs, ds) = (s.0.join("logs"), s.0.join("ds"));
+    json(&haifu(&["sim", "--games", "4", "--out", logs.to_str().unwrap(), "--seed", "5", "--json"]));
+    json(&haifu(&["ingest", logs.to_str().unwrap(), "--out", ds.to_str().unwrap(), "--json"]));
+    let games = haifu_encoding::Games::read(&ds).unwrap();
+    let keep = |g: i64, seat: u8| (g + i64::from(seat)) % 3 != 0;
+    // no cache yet: load_seats builds it
+    let seats = haifu_encoding::load_seats(&ds, &games, &[], 4, keep).unwrap();
+    let all = haifu_encoding::load_years(&ds, &games, &[], 4).unwrap();
+    let kept = all.select(|i| keep(all.game[i], all.seat[i]));
+    assert!(seats.len() > 100 && seats.len() < all.len(), "{} of {}", seats.len(), all.len());
+    for (a, b) in [(&seats, &kept), (&haifu_encoding::load_seats(&ds, &games, &[], 4, keep).unwrap(), &kept)] {
+        assert_eq!((&a.game, &a.seat, &a.label, &a.legal), (&b.game, &b.seat, &b.label, &b.legal));
+        assert_eq!(a.features, b.features);
+    }
+}

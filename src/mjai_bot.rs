@@ -5,7 +5,7 @@ use std::io::{self, BufReader};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use haifu_play::client::{self, Brain, Session};
 use haifu_play::policy::Imitator;
 
@@ -24,6 +24,11 @@ pub struct MjaiBotArgs {
     /// network binary, haifu-neural).
     #[arg(long)]
     pub model: Option<PathBuf>,
+    /// The player's personal network proposes every discard, before the tables: the --model network's answer
+    /// tilted by the player's discard coefficients less everyone's where the discard model has the choice (the
+    /// personal model `haifu style accuracy --network` judges; docs/PLAY.md).
+    #[arg(long, requires = "model")]
+    pub network_first: bool,
     /// Play as one of `haifu sim`'s bots instead of an imitator (`greedy`, `efficiency`, `tanyao` ...).
     #[arg(long, conflicts_with_all = ["db", "player", "model"])]
     pub bot: Option<String>,
@@ -54,6 +59,12 @@ pub fn run(a: &MjaiBotArgs, network: Option<&dyn Network>) -> Result<()> {
             let mut p = Imitator::from_db(db, player, a.seed)?;
             if let Some(m) = &a.model {
                 p = p.with_backoff(crate::needs(network, "haifu mjai-bot --model")?.mjai_backoff(m)?);
+            }
+            if a.network_first {
+                let delta = haifu_style::StyleDb::open(db)?.discards.difference(player).with_context(|| {
+                    format!("{}: no discard coefficients of {player} (build the database again)", db.display())
+                })?;
+                p = p.network_first(delta);
             }
             (Brain::Imitator(Box::new(p)), player.clone())
         }

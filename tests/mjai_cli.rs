@@ -202,6 +202,21 @@ fn imitators_and_sim_bots_play_full_games_over_tcp() {
     assert!(bots[0]["sources"]["network"].as_u64().unwrap() > 0, "{}", bots[0]);
     assert_eq!(bots[0]["sources"]["shanten"], 0, "{}", bots[0]);
 
+    // the player's personal network first: every discard the network's, tilted by the player's discard model
+    // wherever that has the choice (after a draw, out of riichi); the tables never reached
+    let outp = s.0.join("personal-games");
+    let mut personal = imitator("Tanaka");
+    personal.extend(["--model", net.to_str().unwrap(), "--network-first"]);
+    let (report, bots) = play(
+        &["--players", "4", "--games", "1", "--length", "east", "--out", outp.to_str().unwrap()],
+        &[personal, imitator("Chiba"), imitator("Yagi"), imitator("Oda")],
+    );
+    check_match(&report, &bots, 1, &outp);
+    let sources = &bots[0]["sources"];
+    let (network, tilted) = (sources["network"].as_u64().unwrap(), sources["tilted"].as_u64().unwrap());
+    assert!(network > 0 && tilted > network / 2 && tilted <= network, "{sources}");
+    assert_eq!((&sources["own_table"], &sources["all_table"], &sources["shanten"]), (&0.into(), &0.into(), &0.into()));
+
     // haifu sim's bots through the same protocol, east-only
     let outb = s.0.join("bots");
     let (report, bots) = play(

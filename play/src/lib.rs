@@ -11,5 +11,6 @@
 
 pub mod client;
 pub mod follow;
+pub mod personal;
 pub mod policy;
 pub mod server;

@@ -1,6 +1,10 @@
 //! The player at the table: how `haifu mjai-bot` decides.
 //!
 //! # Discards
+//! 0. With `--network-first` (a neural model and the player's discard model): the network's most probable legal
+//!    discard, its probabilities tilted by the player's discard coefficients less everyone's where the discard
+//!    model has the choice ([`crate::personal`]): the player's personal network. The steps below only where it
+//!    gives no answer.
 //! 1. The player's own sequence tables (the lookup imitator, SPEC 4): the strategy estimator picks the table
 //!    (tanyao, chanta, yakuhai, else all; fixed for the round once decided), the ranked candidates are taken
 //!    in order and the first one the seat may discard is played. The state ranked is the concealed hand as it
@@ -42,6 +46,7 @@ use haifu_style::choice::{
     majority, take_share, ChoiceCounts, Offer, Opt, Situation, Spot, ADVANCES, IN_RIICHI, NOT_NEEDED, YAKU,
 };
 use haifu_style::db::StyleDb;
+use haifu_style::discards::{tilt, Coefficients};
 use haifu_style::tally::Tally;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -75,6 +80,8 @@ pub struct Sources {
     pub own_table: u64,
     pub all_table: u64,
     pub network: u64,
+    /// Discards where the network's answer was tilted by the player's discard model (`--network-first`).
+    pub tilted: u64,
     pub shanten: u64,
     pub fold: u64,
     /// Choices of a situation the player's own counts hold (smoothed towards everyone's).
@@ -113,6 +120,9 @@ pub struct Imitator {
     /// The player's choice counts (if the database profiles any of its choices) and everyone's.
     choices: Option<(Option<ChoiceCounts>, ChoiceCounts)>,
     backoff: Option<Box<dyn Backoff + Send>>,
+    /// The player's discard coefficients less everyone's: the network, tilted by them, proposes every discard
+    /// before the tables (`--network-first`).
+    personal: Option<Coefficients>,
     estimator: RoundEstimator,
     round: Option<(u8, u8)>,
     folder: StyleBot,
@@ -137,6 +147,7 @@ impl Imitator {
             rates: Rates::default(),
             choices: None,
             backoff: None,
+            personal: None,
             estimator: RoundEstimator::default(),
             round: None,
             folder: StyleBot::new(style("folder", false, false, Some(2)), seed ^ 2),
@@ -170,6 +181,14 @@ impl Imitator {
     /// Adds a neural model for the discards the tables cannot rank.
     pub fn with_backoff(mut self, b: Box<dyn Backoff + Send>) -> Imitator {
         self.backoff = Some(b);
+        self
+    }
+
+    /// The player's personal network first: the neural model's answer (with [`Imitator::with_backoff`]) tilted
+    /// by `delta`, the player's discard coefficients less everyone's, where the discard model has the choice
+    /// ([`crate::personal`]), proposes every discard before the tables.
+    pub fn network_first(mut self, delta: Coefficients) -> Imitator {
+        self.personal = Some(delta);
         self
     }
 
@@ -320,6 +339,12 @@ impl Imitator {
             }
             best.map(|tile| Action::Discard { tile, riichi: false })
         };
+        if self.personal.is_some() {
+            if let Some(a) = self.network_choice(f, discards).and_then(kinds_of) {
+                self.sources.network += 1;
+                return a;
+            }
+        }
         if let Some(tables) = &self.tables {
             let counts = *own.hand.counts();
             let winds = Winds::of_seat(t.kyoku, me, t.players);
@@ -343,23 +368,31 @@ impl Imitator {
                 return a;
             }
         }
-        if let Some(b) = self.backoff.as_mut() {
-            if let Some(p) = b.probabilities(f) {
-                let best = discards
-                    .iter()
-                    .filter_map(|a| match a {
-                        Action::Discard { tile, .. } => Some(tile.kind()),
-                        _ => None,
-                    })
-                    .max_by(|x, y| p[usize::from(x.index())].total_cmp(&p[usize::from(y.index())]));
-                if let Some(a) = best.and_then(kinds_of) {
-                    self.sources.network += 1;
-                    return a;
-                }
-            }
+        if let Some(a) = self.network_choice(f, discards).and_then(kinds_of) {
+            self.sources.network += 1;
+            return a;
         }
         self.sources.shanten += 1;
         self.efficient_choice(f, discards)
+    }
+
+    /// The neural model's most probable kind among `discards`, tilted by the player's coefficients where they
+    /// are given and the discard model has the choice; `None` without a model or an answer.
+    fn network_choice(&mut self, f: &Follower, discards: &[Action]) -> Option<Kind> {
+        let mut p = self.backoff.as_mut()?.probabilities(f)?;
+        if let Some(delta) = &self.personal {
+            if let Some(c) = crate::personal::candidates(&f.table, f.seat(), &f.safety) {
+                tilt(&mut p, &c, delta);
+                self.sources.tilted += 1;
+            }
+        }
+        discards
+            .iter()
+            .filter_map(|a| match a {
+                Action::Discard { tile, .. } => Some(tile.kind()),
+                _ => None,
+            })
+            .max_by(|x, y| p[usize::from(x.index())].total_cmp(&p[usize::from(y.index())]))
     }
 }
 

@@ -180,6 +180,13 @@ impl DiscardModel {
         self.players.get(player).or(self.everyone.as_ref()).map(|f| &f.coefficients)
     }
 
+    /// A player's coefficients less everyone's (what tilts a network towards the player), or `None` for a player
+    /// the model has no coefficients of.
+    pub fn difference(&self, player: &str) -> Option<Coefficients> {
+        let (own, everyone) = (self.players.get(player)?, self.everyone.as_ref()?);
+        Some(Coefficients(std::array::from_fn(|i| own.coefficients.0[i] - everyone.coefficients.0[i])))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.everyone.is_none()
     }

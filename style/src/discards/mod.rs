@@ -37,7 +37,7 @@ use crate::played::Played;
 pub use fit::{distinct_from, distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
 pub(crate) use personal::Paired;
 pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains};
-pub use tilt::Tilting;
+pub use tilt::{tilt, Tilting};
 
 /// The database's file of fitted coefficients.
 pub const MODEL_FILE: &str = "discard_model.parquet";
@@ -241,7 +241,8 @@ impl Discards {
         self.choices.push(Choice { start, len: candidates.len() as u8, chosen: chosen as u8, at });
     }
 
-    fn each(&self) -> impl Iterator<Item = (&[Candidate], usize)> + '_ {
+    /// Each choice: its candidates and the place of the one discarded.
+    pub fn each(&self) -> impl Iterator<Item = (&[Candidate], usize)> + '_ {
         self.choices.iter().map(|c| {
             let at = c.start as usize;
             (&self.candidates[at..at + usize::from(c.len)], usize::from(c.chosen))
@@ -359,12 +360,22 @@ pub fn of_seats(g: &Played, keep: impl Fn(u8) -> bool) -> Vec<Discards> {
         let after_draw = matches!(d.source, TileSource::Draw | TileSource::Kan | TileSource::Nuki);
         if !d.in_riichi && after_draw && keep(d.seat) {
             let kyoku = g.rounds.get(usize::from(d.round)).map_or(0, |r| r.kyoku);
-            let winds = Winds::of_seat(kyoku, d.seat, g.n_players);
-            let threats = board.riichi & !(1 << d.seat);
-            let sight = Sight { winds, threats, dora: t.dora(g.n_players), players: g.n_players };
+            let others = board.riichi & !(1 << d.seat);
+            let threats: Vec<u64> = (0..4).filter(|s| others & 1 << s != 0).map(|s| board.safe[s]).collect();
+            let sight = Sight {
+                winds: Winds::of_seat(kyoku, d.seat, g.n_players),
+                threats: &threats,
+                dora: t.dora(g.n_players),
+                players: g.n_players,
+                seen: &board.seen,
+                turn: d.turn,
+                declares: d.riichi,
+            };
+            let drawn = usize::from(t.source_tile.kind().index());
             // a discard the candidates miss (a riichi the shanten does not see as tenpai) is left out
-            if let Some(Some(chosen)) = sight.candidates(&board, t, d.turn, d.riichi, &mut candidates) {
-                if candidates.len() >= 2 {
+            if sight.candidates(&t.hand, drawn, &mut candidates) {
+                let chosen = candidates.iter().position(|c| c.kind() == discard);
+                if let (Some(chosen), 2..) = (chosen, candidates.len()) {
                     out[usize::from(d.seat)].push(&candidates, chosen, at);
                 }
             }
@@ -374,35 +385,36 @@ pub fn of_seats(g: &Played, keep: impl Fn(u8) -> bool) -> Vec<Discards> {
     out
 }
 
-/// What the seat knows beside its hand at a choice.
-struct Sight {
-    winds: Winds,
-    /// Other seats in riichi, bit per seat.
-    threats: u8,
-    dora: u64,
-    players: u8,
+/// What a seat knows at a chosen discard beside its hand: all the model reads of the table. Built from a game's
+/// decisions ([`of_seats`]) or from a live table (the mjai player's personal network).
+pub struct Sight<'a> {
+    pub winds: Winds,
+    /// The safe kinds (bit per kind) of each other seat in riichi: its own discards and every discard after
+    /// its riichi.
+    pub threats: &'a [u64],
+    /// The dora kinds, bit per kind.
+    pub dora: u64,
+    pub players: u8,
+    /// Copies of each kind discarded so far in the round (called ones included).
+    pub seen: &'a [u8; KINDS],
+    pub turn: u8,
+    /// The discard declares riichi: the candidates are the kinds that keep tenpai.
+    pub declares: bool,
 }
 
-impl Sight {
-    /// Fills `out` with the hand's candidates and gives the place of the kind discarded (`None` inside when it
-    /// is not among them); `None` when the hand cannot be read (not 3n+2 tiles).
-    fn candidates(
-        &self,
-        board: &Board,
-        t: &crate::played::DecisionTiles,
-        turn: u8,
-        declares: bool,
-        out: &mut Vec<Candidate>,
-    ) -> Option<Option<usize>> {
+impl Sight<'_> {
+    /// Fills `out` with the candidates of `hand` (its 3n+2 tiles, `drawn` the kind just drawn); false when the
+    /// hand cannot be read (not 3n+2 tiles, or no kind that keeps tenpai for a riichi).
+    pub fn candidates(&self, hand: &Counts, drawn: usize, out: &mut Vec<Candidate>) -> bool {
         out.clear();
-        let hand = &t.hand;
         let size: u32 = hand.iter().map(|&n| u32::from(n)).sum();
         if size % 3 != 2 || hand.iter().any(|&n| n > 4) {
-            return None;
+            return false;
         }
+        let (turn, declares) = (self.turn, self.declares);
         let shanten = shanten_each(hand, -1);
         let held: Vec<usize> = (0..KINDS).filter(|&k| hand[k] > 0 && (!declares || shanten[k] <= 0)).collect();
-        let best = held.iter().map(|&k| shanten[k]).min()?;
+        let Some(best) = held.iter().map(|&k| shanten[k]).min() else { return false };
         // the acceptance of each candidate that keeps the best shanten
         let accept: Vec<u32> = held
             .iter()
@@ -412,14 +424,12 @@ impl Sight {
                 }
                 let mut left = *hand;
                 left[k] -= 1;
-                acceptance(&left, best, &board.seen, self.players)
+                acceptance(&left, best, self.seen, self.players)
             })
             .collect();
         let most = accept.iter().copied().max().unwrap_or(0);
         let phase = phase_of(turn);
-        let drawn = usize::from(t.source_tile.kind().index());
-        let threats: Vec<u64> = (0..4).filter(|s| self.threats & 1 << s != 0).map(|s| board.safe[s]).collect();
-        let mut chosen = None;
+        let threats = self.threats;
         for (&k, &acc) in held.iter().zip(&accept) {
             let kind = Kind::from_index(k as u8);
             let mut marks = 0u64;
@@ -452,16 +462,13 @@ impl Sight {
                     mark(SUJI);
                 }
             }
-            if k >= 27 && board.seen[k] >= 2 {
+            if k >= 27 && self.seen[k] >= 2 {
                 mark(HONOR_SEEN);
             }
             let shortfall = if most > 0 && shanten[k] == best { 1.0 - f64::from(acc) / f64::from(most) } else { 0.0 };
-            if k == usize::from(t.discard.kind().index()) {
-                chosen = Some(out.len());
-            }
             out.push(Candidate::new(k, marks, shortfall));
         }
-        Some(chosen)
+        true
     }
 }
 

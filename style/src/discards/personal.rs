@@ -138,16 +138,15 @@ impl DiscardModel {
         vectors: bool,
         min_test_games: usize,
     ) -> Option<NetworkGains> {
-        let everyone = &self.everyone.as_ref()?.coefficients;
+        self.everyone.as_ref()?;
         let (mut misaligned_seats, mut positions, mut covered) = (0, 0, 0);
         let mut players = Vec::new();
         for (p, seats) in tested {
-            let Some(own) = self.players.get(p) else { continue };
-            let delta = std::array::from_fn(|i| own.coefficients.0[i] - everyone.0[i]);
+            let (Some(own), Some(delta)) = (self.players.get(p), self.difference(p)) else { continue };
             let mut sum = Tilted::default();
             let mut games = 0;
             for (d, [global, base]) in seats {
-                match d.tilted(global, base, &Coefficients(delta)) {
+                match d.tilted(global, base, &delta) {
                     Some(t) => {
                         sum.add(&t);
                         games += 1;

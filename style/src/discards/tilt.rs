@@ -9,7 +9,7 @@ use anyhow::Result;
 use hashbrown::{HashMap, HashSet};
 use serde::Serialize;
 
-use super::{of_seats, Coefficients, DiscardModel};
+use super::{of_seats, Candidate, Coefficients, DiscardModel};
 use crate::played::{self, Reading};
 
 /// What a tilt did: the positions it tilted, and the model's choices that matched no position (none unless the
@@ -27,7 +27,9 @@ impl DiscardModel {
     /// coefficients and a choice at the position. The games are read from `dataset` (tables of `players`
     /// seats).
     pub fn tilt(&self, dataset: &Path, players: u8, at: &[(i64, u8, u8)], probs: &mut [[f32; 34]]) -> Result<Tilting> {
-        let Some(everyone) = &self.everyone else { return Ok(Tilting::default()) };
+        if self.everyone.is_none() {
+            return Ok(Tilting::default());
+        }
         // each position by (game, seat, its place among the seat's positions)
         let mut place: HashMap<(i64, u8, u16), usize> = HashMap::new();
         let mut next: HashMap<(i64, u8), u16> = HashMap::new();
@@ -42,12 +44,10 @@ impl DiscardModel {
         let mut done = Tilting::default();
         for g in &games {
             // the seats among the positions whose player has coefficients
-            let own = |s: u8| {
-                next.contains_key(&(g.game_id, s)).then(|| self.players.get(g.names[usize::from(s)].as_str())).flatten()
-            };
-            for (s, d) in of_seats(g, |s| own(s).is_some()).iter().enumerate() {
-                let Some(own) = own(s as u8) else { continue };
-                let delta = Coefficients(std::array::from_fn(|i| own.coefficients.0[i] - everyone.coefficients.0[i]));
+            let delta =
+                |s: u8| next.contains_key(&(g.game_id, s)).then(|| self.difference(&g.names[usize::from(s)])).flatten();
+            for (s, d) in of_seats(g, |s| delta(s).is_some()).iter().enumerate() {
+                let Some(delta) = delta(s as u8) else { continue };
                 for c in &d.choices {
                     let (cands, chosen) = (&d.candidates[c.start as usize..][..usize::from(c.len)], c.chosen);
                     let matched = place.get(&(g.game_id, s as u8, c.at)).copied();
@@ -55,18 +55,23 @@ impl DiscardModel {
                         done.unmatched += 1;
                         continue;
                     };
-                    let p = &mut probs[i];
-                    for k in cands {
-                        p[k.kind()] *= k.utility(&delta.0).exp() as f32;
-                    }
-                    let sum: f32 = p.iter().sum();
-                    if sum > 0.0 {
-                        p.iter_mut().for_each(|x| *x /= sum);
-                    }
+                    tilt(&mut probs[i], cands, &delta);
                     done.tilted += 1;
                 }
             }
         }
         Ok(done)
+    }
+}
+
+/// Tilts a network's probabilities over the 34 kinds at one chosen discard: each candidate's times e to its
+/// utility under `delta` (a player's coefficients less everyone's), then all normalised again.
+pub fn tilt(probs: &mut [f32; 34], candidates: &[Candidate], delta: &Coefficients) {
+    for c in candidates {
+        probs[c.kind()] *= c.utility(&delta.0).exp() as f32;
+    }
+    let sum: f32 = probs.iter().sum();
+    if sum > 0.0 {
+        probs.iter_mut().for_each(|x| *x /= sum);
     }
 }

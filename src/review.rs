@@ -78,8 +78,9 @@ fn tilted<'a>((label, score): Scorer<'a>, db: &'a StyleDb, dataset: &'a Path, ta
         let mut probs = score(p)?;
         let at: Vec<(i64, u8, u8)> = (0..p.len()).map(|i| (p.game[i], p.seat[i], p.label[i])).collect();
         let t = db.discards.tilt(dataset, db.meta.rules.players, &at, &mut probs)?;
-        let sum = tally.get();
-        tally.set(Tilting { tilted: sum.tilted + t.tilted, unmatched: sum.unmatched + t.unmatched });
+        let mut sum = tally.get();
+        sum.add(t);
+        tally.set(sum);
         Ok(probs)
     };
     (format!("{label}, tilted by the player's discard model ({})", db.dir.display()), Box::new(by))

@@ -800,16 +800,7 @@ fn print_personals(r: &haifu_style::accuracy::AccuracyReport) {
         print_personal(p);
     }
     if let Some(n) = &r.personal_network {
-        let what = match n.vectors {
-            false => {
-                "the global network tilted by each player's discard coefficients less everyone's, against the \
-                      network as it is"
-            }
-            true => {
-                "the network with each player's own vector tilted by the player's discard coefficients less \
-                     everyone's, against its row for everyone"
-            }
-        };
+        let what = format!("{}, against {}", n.model(), n.against());
         println!(
             "{what}, top-1 on the player's test positions (players with {}+ test games; the model has a choice at \
              {:.1}% of them){}:",

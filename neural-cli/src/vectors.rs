@@ -129,24 +129,27 @@ impl Global {
             Some(_) => Network::Players(load_players_run(dir, DeviceChoice::Auto)?),
             None => Network::Plain(load_run(dir, DeviceChoice::Auto)?),
         };
-        let loaded = match &run {
+        let global = Global { run, dir: dir.to_path_buf(), dataset: dataset.to_path_buf(), players };
+        let of = global.loaded().info.players;
+        if of != players {
+            bail!("{}: a network of {of}-player games; the database profiles {players}-player games", dir.display());
+        }
+        Ok(global)
+    }
+
+    /// The run's network and settings, whichever kind of run it is.
+    fn loaded(&self) -> &Loaded {
+        match &self.run {
             Network::Plain(l) => l,
             Network::Players(p) => &p.run,
-        };
-        if loaded.info.players != players {
-            bail!(
-                "{}: a network of {}-player games; the database profiles {players}-player games",
-                dir.display(),
-                loaded.info.players
-            );
         }
-        Ok(Global { run, dir: dir.to_path_buf(), dataset: dataset.to_path_buf(), players })
     }
 }
 
 impl GlobalNetwork for Global {
     fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkReadings> {
         let games = Games::read(&self.dataset)?;
+        unseen(self.loaded(), &self.dir, &games, test_games)?;
         let p = positions_of(&self.dataset, &games, seats, self.players)?;
         // each seat's positions in the order they were cut (a game's events in order)
         let by_seat = |log_probs: Probabilities| {
@@ -158,12 +161,10 @@ impl GlobalNetwork for Global {
         };
         match &self.run {
             Network::Plain(run) => {
-                unseen(run, &self.dir, &games, test_games)?;
                 let global = by_seat(log_probabilities(run, &p, run.default_batch()));
                 Ok(NetworkReadings { global, own: None })
             }
             Network::Players(run) => {
-                unseen(&run.run, &self.dir, &games, test_games)?;
                 let batch = run.run.default_batch();
                 let row_of: HashMap<&str, u32> =
                     run.players.iter().enumerate().map(|(i, n)| (n.as_str(), i as u32 + 1)).collect();

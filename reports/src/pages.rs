@@ -451,16 +451,7 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
         page.push(Block::Table(personal_table("personal_choices", &what, p)));
     }
     if let Some(n) = &r.personal_network {
-        let tilted = match n.vectors {
-            false => {
-                "The global network tilted by each player's discard coefficients less everyone's, against the \
-                      network as it is"
-            }
-            true => {
-                "The network with each player's own vector tilted by the player's discard coefficients less \
-                     everyone's, against its row for everyone"
-            }
-        };
+        let tilted = format!("{}, against {}", capitalised(n.model()), n.against());
         let what = format!(
             "{tilted}, top-1 on the player's test positions (players with {}+ test games; the discard model has a \
              choice at {:.1}% of them)",
@@ -521,6 +512,12 @@ fn personal_table(name: &str, what: &str, p: &haifu_style::discards::PersonalGai
          show (docs/STYLE.md)",
     );
     t
+}
+
+/// `text` with its first letter a capital.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// Every method on the same trials, a row per block size and method.
@@ -636,19 +633,11 @@ pub fn accuracy_findings(r: &haifu_style::accuracy::AccuracyReport) -> Vec<Strin
         }
     }
     let personal = [
-        ("Each player's own discard model", "everyone's", r.personal.as_ref()),
-        ("Each player's own choice model", "everyone's", r.personal_choices.as_ref()),
-        match r.personal_network.as_ref().map(|n| n.vectors) {
-            Some(true) => (
-                "The network with each player's own vector, tilted by the player's discard coefficients",
-                "its row for everyone",
-                r.personal_network.as_ref().map(|n| &n.gains),
-            ),
-            _ => (
-                "The network tilted by each player's discard coefficients",
-                "the network as it is",
-                r.personal_network.as_ref().map(|n| &n.gains),
-            ),
+        ("Each player's own discard model".to_string(), "everyone's", r.personal.as_ref()),
+        ("Each player's own choice model".to_string(), "everyone's", r.personal_choices.as_ref()),
+        match &r.personal_network {
+            Some(n) => (capitalised(n.model()), n.against(), Some(&n.gains)),
+            None => (String::new(), "", None),
         },
     ];
     for (what, against, g) in personal.into_iter().filter_map(|(w, a, g)| g.map(|g| (w, a, &g.judged))) {

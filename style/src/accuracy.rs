@@ -220,9 +220,9 @@ fn place_of(players: &[String], player: &str, scores: &[f64]) -> usize {
 /// The place of the `me`-th of `scores`, best (highest) first: one more than the others scored as high or
 /// higher. A tie counts against the right player, so that a method that cannot tell the players apart (every
 /// score the same: a part the data has nothing for) places it last, not first.
-fn place_among(scores: impl Iterator<Item = f64>, me: usize) -> usize {
-    let scores: Vec<f64> = scores.collect();
-    1 + scores.iter().enumerate().filter(|&(i, &s)| i != me && s >= scores[me]).count()
+fn place_among(scores: impl Iterator<Item = f64> + Clone, me: usize) -> usize {
+    let Some(mine) = scores.clone().nth(me) else { return usize::MAX };
+    1 + scores.enumerate().filter(|&(i, s)| i != me && s >= mine).count()
 }
 
 /// The plain baseline fitted on the database's own games.

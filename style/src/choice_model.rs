@@ -116,6 +116,12 @@ fn curvature(counts: &[(Situation, Count)], w: &[f64]) -> Curvature {
     c
 }
 
+/// The log-likelihood of `c`'s takes among its offers at a take probability `p` (kept off 0 and 1).
+fn binomial(p: f64, c: &Count) -> f64 {
+    let (p, k) = (p.clamp(1e-6, 1.0 - 1e-6), c.taken as f64);
+    k * p.ln() + (c.offered as f64 - k) * (1.0 - p).ln()
+}
+
 /// Precision of the weak prior everyone's coefficients get (a kind never offered keeps even odds).
 const EVERYONE_PRECISION: f64 = 1.0;
 
@@ -166,14 +172,7 @@ impl ChoiceModel {
     /// The log-likelihood of the choices `seen` under a player's coefficients.
     pub fn log_likelihood(&self, player: &str, seen: &ChoiceCounts) -> f64 {
         let w = self.of(player);
-        seen.0
-            .iter()
-            .map(|(s, c)| {
-                let p = take_probability(w, s).clamp(1e-6, 1.0 - 1e-6);
-                let k = c.taken as f64;
-                k * p.ln() + (c.offered as f64 - k) * (1.0 - p).ln()
-            })
-            .sum()
+        seen.0.iter().map(|(s, c)| binomial(take_probability(w, s), c)).sum()
     }
 }
 
@@ -199,11 +198,7 @@ impl ChoiceModel {
                     let (taken, passed) = (c.taken as usize, (c.offered - c.taken) as usize);
                     paired.count_n(mine > 0.5, all > 0.5, taken);
                     paired.count_n(mine <= 0.5, all <= 0.5, passed);
-                    let ll = |q: f64| {
-                        let q = q.clamp(1e-6, 1.0 - 1e-6);
-                        taken as f64 * q.ln() + passed as f64 * (1.0 - q).ln()
-                    };
-                    log_likelihood_gain += ll(mine) - ll(all);
+                    log_likelihood_gain += binomial(mine, c) - binomial(all, c);
                 }
                 (paired.decisions > 0).then(|| {
                     let per = log_likelihood_gain / paired.decisions as f64;

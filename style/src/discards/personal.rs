@@ -209,6 +209,27 @@ pub struct NetworkGains {
     pub gains: PersonalGains,
 }
 
+impl NetworkGains {
+    /// The personal model judged, in words.
+    pub fn model(&self) -> &'static str {
+        match self.vectors {
+            false => "the global network tilted by each player's discard coefficients less everyone's",
+            true => {
+                "the network with each player's own vector tilted by the player's discard coefficients less \
+                     everyone's"
+            }
+        }
+    }
+
+    /// What it is judged against, in words.
+    pub fn against(&self) -> &'static str {
+        match self.vectors {
+            false => "the network as it is",
+            true => "its row for everyone",
+        }
+    }
+}
+
 /// Below this log-probability a candidate counts as this (a network's probability of a held kind underflowing
 /// to 0 leaves a finite log-likelihood).
 const LOG_FLOOR: f64 = -50.0;
@@ -347,6 +368,20 @@ mod tests {
         }
     }
 
+    /// A model fitted on everyone's choices and two players' (`p`'s drawn from other coefficients than everyone's,
+    /// `q`'s from everyone's), with 2,000 unseen choices of each.
+    fn two_players(seed: u64) -> (DiscardModel, Discards, Discards) {
+        let mut draw = Draw { state: seed };
+        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
+        let mut common = [0.0; FEATURES];
+        common[..6].copy_from_slice(&[1.0, -1.0, 0.5, 0.0, -0.5, 0.3]);
+        let mut odd = common;
+        (odd[0], odd[1]) = (-1.0, 1.0);
+        let (everyone, p, q) = (draw(20_000, &common), draw(3_000, &odd), draw(3_000, &common));
+        let model = DiscardModel::fit(&[&everyone, &p], &[("p", vec![&p]), ("q", vec![&q])]);
+        (model, draw(2_000, &odd), draw(2_000, &common))
+    }
+
     /// A gain's standard error is the sample one of the paired differences (+1 where only the personal model is
     /// right, -1 where only everyone's is, 0 elsewhere); a group's share expected at its mean follows the normal.
     #[test]
@@ -371,15 +406,7 @@ mod tests {
     /// players of everyone's kind gain nothing to speak of; only players with enough unseen games are judged.
     #[test]
     fn personal_gains_judge_players_on_their_unseen_choices() {
-        let mut draw = Draw { state: 11 };
-        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
-        let mut common = [0.0; FEATURES];
-        common[..6].copy_from_slice(&[1.0, -1.0, 0.5, 0.0, -0.5, 0.3]);
-        let mut odd = common;
-        (odd[0], odd[1]) = (-1.0, 1.0);
-        let (everyone, p, q) = (draw(20_000, &common), draw(3_000, &odd), draw(3_000, &common));
-        let model = DiscardModel::fit(&[&everyone, &p], &[("p", vec![&p]), ("q", vec![&q])]);
-        let (tp, tq) = (draw(2_000, &odd), draw(2_000, &common));
+        let (model, tp, tq) = two_players(11);
         let gains = model.personal_gains([("p", vec![&tp; 10]), ("q", vec![&tq; 10]), ("r", vec![&tq; 3])], 8).unwrap();
         // r has no coefficients of its own: not listed; p and q are judged
         assert_eq!(gains.players.len(), 2);
@@ -397,14 +424,7 @@ mod tests {
     /// no choice at counts alike for both; a seat whose positions another kind was discarded at is left out.
     #[test]
     fn a_network_tilted_by_a_players_coefficients_gains_where_the_player_differs() {
-        let mut draw = Draw { state: 5 };
-        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
-        let mut common = [0.0; FEATURES];
-        common[..6].copy_from_slice(&[1.0, -1.0, 0.5, 0.0, -0.5, 0.3]);
-        let mut odd = common;
-        (odd[0], odd[1]) = (-1.0, 1.0);
-        let (everyone, p, q) = (draw(20_000, &common), draw(3_000, &odd), draw(3_000, &common));
-        let model = DiscardModel::fit(&[&everyone, &p], &[("p", vec![&p]), ("q", vec![&q])]);
+        let (model, tp, tq) = two_players(5);
         // the network's reading: the probabilities of everyone's coefficients, then one position of no choice
         let known = model.everyone.as_ref().unwrap().coefficients.0;
         let network = |d: &Discards| -> Vec<([f32; 34], u8)> {
@@ -423,7 +443,6 @@ mod tests {
             net.push((sure, 30));
             net
         };
-        let (tp, tq) = (draw(2_000, &odd), draw(2_000, &common));
         let (np, nq) = (network(&tp), network(&tq));
         let seats = |d, n| vec![(d, [n, n]); 10];
         let tested = [("p", seats(&tp, np.as_slice())), ("q", seats(&tq, nq.as_slice()))];

@@ -20,6 +20,13 @@ pub struct Tilting {
     pub unmatched: usize,
 }
 
+impl Tilting {
+    pub fn add(&mut self, o: Tilting) {
+        self.tilted += o.tilted;
+        self.unmatched += o.unmatched;
+    }
+}
+
 impl DiscardModel {
     /// Tilts `probs`, a network's probabilities over the 34 kinds at positions `at` (game id, seat, kind
     /// discarded; each seat's positions in the order its chosen discards came, as a network's positions are

@@ -362,8 +362,8 @@ fn rate_text(name: &str, v: Option<f64>) -> String {
 fn print_distinct(rows: &[haifu_style::discards::Distinct], top: usize) {
     for d in rows.iter().take(top) {
         println!(
-            "  {:<22} {:>+6.2} ({:+.2} to {:+.2})  everyone {:>+6.2}  z {:>+6.1}  {}",
-            d.name, d.coefficient, d.interval.0, d.interval.1, d.everyone, d.z, d.what
+            "  {:<22} {:>+6.2} ({:+.2} to {:+.2})  everyone {:>+6.2}  spread {:.2}  z {:>+6.1}  {}",
+            d.name, d.coefficient, d.interval.0, d.interval.1, d.everyone, d.spread, d.z, d.what
         );
     }
 }

@@ -202,7 +202,7 @@ fn choice_preferences_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
 
 /// A model's coefficients of a player against everyone's, the first twelve of `rows`.
 fn distinct_table(name: &str, title: &str, rows: Vec<haifu_style::discards::Distinct>, note: String) -> Table {
-    let cols = ["preference", "player", "95% low", "95% high", "everyone", "z", "what"];
+    let cols = ["preference", "player", "95% low", "95% high", "everyone", "players' spread", "z", "what"];
     let mut t = Table::new(name, title, &cols);
     for d in rows.into_iter().take(12) {
         t.push(vec![
@@ -211,6 +211,7 @@ fn distinct_table(name: &str, title: &str, rows: Vec<haifu_style::discards::Dist
             Cell::Float(d.interval.0, 2),
             Cell::Float(d.interval.1, 2),
             Cell::Float(d.everyone, 2),
+            Cell::Float(d.spread, 2),
             Cell::Float(d.z, 1),
             Cell::text(d.what),
         ]);

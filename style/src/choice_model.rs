@@ -6,8 +6,9 @@
 //! combination of facts its own share, a hundred cells or so of which a player of a few thousand offers fills
 //! few; here the odds of taking are the kind's coefficient times one for each of its facts that holds (turns 7-11
 //! and 12+ of riichi against 1-6), no fact's effect depending on another's: 37 coefficients in all. Everyone's
-//! are fitted on every player's counts; a player's are the most probable under the discard model's normal prior
-//! ([`crate::discards::PRIOR_SD`]) around everyone's, so that a player of few offers keeps everyone's. The counts
+//! are fitted on every player's counts; a player's are the most probable under a normal prior around everyone's
+//! whose deviations are the players' spread, estimated from their counts as the discard model's is
+//! ([`crate::newton::fit_players`]), so that a player of few offers keeps everyone's. The counts
 //! of offers and takes by situation are all the fit needs: the model is fitted from the database's choice counts
 //! when it is opened, and stores nothing of its own.
 //!
@@ -19,7 +20,7 @@ use rayon::prelude::*;
 
 use crate::choice::{ChoiceCounts, Count, Offer, Situation, TURN_SHIFT};
 use crate::discards::{distinct_from, Distinct, Paired, PersonalGains, PRIOR_SD};
-use crate::newton::{most_probable, Curvature, Posterior};
+use crate::newton::{fit_players, most_probable, Curvature, Posterior};
 
 /// How many coefficients the model has.
 pub const COEFFICIENTS: usize = 37;
@@ -125,10 +126,12 @@ fn binomial(p: f64, c: &Count) -> f64 {
 /// Precision of the weak prior everyone's coefficients get (a kind never offered keeps even odds).
 const EVERYONE_PRECISION: f64 = 1.0;
 
-/// Everyone's coefficients and each player's, with their posterior deviations.
+/// Everyone's coefficients, the players' spread around them (the prior's deviations) and each player's, with
+/// their posterior deviations.
 #[derive(Clone, Debug, Default)]
 pub struct ChoiceModel {
     pub everyone: Vec<f64>,
+    pub spread: Vec<f64>,
     pub players: HashMap<String, Posterior>,
 }
 
@@ -145,16 +148,13 @@ impl ChoiceModel {
             v
         };
         let all = sorted(all);
-        let everyone = most_probable(&[0.0; COEFFICIENTS], EVERYONE_PRECISION, |w| curvature(&all, w)).mean;
-        let precision = 1.0 / (PRIOR_SD * PRIOR_SD);
-        let players = players
-            .into_par_iter()
-            .map(|(p, counts)| {
-                let counts = sorted(counts);
-                (p.to_string(), most_probable(&everyone, precision, |w| curvature(&counts, w)))
-            })
-            .collect();
-        ChoiceModel { everyone, players }
+        let (zero, weak) = ([0.0; COEFFICIENTS], [EVERYONE_PRECISION; COEFFICIENTS]);
+        let everyone = most_probable(&zero, &weak, &zero, |w| curvature(&all, w)).mean;
+        let players: Vec<(&str, Vec<(Situation, Count)>)> =
+            players.into_par_iter().map(|(p, counts)| (p, sorted(counts))).collect();
+        let (spread, fits) = fit_players(&everyone, PRIOR_SD, &players, |(_, counts), w| curvature(counts, w));
+        let players = players.iter().zip(fits).map(|((p, _), f)| (p.to_string(), f)).collect();
+        ChoiceModel { everyone, spread, players }
     }
 
     /// A player's coefficients: their own, or everyone's.
@@ -166,7 +166,7 @@ impl ChoiceModel {
     /// player the model has no coefficients of.
     pub fn distinctive(&self, player: &str) -> Vec<Distinct> {
         let Some(own) = self.players.get(player) else { return Vec::new() };
-        distinct_from(&own.mean, &own.sd, &self.everyone, coefficient_name, coefficient_what)
+        distinct_from(&own.mean, &own.sd, &self.everyone, &self.spread, coefficient_name, coefficient_what)
     }
 
     /// The log-likelihood of the choices `seen` under a player's coefficients.

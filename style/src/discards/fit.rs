@@ -17,7 +17,7 @@ use haifu_ingest::columns::{Float64, Table, UInt64, Utf8};
 use haifu_mining::tables::write_table;
 
 use super::{feature_name, feature_what, log_sum_exp, of_seats, Discards, FEATURES, MODEL_FILE, PRIOR_SD};
-use crate::newton::{self, most_probable};
+use crate::newton::{self, fit_players, most_probable, Posterior};
 use crate::played::Played;
 
 /// The model's coefficients, in the order of [`feature_name`].
@@ -30,12 +30,20 @@ impl Default for Coefficients {
     }
 }
 
-/// Fitted coefficients: their values, their posterior standard deviations and the choices they were fitted on.
+/// Fitted coefficients: their values, their posterior standard deviations, the deviations of the prior they
+/// were fitted under (a player's: the players' spread around everyone's) and the choices they were fitted on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fitted {
     pub coefficients: Coefficients,
     pub sd: [f64; FEATURES],
+    pub prior_sd: [f64; FEATURES],
     pub choices: u64,
+}
+
+impl Default for Fitted {
+    fn default() -> Fitted {
+        Fitted { coefficients: Coefficients::default(), sd: [0.0; FEATURES], prior_sd: [0.0; FEATURES], choices: 0 }
+    }
 }
 
 /// The log-likelihood of choices, its gradient and its negative Hessian at some coefficients.
@@ -109,17 +117,24 @@ impl Curvature {
     }
 }
 
-/// The most probable coefficients for `data` under a normal prior of precision `precision` centred on `centre`.
-fn fit(data: &[&Discards], centre: &[f64; FEATURES], precision: f64) -> Fitted {
-    let posterior = most_probable(centre, precision, |w| {
-        let c = Curvature::of(data, w.try_into().expect("a coefficient a feature"));
-        newton::Curvature { value: c.value, gradient: c.gradient.to_vec(), information: c.information }
-    });
-    let array = |v: &[f64]| <[f64; FEATURES]>::try_from(v).expect("a coefficient a feature");
-    Fitted {
-        coefficients: Coefficients(array(&posterior.mean)),
-        sd: array(&posterior.sd),
-        choices: data.iter().map(|d| d.len() as u64).sum(),
+/// The log-likelihood of `data` at `w`, with its derivatives, as Newton's method reads it.
+fn curvature(data: &[&Discards], w: &[f64]) -> newton::Curvature {
+    let c = Curvature::of(data, w.try_into().expect("a coefficient a feature"));
+    newton::Curvature { value: c.value, gradient: c.gradient.to_vec(), information: c.information }
+}
+
+fn array(v: &[f64]) -> [f64; FEATURES] {
+    <[f64; FEATURES]>::try_from(v).expect("a coefficient a feature")
+}
+
+impl Fitted {
+    fn of(posterior: Posterior, prior_sd: &[f64], data: &[&Discards]) -> Fitted {
+        Fitted {
+            coefficients: Coefficients(array(&posterior.mean)),
+            sd: array(&posterior.sd),
+            prior_sd: array(prior_sd),
+            choices: data.iter().map(|d| d.len() as u64).sum(),
+        }
     }
 }
 
@@ -139,12 +154,15 @@ pub struct DiscardModel {
 
 impl DiscardModel {
     /// Fits everyone's coefficients on every seat of `all`, then each of `players`' on their own choices (a
-    /// player's seats, each apart).
+    /// player's seats, each apart) under a prior around everyone's whose deviations are the players' spread,
+    /// estimated from their choices ([`newton::fit_players`]; [`PRIOR_SD`] where there are too few players).
     pub fn fit(all: &[&Discards], players: &[(&str, Vec<&Discards>)]) -> DiscardModel {
-        let everyone = fit(all, &[0.0; FEATURES], EVERYONE_PRECISION);
+        let weak = [EVERYONE_PRECISION; FEATURES];
+        let everyone = most_probable(&[0.0; FEATURES], &weak, &[0.0; FEATURES], |w| curvature(all, w));
+        let everyone = Fitted::of(everyone, &weak.map(|p| 1.0 / p.sqrt()), all);
         let centre = everyone.coefficients.0;
-        let precision = 1.0 / (PRIOR_SD * PRIOR_SD);
-        let players = players.par_iter().map(|(p, d)| (p.to_string(), fit(d, &centre, precision))).collect();
+        let (spread, fits) = fit_players(&centre, PRIOR_SD, players, |(_, d), w| curvature(d, w));
+        let players = players.iter().zip(fits).map(|((p, d), f)| (p.to_string(), Fitted::of(f, &spread, d))).collect();
         DiscardModel { everyone: Some(everyone), players }
     }
 
@@ -221,6 +239,8 @@ impl DiscardModel {
             let (value, sd) =
                 (col("coefficient")?.as_primitive::<Float64Type>(), col("sd")?.as_primitive::<Float64Type>());
             let choices = col("choices")?.as_primitive::<UInt64Type>();
+            // a database built before the prior's spread was estimated has no prior_sd: its players' prior was fixed
+            let prior_sd = b.column_by_name("prior_sd").map(|c| c.as_primitive::<Float64Type>());
             for i in 0..b.num_rows() {
                 if player.is_null(i) || feature.is_null(i) {
                     bail!("{}: row {i} names no player or feature", path.display());
@@ -232,11 +252,11 @@ impl DiscardModel {
                         feature.value(i)
                     )
                 };
-                let e = read.entry_ref(player.value(i)).or_insert_with(|| {
-                    (Fitted { coefficients: Coefficients::default(), sd: [0.0; FEATURES], choices: 0 }, 0)
-                });
+                let e = read.entry_ref(player.value(i)).or_insert_with(|| (Fitted::default(), 0));
+                let fixed = if player.value(i) == all_scope { 1.0 / EVERYONE_PRECISION.sqrt() } else { PRIOR_SD };
                 (e.0.coefficients.0[f], e.0.sd[f], e.0.choices, e.1) =
                     (value.value(i), sd.value(i), choices.value(i), e.1 + 1);
+                e.0.prior_sd[f] = prior_sd.map_or(fixed, |c| c.value(i));
             }
         }
         for (player, (fitted, n)) in read {
@@ -257,7 +277,8 @@ impl DiscardModel {
 }
 
 columns! {
-    /// `discard_model.parquet`: per profiled player and ALL, each coefficient with its posterior sd.
+    /// `discard_model.parquet`: per profiled player and ALL, each coefficient with its posterior sd and the sd of
+    /// the prior it was fitted under (a player's: the players' spread around ALL's, estimated by the database).
     pub struct ModelTable("discard_model") for<'a> |r: (&'a str, usize, &'a Fitted)| {
         let (player, f, fitted) = *r;
         let name = feature_name(f);
@@ -266,6 +287,7 @@ columns! {
     feature: Utf8 = name.as_str(),
     coefficient: Float64 = fitted.coefficients.0[f],
     sd: Float64 = fitted.sd[f],
+    prior_sd: Float64 = fitted.prior_sd[f],
     choices: UInt64 = fitted.choices,
 }
 
@@ -277,21 +299,25 @@ pub struct Distinct {
     /// The coefficient's 95% interval (1.96 posterior standard deviations each side).
     pub interval: (f64, f64),
     pub everyone: f64,
+    /// How far the players spread around everyone's in this coefficient (the prior's deviation): how much of a
+    /// habit of players in general it is to differ here.
+    pub spread: f64,
     /// How many posterior standard deviations the player's coefficient lies from everyone's: the ranking key.
     pub z: f64,
 }
 
 /// The player's coefficients, the most distinctive first (largest |z|).
 pub fn distinctive(own: &Fitted, everyone: &Fitted) -> Vec<Distinct> {
-    distinct_from(&own.coefficients.0, &own.sd, &everyone.coefficients.0, feature_name, feature_what)
+    distinct_from(&own.coefficients.0, &own.sd, &everyone.coefficients.0, &own.prior_sd, feature_name, feature_what)
 }
 
-/// A player's coefficients (`own`, with their posterior deviations `sd`) against everyone's, the most
-/// distinctive first (largest |z|), each named by `name` and told by `what`.
+/// A player's coefficients (`own`, with their posterior deviations `sd`) against everyone's (the players spread
+/// around them by `spread`), the most distinctive first (largest |z|), each named by `name` and told by `what`.
 pub fn distinct_from(
     own: &[f64],
     sd: &[f64],
     everyone: &[f64],
+    spread: &[f64],
     name: impl Fn(usize) -> String,
     what: impl Fn(usize) -> String,
 ) -> Vec<Distinct> {
@@ -304,6 +330,7 @@ pub fn distinct_from(
                 coefficient: c,
                 interval: (c - 1.96 * sd, c + 1.96 * sd),
                 everyone: e,
+                spread: spread[i],
                 z: (c - e) / sd,
             }
         })
@@ -364,11 +391,46 @@ mod tests {
         assert!((model.players["q"].coefficients.0[f] - model.everyone.unwrap().coefficients.0[f]).abs() < 0.5);
     }
 
+    /// Twelve players who differ from everyone only in how readily they discard a dragon first: the spread the
+    /// database estimates is theirs for that coefficient and next to none for the others.
+    #[test]
+    fn the_prior_is_as_wide_as_the_players_differ() {
+        let mut draw = Draw { state: 11 };
+        let (dragon, pair) = (feature("dragon_t1"), feature("pair"));
+        let truth = |d: f64| {
+            let mut w = [0.0; FEATURES];
+            (w[dragon], w[pair]) = (d, -0.7);
+            w
+        };
+        let marks = [dragon, pair, feature("isolated_t2_6")];
+        let everyone = draw.choices(20_000, 5, &marks, true, &truth(0.0));
+        let seats: Vec<Discards> = (0..12)
+            .map(|i| draw.choices(2_000, 5, &marks, true, &truth(if i % 2 == 0 { 1.0 } else { -1.0 })))
+            .collect();
+        let names: Vec<String> = (0..12).map(|i| format!("p{i}")).collect();
+        let players: Vec<(&str, Vec<&Discards>)> =
+            names.iter().map(String::as_str).zip(seats.iter().map(|d| vec![d])).collect();
+        let model = DiscardModel::fit(&[&everyone], &players);
+        let prior = model.players["p0"].prior_sd;
+        assert!((0.7..1.3).contains(&prior[dragon]), "{prior:?}");
+        assert!(prior[pair] < 0.2 && prior[feature("isolated_t2_6")] < 0.2, "{prior:?}");
+        // every player's dragon coefficient keeps its side of everyone's
+        for (i, n) in names.iter().enumerate() {
+            let c = model.players[n].coefficients.0[dragon];
+            assert!(if i % 2 == 0 { c > 0.6 } else { c < -0.6 }, "{n}: {c}");
+        }
+    }
+
     #[test]
     fn the_model_written_is_the_model_read() {
         let mut w = Coefficients::default();
         w.0[3] = 0.25;
-        let fitted = |c: &Coefficients, n| Fitted { coefficients: c.clone(), sd: [0.1; FEATURES], choices: n };
+        let fitted = |c: &Coefficients, n| Fitted {
+            coefficients: c.clone(),
+            sd: [0.1; FEATURES],
+            prior_sd: std::array::from_fn(|i| 0.2 + i as f64 / 100.0),
+            choices: n,
+        };
         let mut model = DiscardModel { everyone: Some(fitted(&Coefficients::default(), 100)), players: HashMap::new() };
         model.players.insert("p".into(), fitted(&w, 7));
         let dir = std::env::temp_dir().join(format!("haifu-discards-{}", std::process::id()));

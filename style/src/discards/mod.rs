@@ -8,8 +8,9 @@
 //! player discards it with the softmax of the utilities over the candidates.
 //!
 //! Everyone's coefficients are fitted on every seat's choices (of at most [`EVERYONE_GAMES`] games); a player's
-//! are the most probable under a normal prior centred on everyone's ([`PRIOR_SD`]), so a player with few choices
-//! keeps everyone's and one with many moves only as far as the choices say. Unlike the habits' shares, one choice counts once, however many
+//! are the most probable under a normal prior centred on everyone's whose deviations are the players' spread,
+//! estimated from the players' own choices ([`crate::newton::fit_players`]), so a player with few choices keeps
+//! everyone's and one with many moves only as far as the choices say, on the coefficients players differ in. Unlike the habits' shares, one choice counts once, however many
 //! classes the hand held, and the honors that no suit sequence holds (SPEC 2) are weighed against every other
 //! kind the hand could give up. Identification scores a block by the log-likelihood of its choices under
 //! each player's coefficients.
@@ -42,8 +43,9 @@ pub use tilt::{tilt, Tilting};
 /// The database's file of fitted coefficients.
 pub const MODEL_FILE: &str = "discard_model.parquet";
 
-/// Standard deviation of the normal prior a player's coefficients have around everyone's: a difference of 0.5
-/// in a coefficient multiplies the odds of the candidates it marks by e^0.5 = 1.6. Fixed before any run.
+/// Standard deviation of the normal prior a player's coefficients have around everyone's where too few players
+/// have choices to measure their spread: a difference of 0.5 in a coefficient multiplies the odds of the
+/// candidates it marks by e^0.5 = 1.6. Fixed before any run (and every coefficient's deviation until 2026-12-05).
 pub const PRIOR_SD: f64 = 0.5;
 
 /// The turns of the class and isolation features: (name, first turn, last turn).

@@ -1,7 +1,8 @@
 //! The discard model (issue 50): which kind a player discards among the kinds the hand holds, as a conditional
 //! logit. Every chosen discard after a draw is one choice; each kind held is a candidate described by a few
 //! features fixed before any measurement ([`feature_name`]): its class by turn (honors by their value to the
-//! seat, terminals, 2/8, 3/7; the 4-6 are the reference), whether it is isolated by turn, a pair or a set,
+//! seat, terminals, 2/8, 3/7; the 4-6 are the reference), whether it is isolated by turn, the one tile of a
+//! two-sided, edge or closed partial, a pair or a set,
 //! whether discarding it backs off from tenpai (with and without another seat's riichi), how much of the best
 //! acceptance it gives up, whether it is the tile just drawn, a dora, safe against every riichi (genbutsu, suji)
 //! or an honor already seen twice. A candidate's utility is the coefficients' sum over its features, and the
@@ -69,8 +70,13 @@ const DORA: usize = TSUMOGIRI + 1;
 const GENBUTSU: usize = DORA + 1;
 const SUJI: usize = GENBUTSU + 1;
 const HONOR_SEEN: usize = SUJI + 1;
+/// A lone suit tile whose only neighbour within two ([`partial`]) is adjacent, 23 to 78 (two-sided), adjacent at
+/// the edge, 12 or 89, or two apart: which partial the player gives up.
+const RYANMEN: usize = HONOR_SEEN + 1;
+const PENCHAN: usize = RYANMEN + 1;
+const KANCHAN: usize = PENCHAN + 1;
 /// The one feature that is a number rather than a mark: the share of the best acceptance given up.
-const SHORTFALL: usize = HONOR_SEEN + 1;
+const SHORTFALL: usize = KANCHAN + 1;
 /// How many coefficients the model has.
 pub const FEATURES: usize = SHORTFALL + 1;
 // a candidate's marks are the bits of a u64
@@ -94,6 +100,9 @@ pub fn feature_name(i: usize) -> String {
         GENBUTSU => "genbutsu".into(),
         SUJI => "suji".into(),
         HONOR_SEEN => "honor_seen_twice".into(),
+        RYANMEN => "ryanmen".into(),
+        PENCHAN => "penchan".into(),
+        KANCHAN => "kanchan".into(),
         _ => "acceptance_given_up".into(),
     }
 }
@@ -120,6 +129,9 @@ pub fn feature_what(i: usize) -> String {
         GENBUTSU => "discarding a tile safe against every riichi (genbutsu)".into(),
         SUJI => "discarding a suji tile against every riichi".into(),
         HONOR_SEEN => "discarding an honor already seen twice".into(),
+        RYANMEN => "breaking a two-sided partial (a lone tile whose only neighbour is adjacent, 23 to 78)".into(),
+        PENCHAN => "breaking an edge partial (a lone tile whose only neighbour makes 12 or 89)".into(),
+        KANCHAN => "breaking a closed partial (a lone tile whose only neighbour is two apart)".into(),
         _ => "the share of the best acceptance given up".into(),
     }
 }
@@ -327,6 +339,22 @@ fn isolated(hand: &Counts, k: usize) -> bool {
     (d.saturating_sub(2)..=(d + 2).min(8)).all(|e| e == d || hand[base + e] == 0)
 }
 
+/// The partial a lone suit tile makes with its only other kind of the suit within two, if it has exactly one:
+/// [`RYANMEN`] (adjacent, neither at the edge), [`PENCHAN`] (adjacent, 12 or 89) or [`KANCHAN`] (two apart).
+fn partial(hand: &Counts, k: usize) -> Option<usize> {
+    if k >= 27 || hand[k] != 1 {
+        return None;
+    }
+    let (base, d) = (k / 9 * 9, k % 9);
+    let mut near = (d.saturating_sub(2)..=(d + 2).min(8)).filter(|&e| e != d && hand[base + e] > 0);
+    let (Some(e), None) = (near.next(), near.next()) else { return None };
+    Some(match e.abs_diff(d) {
+        1 if d.min(e) == 0 || d.max(e) == 8 => PENCHAN,
+        1 => RYANMEN,
+        _ => KANCHAN,
+    })
+}
+
 /// The tiles that would lower the shanten of a 3n+1 hand, counting four of each kind less those held and seen.
 fn acceptance(hand: &Counts, shanten: i8, seen: &[u8; KINDS], players: u8) -> u32 {
     let after = shanten_each(hand, 1);
@@ -443,6 +471,9 @@ impl Sight<'_> {
             if isolated(hand, k) {
                 mark(ISOLATED_AT + phase);
             }
+            if let Some(shape) = partial(hand, k) {
+                mark(shape);
+            }
             match hand[k] {
                 2 => mark(PAIR),
                 3.. => mark(SET),
@@ -490,6 +521,30 @@ mod tests {
         assert_eq!(feature_name(0), "dragon_t1");
         assert_eq!(feature_name(ISOLATED_AT), "isolated_t1");
         assert_eq!(feature_name(FEATURES - 1), "acceptance_given_up");
+    }
+
+    /// Each lone tile with one neighbour within two is the one tile of the partial the two make, by hand.
+    #[test]
+    fn a_lone_tile_names_its_partial() {
+        let hand = "1257m89p34s2469s11z".parse::<HandNotation>().unwrap().counts;
+        let kind = |d: usize, suit: usize| suit * 9 + d - 1;
+        for (k, want) in [
+            (kind(1, 0), Some(PENCHAN)),
+            (kind(2, 0), Some(PENCHAN)),
+            (kind(5, 0), Some(KANCHAN)),
+            (kind(7, 0), Some(KANCHAN)),
+            (kind(8, 1), Some(PENCHAN)),
+            (kind(9, 1), Some(PENCHAN)),
+            // 3s with 2s and 4s beside it: three tiles, no partial of two; 6s's only neighbour is the pair 44s
+            (kind(3, 2), None),
+            (kind(6, 2), Some(KANCHAN)),
+            (kind(9, 2), None),
+            (27, None),
+        ] {
+            assert_eq!(partial(&hand, k), want, "kind {k}");
+        }
+        let two_sided = "34s".parse::<HandNotation>().unwrap().counts;
+        assert_eq!((partial(&two_sided, kind(3, 2)), partial(&two_sided, kind(4, 2))), (Some(RYANMEN), Some(RYANMEN)));
     }
 
     fn row(seat: u8, turn: u8, hand: &str, drawn: u8, discard: u8, riichi: bool, event_index: u32) -> DecisionRow {

@@ -147,28 +147,17 @@ fn spread(centre: &[f64], fixed_sd: f64, players: &[Quadratic]) -> Vec<f64> {
     let mut variance = vec![fixed_sd * fixed_sd; n];
     for _ in 0..500 {
         let precision: Vec<f64> = variance.iter().map(|v| 1.0 / v).collect();
-        // per coefficient: the squared distances and the shares of the prior's variance the data took away
-        let (distance, moved_by_data) = players
-            .par_iter()
-            .filter_map(|q| q.posterior(&centre, &precision))
-            .fold(
-                || (vec![0.0; n], vec![0.0; n]),
-                |(mut d, mut g), (mean, var)| {
-                    for i in 0..n {
-                        d[i] += (mean[i] - centre[i]).powi(2);
-                        g[i] += 1.0 - var[i] * precision[i];
-                    }
-                    (d, g)
-                },
-            )
-            .reduce(
-                || (vec![0.0; n], vec![0.0; n]),
-                |(mut d, mut g), (d2, g2)| {
-                    d.iter_mut().zip(d2).for_each(|(a, b)| *a += b);
-                    g.iter_mut().zip(g2).for_each(|(a, b)| *a += b);
-                    (d, g)
-                },
-            );
+        // per coefficient: the squared distances and the shares of the prior's variance the data took away,
+        // summed in the players' order (the choice model is fitted as each process opens a database: the same
+        // sums give the same coefficients in every process)
+        let posteriors: Vec<_> = players.par_iter().map(|q| q.posterior(&centre, &precision)).collect();
+        let (mut distance, mut moved_by_data) = (vec![0.0; n], vec![0.0; n]);
+        for (mean, var) in posteriors.into_iter().flatten() {
+            for i in 0..n {
+                distance[i] += (mean[i] - centre[i]).powi(2);
+                moved_by_data[i] += 1.0 - var[i] * precision[i];
+            }
+        }
         let mut change = 0.0f64;
         for &i in &estimated {
             let next = (distance[i] / moved_by_data[i].max(1e-9)).max(FLOOR * FLOOR);

@@ -362,8 +362,16 @@ fn rate_text(name: &str, v: Option<f64>) -> String {
 fn print_distinct(rows: &[haifu_style::discards::Distinct], top: usize) {
     for d in rows.iter().take(top) {
         println!(
-            "  {:<22} {:>+6.2} ({:+.2} to {:+.2})  everyone {:>+6.2}  spread {:.2}  z {:>+6.1}  {}",
-            d.name, d.coefficient, d.interval.0, d.interval.1, d.everyone, d.spread, d.z, d.what
+            "  {:<22} {:>+6.2} ({:+.2} to {:+.2})  everyone {:>+6.2}  spread {:.2} (above {:>4.1}% of players)  z {:>+6.1}  {}",
+            d.name,
+            d.coefficient,
+            d.interval.0,
+            d.interval.1,
+            d.everyone,
+            d.spread,
+            100.0 * d.above_players,
+            d.z,
+            d.what
         );
     }
 }
@@ -422,14 +430,16 @@ fn show(a: &ShowArgs) -> Result<()> {
     if !preferences.is_empty() {
         println!(
             "most distinctive discard preferences (the discard model's coefficients, log-odds against the other kinds \
-             held; z: posterior deviations from everyone's):"
+             held; spread: how far players differ in it, and where this one stands among them; z: posterior \
+             deviations from everyone's):"
         );
         print_distinct(&preferences, a.top.min(10));
     }
     if !choice_preferences.is_empty() {
         println!(
             "the calls, riichi, kans and wins furthest from everyone's (the choice model's coefficients, log-odds of \
-             taking; z: posterior deviations from everyone's):"
+             taking; spread: how far players differ in it, and where this one stands among them; z: posterior \
+             deviations from everyone's):"
         );
         print_distinct(&choice_preferences, a.top.min(10));
     }

@@ -325,9 +325,13 @@ fn player_report_lists_moves_against_the_majority(ds: &str, db: &str, out: &Path
         let (c, lo, hi) =
             (r["player"].as_f64().unwrap(), r["95% low"].as_f64().unwrap(), r["95% high"].as_f64().unwrap());
         assert!(lo <= c && c <= hi, "{r}");
+        // where the player stands among players: above the middle exactly where above everyone's
+        let (e, above) = (r["everyone"].as_f64().unwrap(), r["above players (%)"].as_f64().unwrap());
+        assert!((0.0..=1.0).contains(&above) && (c > e) == (above > 0.5), "{r}");
     }
     assert!(html.contains("data-name=\"discard_preferences\""));
     assert!(html.contains("The discard preference furthest from everyone"), "the findings name it");
+    assert!(html.contains("% of players, whose coefficients spread by"), "the findings place the player among players");
     assert_eq!(
         j["tables"].as_array().unwrap().iter().find(|t| t["name"] == "moves").unwrap()["rows"],
         read("moves")["rows"]

@@ -113,7 +113,7 @@ impl StyleDb {
 
     /// `haifu style show P --json`'s models: the player's discard preferences (`discard_model`) and calls,
     /// riichi, kans and wins (`choice_model`) furthest from everyone's first, each coefficient with its 95%
-    /// interval, everyone's and z, as a JSON text.
+    /// interval, everyone's, the players' spread, where the player stands among them and z, as a JSON text.
     fn preferences(&self, player: &str) -> PyResult<String> {
         let p = self.db.profile(player).map_err(|e| crate::error(&e))?;
         let discards = match (self.db.discards.players.get(&p.player), &self.db.discards.everyone) {

@@ -178,8 +178,10 @@ fn preferences_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
     let (own, all) = (db.discards.players.get(&o.player)?, db.discards.everyone.as_ref()?);
     let note = format!(
         "the discard model (docs/STYLE.md): each coefficient is the log-odds its feature adds to a kind the hand \
-         could discard, fitted on the player's {} chosen discards around everyone's; z: the player's coefficient \
-         minus everyone's, in posterior standard deviations",
+         could discard, fitted on the player's {} chosen discards around everyone's; players' spread: how far \
+         players' coefficients lie around everyone's (estimated from the profiled players), and above players: the \
+         share of them this one's exceeds; z: the player's coefficient minus everyone's, in posterior standard \
+         deviations",
         own.choices
     );
     let title = format!("{}: the discard preferences furthest from everyone's first", o.player);
@@ -195,14 +197,26 @@ fn choice_preferences_table(db: &StyleDb, o: &PlayerOptions) -> Option<Table> {
     }
     let note = "the choice model (docs/STYLE.md): each coefficient is the log-odds of taking an option of its \
                 kind, or what a fact of the situation adds to them, fitted on the player's offers around \
-                everyone's; z: the player's coefficient minus everyone's, in posterior standard deviations";
+                everyone's; players' spread and above players: how far players differ in it, and the share of \
+                them this one's exceeds; z: the player's coefficient minus everyone's, in posterior standard \
+                deviations";
     let title = format!("{}: the calls, riichi, kans and wins furthest from everyone's first", o.player);
     Some(distinct_table("choice_preferences", &title, rows, note.to_string()))
 }
 
 /// A model's coefficients of a player against everyone's, the first twelve of `rows`.
 fn distinct_table(name: &str, title: &str, rows: Vec<haifu_style::discards::Distinct>, note: String) -> Table {
-    let cols = ["preference", "player", "95% low", "95% high", "everyone", "players' spread", "z", "what"];
+    let cols = [
+        "preference",
+        "player",
+        "95% low",
+        "95% high",
+        "everyone",
+        "players' spread",
+        "above players (%)",
+        "z",
+        "what",
+    ];
     let mut t = Table::new(name, title, &cols);
     for d in rows.into_iter().take(12) {
         t.push(vec![
@@ -212,6 +226,7 @@ fn distinct_table(name: &str, title: &str, rows: Vec<haifu_style::discards::Dist
             Cell::Float(d.interval.1, 2),
             Cell::Float(d.everyone, 2),
             Cell::Float(d.spread, 2),
+            Cell::Percent(d.above_players),
             Cell::Float(d.z, 1),
             Cell::text(d.what),
         ]);
@@ -455,16 +470,21 @@ fn findings_of(
     }
     for (table, row) in preferences.iter().flatten().filter_map(|t| t.rows.first().map(|r| (t, r))) {
         let which = if table.name == "choice_preferences" { "choice" } else { "discard preference" };
+        // cells by their column's name (the table's order is the reader's, not this sentence's)
+        let cell =
+            |name: &str| table.columns.iter().position(|c| c == name).map_or_else(String::new, |i| row[i].shown());
         findings.push(format!(
             "The {which} furthest from everyone's: {} ({}), a coefficient of {} (95%: {} to {}) against \
-             everyone's {} ({} posterior deviations away).",
-            row[0].shown(),
-            row[6].shown(),
-            row[1].shown(),
-            row[2].shown(),
-            row[3].shown(),
-            row[4].shown(),
-            row[5].shown()
+             everyone's {} ({} posterior deviations away; above {}% of players, whose coefficients spread by {}).",
+            cell("preference"),
+            cell("what"),
+            cell("player"),
+            cell("95% low"),
+            cell("95% high"),
+            cell("everyone"),
+            cell("z"),
+            cell("above players (%)"),
+            cell("players' spread")
         ));
     }
     findings.push(format!(

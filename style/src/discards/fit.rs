@@ -2,6 +2,7 @@
 //! a normal prior around everyone's), written to and read from `discard_model.parquet`, and a player's set
 //! against everyone's.
 
+use std::f64::consts::SQRT_2;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -302,6 +303,9 @@ pub struct Distinct {
     /// How far the players spread around everyone's in this coefficient (the prior's deviation): how much of a
     /// habit of players in general it is to differ here.
     pub spread: f64,
+    /// The share of players whose coefficient lies below the player's, were the players' coefficients normal
+    /// around everyone's with that spread: where the player stands among players (0.5 for everyone's).
+    pub above_players: f64,
     /// How many posterior standard deviations the player's coefficient lies from everyone's: the ranking key.
     pub z: f64,
 }
@@ -331,6 +335,7 @@ pub fn distinct_from(
                 interval: (c - 1.96 * sd, c + 1.96 * sd),
                 everyone: e,
                 spread: spread[i],
+                above_players: 0.5 * statrs::function::erf::erfc(-(c - e) / (spread[i].max(1e-9) * SQRT_2)),
                 z: (c - e) / sd,
             }
         })
@@ -414,10 +419,15 @@ mod tests {
         let prior = model.players["p0"].prior_sd;
         assert!((0.7..1.3).contains(&prior[dragon]), "{prior:?}");
         assert!(prior[pair] < 0.2 && prior[feature("isolated_t2_6")] < 0.2, "{prior:?}");
-        // every player's dragon coefficient keeps its side of everyone's
+        // every player's dragon coefficient keeps its side of everyone's, and stands there among the players: a
+        // player one spread above everyone's is above some 84% of them
+        let e = model.everyone.as_ref().unwrap();
         for (i, n) in names.iter().enumerate() {
             let c = model.players[n].coefficients.0[dragon];
             assert!(if i % 2 == 0 { c > 0.6 } else { c < -0.6 }, "{n}: {c}");
+            let d = distinctive(&model.players[n], e).into_iter().find(|d| d.name == "dragon_t1").unwrap();
+            let above = if i % 2 == 0 { d.above_players } else { 1.0 - d.above_players };
+            assert!((0.7..0.93).contains(&above), "{n}: {d:?}");
         }
     }
 

@@ -72,12 +72,17 @@ fn scorer_of<'a>(
 }
 
 /// The network's scorer with its answers tilted by the discard model of each seat's player in `db` (`review
-/// --db`), the tilts counted in `tally`.
-fn tilted<'a>((label, score): Scorer<'a>, db: &'a StyleDb, dataset: &'a Path, tally: &'a Cell<Tilting>) -> Scorer<'a> {
+/// --db`; the games read from the review's `years` of `dataset`), the tilts counted in `tally`.
+fn tilted<'a>(
+    (label, score): Scorer<'a>,
+    db: &'a StyleDb,
+    (dataset, years): (&'a Path, &'a [i32]),
+    tally: &'a Cell<Tilting>,
+) -> Scorer<'a> {
     let by = move |p: &Positions| {
         let mut probs = score(p)?;
         let at: Vec<(i64, u8, u8)> = (0..p.len()).map(|i| (p.game[i], p.seat[i], p.label[i])).collect();
-        let t = db.discards.tilt(dataset, db.meta.rules.players, &at, &mut probs)?;
+        let t = db.discards.tilt(dataset, years, db.meta.rules.players, &at, &mut probs)?;
         let mut sum = tally.get();
         sum.add(t);
         tally.set(sum);
@@ -100,7 +105,7 @@ pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
     let tally = Cell::new(Tilting::default());
     let discards = scorer_of(network, a.model.as_deref(), "haifu review --model", |n, m, p| n.probabilities(m, p))?;
     let discards = match (discards, &tilt) {
-        (Some(scorer), Some(db)) => Some(tilted(scorer, db, &a.dataset, &tally)),
+        (Some(scorer), Some(db)) => Some(tilted(scorer, db, (&a.dataset, &a.years), &tally)),
         (scorer, _) => scorer,
     };
     let choices = scorer_of(network, a.choices_model.as_deref(), "haifu review --choices-model", |n, m, p| {

@@ -31,9 +31,16 @@ impl DiscardModel {
     /// Tilts `probs`, a network's probabilities over the 34 kinds at positions `at` (game id, seat, kind
     /// discarded; each seat's positions in the order its chosen discards came, as a network's positions are
     /// cut) by each seat's player's coefficients less everyone's, where the model has the player's
-    /// coefficients and a choice at the position. The games are read from `dataset` (tables of `players`
-    /// seats).
-    pub fn tilt(&self, dataset: &Path, players: u8, at: &[(i64, u8, u8)], probs: &mut [[f32; 34]]) -> Result<Tilting> {
+    /// coefficients and a choice at the position. The games are read from `years` of `dataset` (all years
+    /// where empty; tables of `players` seats).
+    pub fn tilt(
+        &self,
+        dataset: &Path,
+        years: &[i32],
+        players: u8,
+        at: &[(i64, u8, u8)],
+        probs: &mut [[f32; 34]],
+    ) -> Result<Tilting> {
         if self.everyone.is_none() {
             return Ok(Tilting::default());
         }
@@ -46,7 +53,7 @@ impl DiscardModel {
             *n += 1;
         }
         let wanted: HashSet<i64> = at.iter().map(|p| p.0).collect();
-        let reading = Reading { years: &[], players, tiles: true };
+        let reading = Reading { years, players, tiles: true };
         let games = played::read(dataset, &reading, |_, g| wanted.contains(&g))?;
         let mut done = Tilting::default();
         for g in &games {

@@ -91,25 +91,32 @@ pub const METHODS: [&str; 11] = [
 /// The embedding's place among [`METHODS`].
 const EMBEDDING: usize = 9;
 
-/// One trial: the right player's place by the whole score and by each of its parts alone.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+/// One trial: the right player's place by the whole score and by each method of [`METHODS`] alone (in JSON
+/// `place` for the whole score, then one key a method; `null` for the embedding and the player vectors where
+/// not given).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrialPlace {
     pub player: String,
-    pub place: usize,
-    pub sequences: usize,
-    pub rates: usize,
-    pub habits: usize,
-    pub choices: usize,
-    /// The discard model alone, and every decision (the discard model and the other choices).
-    pub discards: usize,
-    pub decisions: usize,
-    pub baseline: usize,
-    /// The discard model and the plain baseline together: the sum of the block's log-likelihood under the one and
-    /// its games' log-densities under the other.
-    pub discards_baseline: usize,
-    pub embedding: Option<usize>,
-    /// By the network conditioned on the players (`--player-vectors`), where given.
-    pub player_vectors: Option<usize>,
+    pub places: Places,
+    /// Whether the embedding and the player vectors were given.
+    pub given: (bool, bool),
+}
+
+impl Serialize for TrialPlace {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(1 + METHODS.len()))?;
+        m.serialize_entry("player", &self.player)?;
+        for (i, (&method, &place)) in METHODS.iter().zip(&self.places).enumerate() {
+            let shown = match method {
+                "embedding" => self.given.0,
+                "player_vectors" => self.given.1,
+                _ => true,
+            };
+            m.serialize_entry(if i == 0 { "place" } else { method }, &shown.then_some(place))?;
+        }
+        m.end()
+    }
 }
 
 /// The parts of the score a trial is placed by, in [`TrialPlace`]'s order.
@@ -331,7 +338,7 @@ pub struct Networks<'a> {
 }
 
 /// A trial's places by each of [`METHODS`] (past the last for the embedding where none is given).
-type Places = [usize; METHODS.len()];
+pub type Places = [usize; METHODS.len()];
 
 /// Every player's test seats cut into blocks of `k` games, the players in name order.
 fn trials_of<'a>(
@@ -446,39 +453,7 @@ fn row_of(
         places: trials
             .iter()
             .zip(places)
-            .map(
-                |(
-                    (p, _, _),
-                    &[
-                        place,
-                        sequences,
-                        rates,
-                        habits,
-                        choices,
-                        discards,
-                        decisions,
-                        baseline,
-                        discards_baseline,
-                        embedding,
-                        own,
-                    ],
-                )| {
-                    TrialPlace {
-                        player: p.to_string(),
-                        place,
-                        sequences,
-                        rates,
-                        habits,
-                        choices,
-                        discards,
-                        decisions,
-                        baseline,
-                        discards_baseline,
-                        embedding: embeds.then_some(embedding),
-                        player_vectors: vectors.then_some(own),
-                    }
-                },
-            )
+            .map(|((p, _, _), &places)| TrialPlace { player: p.to_string(), places, given: (embeds, vectors) })
             .collect(),
     }
 }

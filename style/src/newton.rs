@@ -24,6 +24,16 @@ pub struct Posterior {
 /// `precision[i]`, for a concave log-likelihood `at` gives with its derivatives: Newton's method from `start`,
 /// each step halved while it does not improve; the posterior deviations from the information at the end.
 pub fn most_probable(centre: &[f64], precision: &[f64], start: &[f64], at: impl Fn(&[f64]) -> Curvature) -> Posterior {
+    most_probable_at(centre, precision, start, at).0
+}
+
+/// [`most_probable`], with the log-likelihood's curvature at the coefficients found.
+fn most_probable_at(
+    centre: &[f64],
+    precision: &[f64],
+    start: &[f64],
+    at: impl Fn(&[f64]) -> Curvature,
+) -> (Posterior, Curvature) {
     let n = centre.len();
     let objective = |w: &[f64], c: &Curvature| {
         c.value - 0.5 * (0..n).map(|i| precision[i] * (w[i] - centre[i]).powi(2)).sum::<f64>()
@@ -60,7 +70,7 @@ pub fn most_probable(centre: &[f64], precision: &[f64], start: &[f64], at: impl 
         .try_inverse()
         .unwrap_or_else(|| DMatrix::from_diagonal(&DVector::from_iterator(n, precision.iter().map(|p| 1.0 / p))));
     let sd = (0..n).map(|i| inverse[(i, i)].max(0.0).sqrt()).collect();
-    Posterior { mean: w, sd }
+    (Posterior { mean: w, sd }, here)
 }
 
 /// The fewest players with data whose spread is estimated; with fewer, the players keep the fixed prior. The
@@ -71,11 +81,12 @@ pub const SPREAD_MIN_PLAYERS: usize = 8;
 /// log-likelihood around (a coefficient no choice of the player varies stays at the centre).
 const FIRST_LOOK_PRECISION: f64 = 1.0;
 
-/// A player's log-likelihood as a quadratic: the point it was read at, the gradient and the information there.
+/// A player's log-likelihood as a quadratic: the point it was read at, the information there, and the
+/// information times the point plus the gradient (what pulls the posterior from the prior's centre).
 struct Quadratic {
     at: DVector<f64>,
-    gradient: DVector<f64>,
     information: DMatrix<f64>,
+    pull: DVector<f64>,
 }
 
 impl Quadratic {
@@ -84,7 +95,7 @@ impl Quadratic {
     fn posterior(&self, centre: &DVector<f64>, precision: &[f64]) -> Option<(DVector<f64>, Vec<f64>)> {
         let n = centre.len();
         let mut h = self.information.clone();
-        let mut rhs = &self.information * &self.at + &self.gradient;
+        let mut rhs = self.pull.clone();
         for i in 0..n {
             h[(i, i)] += precision[i];
             rhs[i] += precision[i] * centre[i];
@@ -110,13 +121,10 @@ pub fn fit_players<P: Sync>(
     let first: Vec<Quadratic> = players
         .par_iter()
         .map(|p| {
-            let look = most_probable(centre, &vec![FIRST_LOOK_PRECISION; n], centre, |w| at(p, w));
-            let c = at(p, &look.mean);
-            Quadratic {
-                at: DVector::from_vec(look.mean),
-                gradient: DVector::from_vec(c.gradient),
-                information: DMatrix::from_row_slice(n, n, &c.information),
-            }
+            let (look, c) = most_probable_at(centre, &vec![FIRST_LOOK_PRECISION; n], centre, |w| at(p, w));
+            let (point, information) = (DVector::from_vec(look.mean), DMatrix::from_row_slice(n, n, &c.information));
+            let pull = &information * &point + DVector::from_vec(c.gradient);
+            Quadratic { at: point, information, pull }
         })
         .collect();
     let sd = spread(centre, fixed_sd, &first);

@@ -329,14 +329,13 @@ fn suji(k: usize, safe: u64) -> bool {
 
 /// Whether a held kind has no other tile of its suit within two (an honor: a single one).
 fn isolated(hand: &Counts, k: usize) -> bool {
-    if hand[k] != 1 {
-        return false;
-    }
-    if k >= 27 {
-        return true;
-    }
+    hand[k] == 1 && (k >= 27 || neighbours(hand, k).next().is_none())
+}
+
+/// The digits of a suit kind's suit within two of it that the hand holds (the kind's own left out).
+fn neighbours(hand: &Counts, k: usize) -> impl Iterator<Item = usize> + '_ {
     let (base, d) = (k / 9 * 9, k % 9);
-    (d.saturating_sub(2)..=(d + 2).min(8)).all(|e| e == d || hand[base + e] == 0)
+    (d.saturating_sub(2)..=(d + 2).min(8)).filter(move |&e| e != d && hand[base + e] > 0)
 }
 
 /// The partial a lone suit tile makes with its only other kind of the suit within two, if it has exactly one:
@@ -345,9 +344,9 @@ fn partial(hand: &Counts, k: usize) -> Option<usize> {
     if k >= 27 || hand[k] != 1 {
         return None;
     }
-    let (base, d) = (k / 9 * 9, k % 9);
-    let mut near = (d.saturating_sub(2)..=(d + 2).min(8)).filter(|&e| e != d && hand[base + e] > 0);
+    let mut near = neighbours(hand, k);
     let (Some(e), None) = (near.next(), near.next()) else { return None };
+    let d = k % 9;
     Some(match e.abs_diff(d) {
         1 if d.min(e) == 0 || d.max(e) == 8 => PENCHAN,
         1 => RYANMEN,

@@ -96,6 +96,11 @@ pub struct TrainArgs {
     /// among those of every larger one); the test games stay all.
     #[arg(long, value_parser = fraction)]
     pub fraction: Option<f64>,
+    /// Train on fold K of N (1-based) of the training games, chosen by the same hash as --fraction (fold 1/2 is
+    /// --fraction 0.5): N runs of one split train on each training game once, and each has games it never saw
+    /// that the others trained on (cross-fitting: `haifu style accuracy --cross-fit`).
+    #[arg(long, value_parser = fold, value_name = "K/N", conflicts_with = "fraction")]
+    pub fold: Option<(u16, u16)>,
     /// Train on this share of the games of --years (every year without it) and test on the others: the games
     /// `haifu style build --sample F` profiles and `haifu style accuracy` tests on (chosen by the same hash of
     /// the game id), so that a network conditioned on the players (--player-vectors) can rank them there
@@ -105,6 +110,15 @@ pub struct TrainArgs {
     /// Print one JSON object with the run's figures on stdout.
     #[arg(long)]
     pub json: bool,
+}
+
+fn fold(s: &str) -> Result<(u16, u16), String> {
+    let parsed =
+        s.split_once('/').and_then(|(k, n)| Some((k.trim().parse::<u16>().ok()?, n.trim().parse::<u16>().ok()?)));
+    match parsed {
+        Some((k, n)) if n >= 2 && (1..=n).contains(&k) => Ok((k, n)),
+        _ => Err(format!("{s:?}: a fold K/N of the training games, 1 <= K <= N and N >= 2 (e.g. 1/2)")),
+    }
 }
 
 fn fraction(s: &str) -> Result<f64, String> {

@@ -37,6 +37,10 @@ pub struct Split {
     /// Train on this share of the training games only (a learning curve), chosen by a hash of the game id so
     /// that a smaller share is part of every larger one; `None`: all of them.
     pub fraction: Option<f64>,
+    /// Train on one fold of the training games only: fold K of N (1-based), the games [`in_fold`] puts there,
+    /// so that N runs together train on each training game once and each has games the others trained on but
+    /// it did not (cross-fitting: a reading of every training game by a network that never saw it).
+    pub fold: Option<(u16, u16)>,
     /// The discards, or every other choice ([`choices`]).
     pub decisions: Decisions,
     /// Train on this share of the games of `years`, the test the rest (`test_years` empty): the games
@@ -55,6 +59,8 @@ pub struct Sides {
     pub sample: Option<f64>,
     #[serde(default)]
     pub fraction: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fold: Option<(u16, u16)>,
 }
 
 impl std::fmt::Display for Sides {
@@ -72,6 +78,9 @@ impl std::fmt::Display for Sides {
         if let Some(fr) = self.fraction {
             write!(f, ", {fr} of the training games")?;
         }
+        if let Some((k, n)) = self.fold {
+            write!(f, ", fold {k} of {n} of the training games")?;
+        }
         Ok(())
     }
 }
@@ -79,7 +88,7 @@ impl std::fmt::Display for Sides {
 impl Sides {
     /// Which side game `g` is on: `Some(true)` the test, `Some(false)` training, `None` neither.
     pub fn of(&self, games: &Games, g: i64) -> Option<bool> {
-        side_in(&self.years, &self.test_years, self.sample, self.fraction, games, g)
+        side_in(&self.years, &self.test_years, self.sample, (self.fraction, self.fold), games, g)
     }
 }
 
@@ -91,6 +100,7 @@ impl Split {
             test_years: self.test_years.clone(),
             sample: self.sample,
             fraction: self.fraction,
+            fold: self.fold,
         }
     }
 }
@@ -101,6 +111,14 @@ pub fn in_fraction(game_id: i64, fraction: f64) -> bool {
     ((haifu_ingest::stored::game_hash(game_id) / 10) % 4096) as f64 / 4096.0 < fraction
 }
 
+/// Whether a training game is in fold `k` of `n` (1-based): the same hash bits as [`in_fraction`], so that
+/// fold 1 of 2 is the fraction 0.5 and fold 2 of 2 the rest.
+pub fn in_fold(game_id: i64, (k, n): (u16, u16)) -> bool {
+    let bucket = (haifu_ingest::stored::game_hash(game_id) / 10) % 4096;
+    let (k, n) = (u64::from(k), u64::from(n.max(1)));
+    bucket * n >= (k - 1) * 4096 && bucket * n < k * 4096
+}
+
 /// One game in ten, the same ones in every run ([`haifu_ingest::stored::game_hash`]).
 pub fn held_out(game_id: i64) -> bool {
     haifu_ingest::stored::game_hash(game_id).is_multiple_of(10)
@@ -108,15 +126,16 @@ pub fn held_out(game_id: i64) -> bool {
 
 /// Which side of `split` game `g` is on: `Some(true)` the test, `Some(false)` training, `None` neither.
 fn side_of(games: &Games, split: &Split, g: i64) -> Option<bool> {
-    side_in(&split.years, &split.test_years, split.sample, split.fraction, games, g)
+    side_in(&split.years, &split.test_years, split.sample, (split.fraction, split.fold), games, g)
 }
 
-/// The side of game `g` by the parts of a split ([`Split`], [`Sides`]).
+/// The side of game `g` by the parts of a split ([`Split`], [`Sides`]), the share and the fold of the training
+/// games trained on the last but one.
 fn side_in(
     years: &[i32],
     test_years: &[i32],
     sample: Option<f64>,
-    fraction: Option<f64>,
+    (fraction, fold): (Option<f64>, Option<(u16, u16)>),
     games: &Games,
     g: i64,
 ) -> Option<bool> {
@@ -130,7 +149,7 @@ fn side_in(
     } else {
         in_years(years).then_some(false)
     }
-    .filter(|&test| test || fraction.is_none_or(|f| in_fraction(g, f)))
+    .filter(|&test| test || (fraction.is_none_or(|f| in_fraction(g, f)) && fold.is_none_or(|k| in_fold(g, k))))
 }
 
 /// The year partitions that hold the games of either side.
@@ -390,6 +409,32 @@ mod tests {
             assert!((within - f).abs() < 0.03, "{f}: {within} of the held-out games");
         }
         assert!(ids.iter().all(|&g| in_fraction(g, 1.0)));
+    }
+
+    /// Folds split the training games: each game in exactly one fold of N, about 1/N of them each, fold 1 of 2
+    /// the fraction 0.5; a run of one fold trains on none of another's games, and tests on the same games.
+    #[test]
+    fn folds_split_the_training_games_once_each() {
+        let ids: Vec<i64> = (0..40_000).map(|i| i * 7_919 + 13).collect();
+        for n in [2u16, 3, 5] {
+            for &g in &ids {
+                assert_eq!((1..=n).filter(|&k| in_fold(g, (k, n))).count(), 1, "game {g}, {n} folds");
+            }
+            for k in 1..=n {
+                let share = ids.iter().filter(|&&g| in_fold(g, (k, n))).count() as f64 / ids.len() as f64;
+                assert!((share - 1.0 / f64::from(n)).abs() < 0.01, "fold {k} of {n}: {share}");
+            }
+        }
+        assert!(ids.iter().all(|&g| in_fold(g, (1, 2)) == in_fraction(g, 0.5)));
+        let games = Games::default();
+        let fold = |k| Split { sample: Some(0.8), fold: Some((k, 2)), players: 4, ..Split::default() }.sides();
+        let (one, two) = (fold(1), fold(2));
+        for &g in &ids {
+            let (a, b) = (one.of(&games, g), two.of(&games, g));
+            assert!(!(a == Some(false) && b == Some(false)), "game {g} trained on by both folds");
+            assert_eq!(a == Some(true), b == Some(true), "game {g}: the folds' tests differ");
+            assert!(a.is_some() || b.is_some(), "game {g}: on no side of either fold");
+        }
     }
 
     /// `--sample F` trains on the games `haifu style build --sample F` profiles and tests on the others, and the

@@ -16,6 +16,7 @@ pub fn run(a: &TrainArgs) -> Result<()> {
         players: a.players,
         player: a.player.clone(),
         fraction: a.fraction,
+        fold: a.fold,
         decisions: a.decisions,
         sample: a.sample,
     };

@@ -187,7 +187,7 @@ fn base_run(init: &Path, train: &Positions, opts: &TrainOptions) -> Result<RunIn
     if from.split != opts.sides {
         bail!(
             "--init {}: trained on another split of the games ({}) than these positions' ({}): give the same \
-             --years, --test-years, --sample and --fraction",
+             --years, --test-years, --sample, --fraction and --fold",
             init.display(),
             from.split.as_ref().map_or("not recorded".to_string(), ToString::to_string),
             opts.sides.as_ref().map_or("not recorded".to_string(), ToString::to_string)

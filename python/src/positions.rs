@@ -44,7 +44,7 @@ fn split_of(
     if sample.is_some_and(|f| !(f > 0.0 && f <= 1.0)) {
         return Err(crate::bad_argument(format!("sample={sample:?}: a share above 0 and at most 1")));
     }
-    Ok(Split { years, test_years, players, player, fraction, decisions, sample })
+    Ok(Split { years, test_years, players, player, fraction, fold: None, decisions, sample })
 }
 
 /// The training and test positions of `dataset` under `haifu train`'s split options (`--years`,

@@ -6,6 +6,7 @@ use anyhow::{bail, Result};
 use serde_json::{json, Value};
 
 use haifu_encoding::options::DeviceChoice;
+use haifu_style::accuracy::GlobalNetwork;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::db::rates_json;
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, SequenceLikelihoods, StyleDb, RATES};
@@ -217,6 +218,13 @@ pub struct AccuracyArgs {
     /// on any test game is refused. Runs in the network binary, haifu-neural.
     #[arg(long, value_name = "RUN")]
     pub network: Option<PathBuf>,
+    /// With --network: also tilt it by each player's coefficients refitted over these networks, runs of
+    /// `haifu train --sample F --fold K/N` (F the database's) that together trained on the profile games once
+    /// each: each profile seat is read by a run that did not train on its game, and the players' coefficients are
+    /// fitted on the network's log-probabilities plus their utilities, so that they hold only what the network
+    /// misses of the player (docs/STYLE.md, "Personal models"). Comma-separated. Runs in haifu-neural.
+    #[arg(long, value_name = "RUN,RUN", value_delimiter = ',', requires = "network")]
+    pub cross_fit: Vec<PathBuf>,
 }
 
 impl AccuracyArgs {
@@ -673,6 +681,16 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     Ok(())
 }
 
+/// The global network of `style accuracy --network` and the fold networks of `--cross-fit`, loaded.
+type GlobalNetworks = (Option<Box<dyn GlobalNetwork>>, Vec<Box<dyn GlobalNetwork>>);
+
+fn global_networks(a: &AccuracyArgs, network: Option<&dyn Network>, players: u8) -> Result<GlobalNetworks> {
+    let load = |run: &PathBuf, what: &str| crate::needs(network, what)?.global_network(run, &a.dataset, players);
+    let global = a.network.as_ref().map(|run| load(run, "haifu style accuracy --network")).transpose()?;
+    let folds = a.cross_fit.iter().map(|run| load(run, "haifu style accuracy --cross-fit")).collect::<Result<_>>()?;
+    Ok((global, folds))
+}
+
 fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
     let scorer = Scorer::new(&db)?;
@@ -701,18 +719,12 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
             db.meta.rules.players,
         )?),
     };
-    let global = match &a.network {
-        None => None,
-        Some(run) => Some(crate::needs(network, "haifu style accuracy --network")?.global_network(
-            run,
-            &a.dataset,
-            db.meta.rules.players,
-        )?),
-    };
+    let (global, folds) = global_networks(a, network, db.meta.rules.players)?;
     let networks = haifu_style::accuracy::Networks {
         embedding: trainer.as_deref(),
         player_vectors: vectors.as_deref(),
         global: global.as_deref(),
+        cross_fit: folds.iter().map(|f| f.as_ref()).collect(),
     };
     let r = haifu_style::accuracy::measure(&scorer, likelihoods, &a.dataset, &a.years, &a.games, &networks)?;
     if let Some(path) = &a.html {
@@ -809,7 +821,14 @@ fn print_personals(r: &haifu_style::accuracy::AccuracyReport) {
         );
         print_personal(p);
     }
-    if let Some(n) = &r.personal_network {
+    for n in r.personal_network.iter().chain(&r.personal_network_refit) {
+        if let Some(f) = &n.refit {
+            println!(
+                "refitted over {} cross-fitted networks: {} profile seats ({} choices) read by a network that did not \
+                 train on them; {} unread, {} misaligned, left out",
+                f.networks, f.seats, f.choices, f.unread_seats, f.misaligned_seats
+            );
+        }
         let what = format!("{}, against {}", n.model(), n.against());
         println!(
             "{what}, top-1 on the player's test positions (players with {}+ test games; the model has a choice at \

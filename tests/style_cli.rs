@@ -443,6 +443,28 @@ fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
     assert!(players >= 6 && judged["better"].as_u64().unwrap() + 1 >= players, "{judged}");
     assert!(judged["mean_gain_points"].as_f64().unwrap() > 3.0, "{judged}");
     assert_eq!(n["vectors"], false);
+    // the same network tilted by the coefficients refitted over two fold networks of the profile year: every
+    // profile seat read by the fold that did not train on it, and the bots predicted better than by the network
+    let fold = |k: &str| {
+        let out = at(&format!("fold{k}"));
+        train(&out, &split, &["--layers", "2", "--fold", &format!("{k}/2")]);
+        out
+    };
+    let folds = format!("{},{}", fold("1"), fold("2"));
+    let refit = json(&haifu(&[&args[..], &["--network", global, "--cross-fit", &folds]].concat()));
+    let r = &refit["personal_network_refit"];
+    let read = &r["refit"];
+    assert_eq!((read["networks"].as_u64(), read["unread_seats"].as_u64()), (Some(2), Some(0)), "{read}");
+    assert_eq!((read["misaligned_seats"].as_u64(), &r["misaligned_seats"]), (Some(0), &serde_json::json!(0)), "{r}");
+    assert!(read["seats"].as_u64().unwrap() > 100, "{read}");
+    let judged = &r["gains"]["judged"];
+    let players = judged["players"].as_u64().unwrap();
+    assert!(players >= 6 && judged["better"].as_u64().unwrap() + 1 >= players, "{judged}");
+    assert!(judged["mean_gain_points"].as_f64().unwrap() > 3.0, "{judged}");
+    assert_eq!(refit["personal_network"]["gains"]["judged"], tilted["personal_network"]["gains"]["judged"]);
+    // a network that trained on every profile game reads none of them
+    let refused = haifu(&[&args[..], &["--network", global, "--cross-fit", global]].concat());
+    assert!(error(&refused).contains("trained on every profile game"), "{}", error(&refused));
     // `review --model --db`: the same tilt on the pages of a bot's unseen games names its discards first more often
     let first = |more: &[&str]| {
         let out = dir.join(format!("review{}", more.len()));

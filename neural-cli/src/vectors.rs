@@ -147,6 +147,17 @@ impl Global {
 }
 
 impl GlobalNetwork for Global {
+    fn unseen(&self, games: &[i64]) -> Result<Vec<bool>> {
+        let index = Games::read(&self.dataset)?;
+        let Some(sides) = &self.loaded().info.split else {
+            bail!(
+                "{}: the run does not record the games it trained on (train it again with this haifu)",
+                self.dir.display()
+            )
+        };
+        Ok(games.iter().map(|&g| sides.of(&index, g) != Some(false)).collect())
+    }
+
     fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkReadings> {
         let games = Games::read(&self.dataset)?;
         unseen(self.loaded(), &self.dir, &games, test_games)?;

@@ -450,7 +450,10 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
         );
         page.push(Block::Table(personal_table("personal_choices", &what, p)));
     }
-    if let Some(n) = &r.personal_network {
+    for (name, n) in [("personal_network", &r.personal_network), ("personal_network_refit", &r.personal_network_refit)]
+        .into_iter()
+        .filter_map(|(name, n)| n.as_ref().map(|n| (name, n)))
+    {
         let tilted = format!("{}, against {}", capitalised(n.model()), n.against());
         let what = format!(
             "{tilted}, top-1 on the player's test positions (players with {}+ test games; the discard model has a \
@@ -458,7 +461,7 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
             n.gains.min_test_games,
             100.0 * n.covered
         );
-        page.push(Block::Table(personal_table("personal_network", &what, &n.gains)));
+        page.push(Block::Table(personal_table(name, &what, &n.gains)));
     }
     page.push(Block::Chart(Chart {
         name: "identification".into(),
@@ -636,6 +639,10 @@ pub fn accuracy_findings(r: &haifu_style::accuracy::AccuracyReport) -> Vec<Strin
         ("Each player's own discard model".to_string(), "everyone's", r.personal.as_ref()),
         ("Each player's own choice model".to_string(), "everyone's", r.personal_choices.as_ref()),
         match &r.personal_network {
+            Some(n) => (capitalised(n.model()), n.against(), Some(&n.gains)),
+            None => (String::new(), "", None),
+        },
+        match &r.personal_network_refit {
             Some(n) => (capitalised(n.model()), n.against(), Some(&n.gains)),
             None => (String::new(), "", None),
         },

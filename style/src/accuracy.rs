@@ -4,11 +4,12 @@
 //! top-1 (top-5) hit when the player is first (among the first five) of the database's ranking. Chance is 1
 //! (5) in the number of profiled players.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -17,7 +18,7 @@ use haifu_mining::mine::in_sample;
 use crate::baseline::Discriminant;
 use crate::choice::{wilson, ChoiceCounts, Count};
 use crate::db::StyleDb;
-use crate::discards::{NetworkGains, NetworkSeat, NetworkSeats, PersonalGains};
+use crate::discards::{of_seats, Discards, NetworkGains, NetworkSeat, NetworkSeats, PersonalGains, Refit, TestSeat};
 use crate::embedding::{Centroids, Inputs, Reference, Trainer};
 use crate::identify::{Observed, Scorer, SequenceLikelihoods};
 use crate::observe_game;
@@ -154,6 +155,10 @@ pub struct AccuracyReport {
     /// The discard model as the personal part of a network (`--network RUN`): the global network tilted by each
     /// player's coefficients less everyone's, against the network as it is, on the player's test positions.
     pub personal_network: Option<NetworkGains>,
+    /// The same network tilted by each player's coefficients refitted over cross-fitted networks (`--cross-fit`)
+    /// less everyone's refitted, against the network as it is, on the same test positions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub personal_network_refit: Option<NetworkGains>,
 }
 
 /// The players whose personal model is judged have this many test games or more (the issue's criterion: games
@@ -318,6 +323,10 @@ pub trait GlobalNetwork {
     /// ([`crate::discards::NetworkSeat`]), and for a network conditioned on the players each seat's with its
     /// player's own vector. Refuses a network that trained on any of `test_games`.
     fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkReadings>;
+
+    /// For each of `games`, whether the network did not train on it (a fold network of `--cross-fit` reads the
+    /// profile games of the other folds).
+    fn unseen(&self, games: &[i64]) -> Result<Vec<bool>>;
 }
 
 /// The test seats as a network reads them: the global network (for a `--player-vectors` run, its row for
@@ -335,6 +344,10 @@ pub struct Networks<'a> {
     pub embedding: Option<&'a dyn Trainer>,
     pub player_vectors: Option<&'a dyn PlayerVectors>,
     pub global: Option<&'a dyn GlobalNetwork>,
+    /// Networks each trained on a fold of the profile games (`haifu train --fold K/N`): the players'
+    /// coefficients are refitted over their readings of the profile games they did not train on, and tilt
+    /// `global` beside the database's ([`crate::discards::Refit`]).
+    pub cross_fit: Vec<&'a dyn GlobalNetwork>,
 }
 
 /// A trial's places by each of [`METHODS`] (past the last for the embedding where none is given).
@@ -527,9 +540,9 @@ pub fn measure(
         let offers = |p: &str| db.choices.get(p).map_or(0, |c| c.summed(|_| true).offered);
         m.personal_gains(tested, offers, JUDGED_TEST_GAMES)
     });
-    let personal_network = match networks.global {
-        Some(n) => tilted_gains(db, n, &seats, &read)?,
-        None => None,
+    let (personal_network, personal_network_refit) = match networks.global {
+        Some(n) => tilted_gains(db, n, &networks.cross_fit, &seats, &read)?,
+        None => (None, None),
     };
     let overlap = match db.meta.sample {
         Some(_) => Vec::new(),
@@ -545,26 +558,88 @@ pub fn measure(
         personal,
         personal_choices,
         personal_network,
+        personal_network_refit,
     })
 }
 
 /// The global network `n` tilted by each profiled player's discard coefficients against the network as it is,
-/// on every test seat of the players.
+/// on every test seat of the players; and where `folds` are given, tilted by the coefficients refitted over them
+/// ([`refit`]).
 fn tilted_gains(
     db: &StyleDb,
     n: &dyn GlobalNetwork,
+    folds: &[&dyn GlobalNetwork],
     seats: &HashMap<String, Vec<Observed>>,
     read: &Games,
-) -> Result<Option<NetworkGains>> {
+) -> Result<(Option<NetworkGains>, Option<NetworkGains>)> {
     let all: Vec<(i64, u8)> = seats.values().flatten().flat_map(|o| o.seats.iter().copied()).collect();
     let tested: Vec<i64> = read.test.iter().map(|&i| read.games[i].game_id).collect();
     let readings = n.of_seats(&all, &tested)?;
     let base = readings.own.as_ref().unwrap_or(&readings.global);
+    let tested_by = |base| tested_seats(seats, &readings.global, base);
+    let gains = db.discards.network_gains(tested_by(base), readings.own.is_some(), JUDGED_TEST_GAMES);
+    if folds.is_empty() {
+        return Ok((gains, None));
+    }
+    // the refit tilts the global network itself (for a vectors run, its row for everyone)
+    let refit = refit(db, folds, read, &tested)?;
+    Ok((gains, Some(refit.network_gains(tested_by(&readings.global), JUDGED_TEST_GAMES))))
+}
+
+/// Each player's test seats with the global network's reading and the reading a tilt is added to.
+fn tested_seats<'a>(
+    seats: &'a HashMap<String, Vec<Observed>>,
+    global: &'a NetworkSeats,
+    base: &'a NetworkSeats,
+) -> Vec<(&'a str, Vec<TestSeat<'a>>)> {
     let tested = seats.iter().map(|(p, obs)| {
-        let seats = obs.iter().map(|o| (&o.discards, [reading(&readings.global, o), reading(base, o)])).collect();
-        (p.as_str(), seats)
+        (p.as_str(), obs.iter().map(|o| (&o.discards, [reading(global, o), reading(base, o)])).collect())
     });
-    Ok(db.discards.network_gains(tested, readings.own.is_some(), JUDGED_TEST_GAMES))
+    tested.collect()
+}
+
+/// The profile seats of the database's players with coefficients, each read by the first of `folds` that did
+/// not train on its game (and on none of `tested`), and the players' coefficients refitted over the readings.
+fn refit(db: &StyleDb, folds: &[&dyn GlobalNetwork], read: &Games, tested: &[i64]) -> Result<Refit> {
+    let players = &db.discards.players;
+    // each profile seat of a player with coefficients: (game id, seat, player, its choices)
+    let profile: Vec<(i64, u8, &str, Discards)> = read
+        .profile
+        .par_iter()
+        .flat_map_iter(|&i| {
+            let g = &read.games[i];
+            let keep = |s: u8| players.contains_key(g.names[usize::from(s)].as_str());
+            let seats = of_seats(g, keep).into_iter().enumerate().filter(move |&(s, _)| keep(s as u8));
+            seats.map(move |(s, d)| (g.game_id, s as u8, g.names[s].as_str(), d))
+        })
+        .collect();
+    let mut left: Vec<i64> = profile.iter().map(|p| p.0).collect::<BTreeSet<_>>().into_iter().collect();
+    let mut readings = NetworkSeats::new();
+    for f in folds {
+        let unseen = f.unseen(&left)?;
+        let mine: HashSet<i64> = left.iter().zip(&unseen).filter(|(_, &u)| u).map(|(&g, _)| g).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let at: Vec<(i64, u8)> = profile.iter().filter(|p| mine.contains(&p.0)).map(|p| (p.0, p.1)).collect();
+        let refused: Vec<i64> = tested.iter().chain(&mine).copied().collect();
+        readings.extend(f.of_seats(&at, &refused)?.global);
+        left.retain(|g| !mine.contains(g));
+    }
+    if readings.is_empty() {
+        bail!(
+            "--cross-fit: each of the {} networks trained on every profile game it could read (give runs of `haifu \
+             train --fold K/N`, each trained on a fold of the database's games)",
+            folds.len()
+        );
+    }
+    let unread: HashSet<i64> = left.into_iter().collect();
+    let mut by_player: BTreeMap<&str, Vec<(&Discards, &NetworkSeat)>> = BTreeMap::new();
+    for (g, s, p, d) in profile.iter().filter(|p| !unread.contains(&p.0)) {
+        by_player.entry(p).or_default().push((d, readings.get(&(*g, *s)).map_or(&[], Vec::as_slice)));
+    }
+    let unread_seats = profile.iter().filter(|p| unread.contains(&p.0)).count();
+    Ok(Refit::fit(&by_player.into_iter().collect::<Vec<_>>(), folds.len(), unread_seats))
 }
 
 /// A test seat's reading (none where the network has no position of it).

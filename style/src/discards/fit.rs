@@ -66,22 +66,24 @@ impl Curvature {
         self
     }
 
-    fn of(data: &[&Discards], w: &[f64; FEATURES]) -> Curvature {
-        // one accumulator a thread, not one a seat (a matrix of 38 x 38 each)
+    fn of<T: Seat>(data: &[T], w: &[f64; FEATURES]) -> Curvature {
+        // one accumulator a thread, not one a seat (a matrix of 41 x 41 each)
         data.par_iter()
             .fold(Curvature::zero, |mut c, d| {
-                c.add(d, w);
+                let (d, offsets) = d.parts();
+                c.add(d, offsets, w);
                 c
             })
             .reduce(Curvature::zero, Curvature::merge)
     }
 
-    /// Adds the choices of `d` at `w`.
-    fn add(&mut self, d: &Discards, w: &[f64; FEATURES]) {
+    /// Adds the choices of `d` at `w`, each candidate's utility plus its offset (none where `offsets` is
+    /// empty).
+    fn add(&mut self, d: &Discards, offsets: &[f64], w: &[f64; FEATURES]) {
         let mut u = Vec::new();
-        for (cands, chosen) in d.each() {
+        for (cands, chosen, offsets) in d.each_offset(offsets) {
             u.clear();
-            u.extend(cands.iter().map(|c| c.utility(w)));
+            u.extend(cands.iter().enumerate().map(|(j, c)| c.utility(w) + offsets.get(j).unwrap_or(&0.0)));
             let z = log_sum_exp(&u);
             self.value += u[chosen] - z;
             // information = sum over candidates of p x x' less mean mean': the first term sparse (a candidate
@@ -118,8 +120,33 @@ impl Curvature {
     }
 }
 
-/// The log-likelihood of `data` at `w`, with its derivatives, as Newton's method reads it.
-fn curvature(data: &[&Discards], w: &[f64]) -> newton::Curvature {
+/// A seat's choices, and each candidate's offset: the part of its utility no coefficient weighs (none where
+/// empty; a network's log-probability of the candidate where the coefficients are refitted over a network:
+/// [`super::refit`]).
+pub(super) trait Seat: Sync {
+    fn parts(&self) -> (&Discards, &[f64]);
+}
+
+impl Seat for &Discards {
+    fn parts(&self) -> (&Discards, &[f64]) {
+        (self, &[])
+    }
+}
+
+impl Seat for (&Discards, Vec<f64>) {
+    fn parts(&self) -> (&Discards, &[f64]) {
+        (self.0, &self.1)
+    }
+}
+
+impl Seat for (&Discards, &[f64]) {
+    fn parts(&self) -> (&Discards, &[f64]) {
+        *self
+    }
+}
+
+/// The log-likelihood of `data`'s seats at `w`, with its derivatives, as Newton's method reads it.
+pub(super) fn curvature<T: Seat>(data: &[T], w: &[f64]) -> newton::Curvature {
     let c = Curvature::of(data, w.try_into().expect("a coefficient a feature"));
     newton::Curvature { value: c.value, gradient: c.gradient.to_vec(), information: c.information }
 }

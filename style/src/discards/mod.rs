@@ -24,6 +24,7 @@
 
 mod fit;
 mod personal;
+mod refit;
 #[cfg(test)]
 mod testing;
 mod tilt;
@@ -38,7 +39,8 @@ use crate::played::Played;
 
 pub use fit::{distinct_from, distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
 pub(crate) use personal::Paired;
-pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains};
+pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains, TestSeat};
+pub use refit::{Refit, RefitCoefficient, Refitted};
 pub use tilt::{tilt, Tilting};
 
 /// The database's file of fitted coefficients.
@@ -266,6 +268,15 @@ impl Discards {
     /// How many of the choices the most probable candidate under `w` is the one chosen (ties: the first).
     pub fn hits(&self, w: &Coefficients) -> usize {
         self.each().filter(|(cands, chosen)| first_best(cands.iter().map(|c| c.utility(&w.0))) == *chosen).count()
+    }
+
+    /// Each choice with its candidates' slice of `offsets` (one number a candidate in the order they are held,
+    /// or none: every slice empty).
+    fn each_offset<'a>(&'a self, offsets: &'a [f64]) -> impl Iterator<Item = (&'a [Candidate], usize, &'a [f64])> {
+        self.choices.iter().map(move |c| {
+            let (at, len) = (c.start as usize, usize::from(c.len));
+            (&self.candidates[at..at + len], usize::from(c.chosen), offsets.get(at..at + len).unwrap_or(&[]))
+        })
     }
 
     /// Log-likelihood of the choices under `w`.

@@ -5,6 +5,7 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
+use super::refit::Refitted;
 use super::{first_best, log_sum_exp, Coefficients, DiscardModel, Discards};
 
 /// A player's own coefficients against everyone's on the player's unseen choices: the discard model as a
@@ -134,41 +135,55 @@ impl DiscardModel {
     /// counted.
     pub fn network_gains<'a>(
         &self,
-        tested: impl IntoIterator<Item = (&'a str, Vec<(&'a Discards, [&'a NetworkSeat; 2])>)>,
+        tested: impl IntoIterator<Item = (&'a str, Vec<TestSeat<'a>>)>,
         vectors: bool,
         min_test_games: usize,
     ) -> Option<NetworkGains> {
         self.everyone.as_ref()?;
-        let (mut misaligned_seats, mut positions, mut covered) = (0, 0, 0);
-        let mut players = Vec::new();
-        for (p, seats) in tested {
-            let (Some(own), Some(delta)) = (self.players.get(p), self.difference(p)) else { continue };
-            let mut sum = Tilted::default();
-            let mut games = 0;
-            for (d, [global, base]) in seats {
-                match d.tilted(global, base, &delta) {
-                    Some(t) => {
-                        sum.add(&t);
-                        games += 1;
-                    }
-                    None => misaligned_seats += 1,
+        let delta = |p: &str| Some((self.players.get(p)?.choices, self.difference(p)?));
+        Some(judged_tilts(tested, delta, vectors, min_test_games))
+    }
+}
+
+/// The network tilted by each player's `delta` (the player's profile choices and coefficients to tilt by; none:
+/// the player is not judged) against the network as it is, on the player's unseen positions
+/// ([`DiscardModel::network_gains`]).
+pub(super) fn judged_tilts<'a>(
+    tested: impl IntoIterator<Item = (&'a str, Vec<TestSeat<'a>>)>,
+    delta: impl Fn(&str) -> Option<(u64, Coefficients)>,
+    vectors: bool,
+    min_test_games: usize,
+) -> NetworkGains {
+    let (mut misaligned_seats, mut positions, mut covered) = (0, 0, 0);
+    let mut players = Vec::new();
+    for (p, seats) in tested {
+        let Some((profile_choices, delta)) = delta(p) else { continue };
+        let mut sum = Tilted::default();
+        let mut games = 0;
+        for (d, [global, base]) in seats {
+            match d.tilted(global, base, &delta) {
+                Some(t) => {
+                    sum.add(&t);
+                    games += 1;
                 }
+                None => misaligned_seats += 1,
             }
-            if sum.hits.decisions == 0 {
-                continue;
-            }
-            if games >= min_test_games {
-                (positions, covered) = (positions + sum.hits.decisions, covered + sum.covered);
-            }
-            let log_likelihood_gain = sum.log_likelihood_gain / sum.hits.decisions as f64;
-            players.push(sum.hits.gain(p, own.choices, games, log_likelihood_gain));
         }
-        Some(NetworkGains {
-            vectors,
-            covered: covered as f64 / positions.max(1) as f64,
-            misaligned_seats,
-            gains: PersonalGains::judge(players, min_test_games),
-        })
+        if sum.hits.decisions == 0 {
+            continue;
+        }
+        if games >= min_test_games {
+            (positions, covered) = (positions + sum.hits.decisions, covered + sum.covered);
+        }
+        let log_likelihood_gain = sum.log_likelihood_gain / sum.hits.decisions as f64;
+        players.push(sum.hits.gain(p, profile_choices, games, log_likelihood_gain));
+    }
+    NetworkGains {
+        vectors,
+        refit: None,
+        covered: covered as f64 / positions.max(1) as f64,
+        misaligned_seats,
+        gains: PersonalGains::judge(players, min_test_games),
     }
 }
 
@@ -190,6 +205,10 @@ impl PersonalGains {
 /// illegal kind -1e9 or below) and the kind discarded.
 pub type NetworkSeat = [([f32; 34], u8)];
 
+/// A test seat's choices with the global network's reading of it and the reading a tilt is added to (the same,
+/// or the network with the player's own vector).
+pub type TestSeat<'a> = (&'a Discards, [&'a NetworkSeat; 2]);
+
 /// Each seat's [`NetworkSeat`], by (game id, seat).
 pub type NetworkSeats = std::collections::HashMap<(i64, u8), Vec<([f32; 34], u8)>>;
 
@@ -200,6 +219,10 @@ pub struct NetworkGains {
     /// Whether the tilt is added to the network with each player's own vector (a `--player-vectors` run, judged
     /// against its row for everyone), not to the global network itself.
     pub vectors: bool,
+    /// Where the coefficients tilted by are the players' refitted over cross-fitted networks
+    /// ([`super::refit`]), not the database's: what the refit read and found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refit: Option<Refitted>,
     /// The share of the judged players' test positions the discard model has a choice at (at the others the
     /// tilted network is the network).
     pub covered: f64,
@@ -212,9 +235,13 @@ pub struct NetworkGains {
 impl NetworkGains {
     /// The personal model judged, in words.
     pub fn model(&self) -> &'static str {
-        match self.vectors {
-            false => "the global network tilted by each player's discard coefficients less everyone's",
-            true => {
+        match (self.vectors, self.refit.is_some()) {
+            (_, true) => {
+                "the global network tilted by each player's discard coefficients refitted over cross-fitted \
+                 networks, less everyone's"
+            }
+            (false, false) => "the global network tilted by each player's discard coefficients less everyone's",
+            (true, false) => {
                 "the network with each player's own vector tilted by the player's discard coefficients less \
                      everyone's"
             }
@@ -232,7 +259,7 @@ impl NetworkGains {
 
 /// Below this log-probability a candidate counts as this (a network's probability of a held kind underflowing
 /// to 0 leaves a finite log-likelihood).
-const LOG_FLOOR: f64 = -50.0;
+pub(super) const LOG_FLOOR: f64 = -50.0;
 
 /// The first choices of a personal model and of everyone's on the same decisions: how many each got right, and
 /// how many only one of them did.

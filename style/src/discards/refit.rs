@@ -1,0 +1,206 @@
+//! The players' discard coefficients refitted over a network (issue 50's personal models): a player's choices
+//! modelled as the network's log-probability of each candidate plus the candidate's utility under the player's
+//! coefficients, so that the coefficients say only what the network does not already know of the player. The
+//! network read at a profile position must not have trained on it (it would have learnt the player's choice
+//! there and leave the coefficients nothing), so each profile seat is read by one of several networks, each
+//! trained on a fold of the profile games, that did not train on its game (cross-fitting; `haifu train --fold`).
+//! Everyone's refitted coefficients (what the fold networks miss of every player) are fitted on all the read
+//! seats; each player's around them under the players' spread, estimated from the players as the discard
+//! model's are ([`crate::newton::fit_players`]); a test position is then tilted by the player's less everyone's.
+
+use hashbrown::HashMap;
+use serde::Serialize;
+
+use super::fit::{curvature, Coefficients};
+use super::personal::{judged_tilts, NetworkGains, NetworkSeat, TestSeat, LOG_FLOOR};
+use super::{feature_name, Discards, FEATURES, PRIOR_SD};
+use crate::newton::{fit_players, most_probable};
+
+/// Precision of the weak prior everyone's refitted coefficients get (the discard model's everyone's).
+const EVERYONE_PRECISION: f64 = 1.0;
+
+/// The coefficients refitted over a network's readings: everyone's and each player's (with the choices fitted
+/// on).
+#[derive(Clone, Debug, Default)]
+pub struct Refit {
+    everyone: Coefficients,
+    players: HashMap<String, (u64, Coefficients)>,
+    /// What was fitted on: for the report.
+    pub summary: Refitted,
+}
+
+/// What a refit read and found, as `style accuracy --cross-fit` reports it.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Refitted {
+    /// The fold networks the profile seats were read by.
+    pub networks: usize,
+    /// Profile seats read by a network that did not train on their game, and fitted on.
+    pub seats: usize,
+    /// Their choices.
+    pub choices: u64,
+    /// Profile seats no network could read without having trained on their game: left out.
+    pub unread_seats: usize,
+    /// Profile seats whose choices did not match the network's positions: left out.
+    pub misaligned_seats: usize,
+    /// Each coefficient: everyone's refitted (what the fold networks miss of every player), and the players'
+    /// spread around it.
+    pub coefficients: Vec<RefitCoefficient>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RefitCoefficient {
+    pub feature: String,
+    pub everyone: f64,
+    pub spread: f64,
+}
+
+/// A seat's choices with each candidate's offset ([`offsets`]).
+type Offsetted<'a> = (&'a Discards, Vec<f64>);
+
+/// Each candidate's offset at the seat's choices: the network's log-probability of its kind at the choice's
+/// position; `None` where a choice has no position or another kind was discarded there.
+pub fn offsets(d: &Discards, reading: &NetworkSeat) -> Option<Vec<f64>> {
+    let mut out = Vec::with_capacity(d.candidates.len());
+    for c in &d.choices {
+        let (log_probs, label) = reading.get(usize::from(c.at))?;
+        let cands = &d.candidates[c.start as usize..][..usize::from(c.len)];
+        if cands[usize::from(c.chosen)].kind() != usize::from(*label) || out.len() != c.start as usize {
+            return None;
+        }
+        out.extend(cands.iter().map(|k| f64::from(log_probs[k.kind()]).max(LOG_FLOOR)));
+    }
+    Some(out)
+}
+
+impl Refit {
+    /// Refits everyone's and each player's coefficients over their profile seats as read (`players`: a player and
+    /// each seat's choices with a network's reading of them by a network that did not train on the game;
+    /// `unread_seats`: the seats none could read, counted).
+    pub fn fit(players: &[(&str, Vec<(&Discards, &NetworkSeat)>)], networks: usize, unread_seats: usize) -> Refit {
+        let mut misaligned_seats = 0;
+        let seats: Vec<(&str, Vec<Offsetted>)> = players
+            .iter()
+            .map(|(p, seats)| {
+                let read: Vec<Offsetted> = seats.iter().filter_map(|&(d, r)| offsets(d, r).map(|o| (d, o))).collect();
+                misaligned_seats += seats.len() - read.len();
+                (*p, read)
+            })
+            .collect();
+        let all: Vec<(&Discards, &[f64])> =
+            seats.iter().flat_map(|(_, s)| s).map(|(d, o)| (*d, o.as_slice())).collect();
+        let weak = [EVERYONE_PRECISION; FEATURES];
+        let everyone = most_probable(&[0.0; FEATURES], &weak, &[0.0; FEATURES], |w| curvature(&all, w)).mean;
+        let (spread, fits) = fit_players(&everyone, PRIOR_SD, &seats, |(_, s), w| curvature(s, w));
+        let array = |v: &[f64]| <[f64; FEATURES]>::try_from(v).expect("a coefficient a feature");
+        let summary = Refitted {
+            networks,
+            seats: all.len(),
+            choices: all.iter().map(|(d, _)| d.len() as u64).sum(),
+            unread_seats,
+            misaligned_seats,
+            coefficients: (0..FEATURES)
+                .map(|i| RefitCoefficient { feature: feature_name(i), everyone: everyone[i], spread: spread[i] })
+                .collect(),
+        };
+        let players = seats
+            .iter()
+            .zip(fits)
+            .map(|((p, s), f)| {
+                (p.to_string(), (s.iter().map(|(d, _)| d.len() as u64).sum(), Coefficients(array(&f.mean))))
+            })
+            .collect();
+        Refit { everyone: Coefficients(array(&everyone)), players, summary }
+    }
+
+    /// A player's refitted coefficients less everyone's refitted ones.
+    pub fn difference(&self, player: &str) -> Option<Coefficients> {
+        let (_, own) = self.players.get(player)?;
+        Some(Coefficients(std::array::from_fn(|i| own.0[i] - self.everyone.0[i])))
+    }
+
+    /// The global network tilted by each player's refitted coefficients less everyone's, against the network
+    /// as it is, on the player's unseen positions (as [`super::DiscardModel::network_gains`] judges the
+    /// database's coefficients).
+    pub fn network_gains<'a>(
+        &self,
+        tested: impl IntoIterator<Item = (&'a str, Vec<TestSeat<'a>>)>,
+        min_test_games: usize,
+    ) -> NetworkGains {
+        let delta = |p: &str| Some((self.players.get(p)?.0, self.difference(p)?));
+        let mut gains = judged_tilts(tested, delta, false, min_test_games);
+        gains.refit = Some(self.summary.clone());
+        gains
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::Draw;
+    use super::super::DiscardModel;
+    use super::*;
+
+    /// A network's reading of a seat whose candidates it scores with coefficients `w`.
+    fn reading(d: &Discards, w: &[f64; FEATURES]) -> Vec<([f32; 34], u8)> {
+        d.each()
+            .map(|(cands, chosen)| {
+                let u: Vec<f64> = cands.iter().map(|c| c.utility(w)).collect();
+                let z = super::super::log_sum_exp(&u);
+                let mut lp = [-1e9f32; 34];
+                cands.iter().zip(&u).for_each(|(c, x)| lp[c.kind()] = (x - z) as f32);
+                (lp, cands[chosen].kind() as u8)
+            })
+            .collect()
+    }
+
+    /// Refitted over a network that knows only everyone's coefficients, a player who differs keeps the
+    /// difference and one who does not gets none; over a network that knows the player already, the refit
+    /// leaves the player nothing, where the database's coefficients (fitted without the network) still differ.
+    #[test]
+    fn a_refit_holds_only_what_the_network_misses_of_the_player() {
+        let mut draw = Draw { state: 3 };
+        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
+        let mut common = [0.0; FEATURES];
+        common[..6].copy_from_slice(&[1.0, -1.0, 0.5, 0.0, -0.5, 0.3]);
+        let mut odd = common;
+        (odd[0], odd[1]) = (-1.0, 1.0);
+        let (p, q) = (draw(4_000, &odd), draw(4_000, &common));
+        let database = DiscardModel::fit(&[&draw(20_000, &common), &p], &[("p", vec![&p]), ("q", vec![&q])]);
+        let dp = database.difference("p").unwrap();
+        assert!(dp.0[0] < -1.4 && dp.0[1] > 1.4, "{dp:?}");
+
+        let (np, nq) = (reading(&p, &common), reading(&q, &common));
+        let refit = Refit::fit(&[("p", vec![(&p, np.as_slice())]), ("q", vec![(&q, nq.as_slice())])], 2, 3);
+        let (rp, rq) = (refit.difference("p").unwrap(), refit.difference("q").unwrap());
+        // the network misses p's difference from q: the refit holds it, and nothing else (everyone's refitted,
+        // of the two players pooled, lies between them)
+        let apart: Vec<f64> = (0..FEATURES).map(|i| rp.0[i] - rq.0[i]).collect();
+        assert!(apart[0] < -1.5 && apart[1] > 1.5, "{apart:?}");
+        assert!(apart[2..].iter().all(|x| x.abs() < 0.2), "{apart:?}");
+        assert_eq!((refit.summary.seats, refit.summary.choices, refit.summary.unread_seats), (2, 8_000, 3));
+        assert_eq!((refit.summary.networks, refit.summary.misaligned_seats), (2, 0));
+
+        // a network that reads p as p plays: nothing left for p's coefficients to add
+        let knows = reading(&p, &odd);
+        let refit = Refit::fit(&[("p", vec![(&p, knows.as_slice())]), ("q", vec![(&q, nq.as_slice())])], 2, 0);
+        for p in ["p", "q"] {
+            let r = refit.difference(p).unwrap();
+            assert!(r.0.iter().all(|x| x.abs() < 0.2), "{p}: {r:?}");
+        }
+    }
+
+    /// A seat whose reading names another kind discarded, or has fewer positions than its choices, is left out
+    /// and counted.
+    #[test]
+    fn a_reading_of_other_positions_is_left_out() {
+        let mut draw = Draw { state: 9 };
+        let w = [0.0; FEATURES];
+        let p = draw.choices(50, 4, &[0, 1], false, &w);
+        let right = reading(&p, &w);
+        let mut wrong = right.clone();
+        wrong[7].1 = (wrong[7].1 + 1) % 4;
+        assert_eq!(offsets(&p, &right).map(|o| o.len()), Some(200));
+        assert!(offsets(&p, &wrong).is_none() && offsets(&p, &right[..49]).is_none());
+        let refit = Refit::fit(&[("p", vec![(&p, right.as_slice()), (&p, wrong.as_slice())])], 2, 0);
+        assert_eq!((refit.summary.seats, refit.summary.misaligned_seats), (1, 1));
+    }
+}

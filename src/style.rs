@@ -821,7 +821,7 @@ fn print_personals(r: &haifu_style::accuracy::AccuracyReport) {
         );
         print_personal(p);
     }
-    for n in r.personal_network.iter().chain(&r.personal_network_refit) {
+    for n in r.personal_network.iter().chain(&r.personal_network_refit).chain(&r.global_network_refit) {
         if let Some(f) = &n.refit {
             println!(
                 "refitted over {} cross-fitted networks: {} profile seats ({} choices) read by a network that did not \

@@ -461,6 +461,10 @@ fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
     let players = judged["players"].as_u64().unwrap();
     assert!(players >= 6 && judged["better"].as_u64().unwrap() + 1 >= players, "{judged}");
     assert!(judged["mean_gain_points"].as_f64().unwrap() > 3.0, "{judged}");
+    assert_eq!(
+        (&r["tilt"], &refit["global_network_refit"]["tilt"]),
+        (&serde_json::json!("refitted"), &serde_json::json!("everyone_refitted"))
+    );
     assert_eq!(refit["personal_network"]["gains"]["judged"], tilted["personal_network"]["gains"]["judged"]);
     // a network that trained on every profile game reads none of them
     let refused = haifu(&[&args[..], &["--network", global, "--cross-fit", global]].concat());

@@ -450,10 +450,12 @@ pub fn accuracy_page(r: &haifu_style::accuracy::AccuracyReport, db: &str, datase
         );
         page.push(Block::Table(personal_table("personal_choices", &what, p)));
     }
-    for (name, n) in [("personal_network", &r.personal_network), ("personal_network_refit", &r.personal_network_refit)]
-        .into_iter()
-        .filter_map(|(name, n)| n.as_ref().map(|n| (name, n)))
-    {
+    let networks = [
+        ("personal_network", &r.personal_network),
+        ("personal_network_refit", &r.personal_network_refit),
+        ("global_network_refit", &r.global_network_refit),
+    ];
+    for (name, n) in networks.into_iter().filter_map(|(name, n)| n.as_ref().map(|n| (name, n))) {
         let tilted = format!("{}, against {}", capitalised(n.model()), n.against());
         let what = format!(
             "{tilted}, top-1 on the player's test positions (players with {}+ test games; the discard model has a \
@@ -635,17 +637,20 @@ pub fn accuracy_findings(r: &haifu_style::accuracy::AccuracyReport) -> Vec<Strin
             ));
         }
     }
+    fn network(
+        n: &Option<haifu_style::discards::NetworkGains>,
+    ) -> (String, &'static str, Option<&haifu_style::discards::PersonalGains>) {
+        match n {
+            Some(n) => (capitalised(n.model()), n.against(), Some(&n.gains)),
+            None => (String::new(), "", None),
+        }
+    }
     let personal = [
         ("Each player's own discard model".to_string(), "everyone's", r.personal.as_ref()),
         ("Each player's own choice model".to_string(), "everyone's", r.personal_choices.as_ref()),
-        match &r.personal_network {
-            Some(n) => (capitalised(n.model()), n.against(), Some(&n.gains)),
-            None => (String::new(), "", None),
-        },
-        match &r.personal_network_refit {
-            Some(n) => (capitalised(n.model()), n.against(), Some(&n.gains)),
-            None => (String::new(), "", None),
-        },
+        network(&r.personal_network),
+        network(&r.personal_network_refit),
+        network(&r.global_network_refit),
     ];
     for (what, against, g) in personal.into_iter().filter_map(|(w, a, g)| g.map(|g| (w, a, &g.judged))) {
         if g.players == 0 {

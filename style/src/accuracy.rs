@@ -155,10 +155,14 @@ pub struct AccuracyReport {
     /// The discard model as the personal part of a network (`--network RUN`): the global network tilted by each
     /// player's coefficients less everyone's, against the network as it is, on the player's test positions.
     pub personal_network: Option<NetworkGains>,
-    /// The same network tilted by each player's coefficients refitted over cross-fitted networks (`--cross-fit`)
-    /// less everyone's refitted, against the network as it is, on the same test positions.
+    /// The same network tilted by each player's coefficients refitted over cross-fitted networks (`--cross-fit`),
+    /// against it tilted by everyone's refitted coefficients, on the same test positions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub personal_network_refit: Option<NetworkGains>,
+    /// The same network tilted by everyone's refitted coefficients against the network as it is: what the refit
+    /// adds for every player (a global model, no personal one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub global_network_refit: Option<NetworkGains>,
 }
 
 /// The players whose personal model is judged have this many test games or more (the criterion: games
@@ -540,9 +544,9 @@ pub fn measure(
         let offers = |p: &str| db.choices.get(p).map_or(0, |c| c.summed(|_| true).offered);
         m.personal_gains(tested, offers, JUDGED_TEST_GAMES)
     });
-    let (personal_network, personal_network_refit) = match networks.global {
+    let (personal_network, [personal_network_refit, global_network_refit]) = match networks.global {
         Some(n) => tilted_gains(db, n, &networks.cross_fit, &seats, &read)?,
-        None => (None, None),
+        None => (None, [None, None]),
     };
     let overlap = match db.meta.sample {
         Some(_) => Vec::new(),
@@ -559,6 +563,7 @@ pub fn measure(
         personal_choices,
         personal_network,
         personal_network_refit,
+        global_network_refit,
     })
 }
 
@@ -571,7 +576,7 @@ fn tilted_gains(
     folds: &[&dyn GlobalNetwork],
     seats: &HashMap<String, Vec<Observed>>,
     read: &Games,
-) -> Result<(Option<NetworkGains>, Option<NetworkGains>)> {
+) -> Result<(Option<NetworkGains>, [Option<NetworkGains>; 2])> {
     let all: Vec<(i64, u8)> = seats.values().flatten().flat_map(|o| o.seats.iter().copied()).collect();
     let tested: Vec<i64> = read.test.iter().map(|&i| read.games[i].game_id).collect();
     let readings = n.of_seats(&all, &tested)?;
@@ -579,11 +584,11 @@ fn tilted_gains(
     let tested_by = |base| tested_seats(seats, &readings.global, base);
     let gains = db.discards.network_gains(tested_by(base), readings.own.is_some(), JUDGED_TEST_GAMES);
     if folds.is_empty() {
-        return Ok((gains, None));
+        return Ok((gains, [None, None]));
     }
     // the refit tilts the global network itself (for a vectors run, its row for everyone)
     let refit = refit(db, folds, read, &tested)?;
-    Ok((gains, Some(refit.network_gains(tested_by(&readings.global), JUDGED_TEST_GAMES))))
+    Ok((gains, refit.network_gains(&tested_by(&readings.global), JUDGED_TEST_GAMES).map(Some)))
 }
 
 /// Each player's test seats with the global network's reading and the reading a tilt is added to.

@@ -39,7 +39,7 @@ use crate::played::Played;
 
 pub use fit::{distinct_from, distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
 pub(crate) use personal::Paired;
-pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains, TestSeat};
+pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains, TestSeat, Tilt};
 pub use refit::{Refit, RefitCoefficient, Refitted};
 pub use tilt::{tilt, Tilting};
 

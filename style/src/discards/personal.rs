@@ -140,18 +140,19 @@ impl DiscardModel {
         min_test_games: usize,
     ) -> Option<NetworkGains> {
         self.everyone.as_ref()?;
-        let delta = |p: &str| Some((self.players.get(p)?.choices, self.difference(p)?));
-        Some(judged_tilts(tested, delta, vectors, min_test_games))
+        let delta = |p: &str| Some((self.players.get(p)?.choices, [Coefficients::default(), self.difference(p)?]));
+        Some(judged_tilts(tested, delta, vectors, Tilt::Database, min_test_games))
     }
 }
 
-/// The network tilted by each player's `delta` (the player's profile choices and coefficients to tilt by; none:
-/// the player is not judged) against the network as it is, on the player's unseen positions
-/// ([`DiscardModel::network_gains`]).
+/// The network tilted by each player's `delta` (the player's profile choices, and the coefficients to tilt the
+/// network judged against and the personal model's reading by; none: the player is not judged), on the player's
+/// unseen positions ([`DiscardModel::network_gains`]).
 pub(super) fn judged_tilts<'a>(
     tested: impl IntoIterator<Item = (&'a str, Vec<TestSeat<'a>>)>,
-    delta: impl Fn(&str) -> Option<(u64, Coefficients)>,
+    delta: impl Fn(&str) -> Option<(u64, [Coefficients; 2])>,
     vectors: bool,
+    tilt: Tilt,
     min_test_games: usize,
 ) -> NetworkGains {
     let (mut misaligned_seats, mut positions, mut covered) = (0, 0, 0);
@@ -180,6 +181,7 @@ pub(super) fn judged_tilts<'a>(
     }
     NetworkGains {
         vectors,
+        tilt,
         refit: None,
         covered: covered as f64 / positions.max(1) as f64,
         misaligned_seats,
@@ -219,8 +221,10 @@ pub struct NetworkGains {
     /// Whether the tilt is added to the network with each player's own vector (a `--player-vectors` run, judged
     /// against its row for everyone), not to the global network itself.
     pub vectors: bool,
-    /// Where the coefficients tilted by are the players' refitted over cross-fitted networks
-    /// ([`super::refit`]), not the database's: what the refit read and found.
+    /// Which coefficients tilt the network, and what it is judged against.
+    pub tilt: Tilt,
+    /// Where the coefficients tilted by are refitted over cross-fitted networks ([`super::refit`]), not the
+    /// database's: what the refit read and found.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refit: Option<Refitted>,
     /// The share of the judged players' test positions the discard model has a choice at (at the others the
@@ -232,16 +236,35 @@ pub struct NetworkGains {
     pub gains: PersonalGains,
 }
 
+/// Which coefficients tilt a network, and against what it is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tilt {
+    /// The database's: each player's coefficients less everyone's, against the network as it is.
+    Database,
+    /// Refitted over cross-fitted networks: each player's refitted coefficients, against the network tilted by
+    /// everyone's refitted ones (the best global model of the two).
+    Refitted,
+    /// Everyone's refitted coefficients, the same for every player, against the network as it is: what the 41
+    /// features fitted over the network add for everyone (no personal model).
+    EveryoneRefitted,
+}
+
 impl NetworkGains {
-    /// The personal model judged, in words.
+    /// The model judged, in words.
     pub fn model(&self) -> &'static str {
-        match (self.vectors, self.refit.is_some()) {
-            (_, true) => {
-                "the global network tilted by each player's discard coefficients refitted over cross-fitted \
-                 networks, less everyone's"
+        match (self.tilt, self.vectors) {
+            (Tilt::Refitted, _) => {
+                "the global network tilted by each player's discard coefficients refitted over cross-fitted networks"
             }
-            (false, false) => "the global network tilted by each player's discard coefficients less everyone's",
-            (true, false) => {
+            (Tilt::EveryoneRefitted, _) => {
+                "the global network tilted by everyone's discard coefficients refitted over cross-fitted networks \
+                 (the same for every player)"
+            }
+            (Tilt::Database, false) => {
+                "the global network tilted by each player's discard coefficients less everyone's"
+            }
+            (Tilt::Database, true) => {
                 "the network with each player's own vector tilted by the player's discard coefficients less \
                      everyone's"
             }
@@ -250,9 +273,10 @@ impl NetworkGains {
 
     /// What it is judged against, in words.
     pub fn against(&self) -> &'static str {
-        match self.vectors {
-            false => "the network as it is",
-            true => "its row for everyone",
+        match (self.tilt, self.vectors) {
+            (Tilt::Refitted, _) => "the network tilted by everyone's refitted coefficients",
+            (_, false) => "the network as it is",
+            (_, true) => "its row for everyone",
         }
     }
 }
@@ -346,10 +370,11 @@ impl Discards {
         }
     }
 
-    /// The seat's positions under the global network (`net`, in order) as it is, and under `base` (the same
-    /// positions) tilted by `delta` where a choice of the seat matches the position; `None` where one does not
-    /// (past the positions, another kind discarded) or the two readings differ in their positions.
-    fn tilted(&self, net: &NetworkSeat, base: &NetworkSeat, delta: &Coefficients) -> Option<Tilted> {
+    /// The seat's positions under the global network (`net`, in order) tilted by `against` (zero: as it is), and
+    /// under `base` (the same positions) tilted by `own`, where a choice of the seat matches the position; `None`
+    /// where one does not (past the positions, another kind discarded) or the two readings differ in their
+    /// positions.
+    fn tilted(&self, net: &NetworkSeat, base: &NetworkSeat, [against, own]: &[Coefficients; 2]) -> Option<Tilted> {
         if base.len() != net.len() || base.iter().zip(net).any(|(a, b)| a.1 != b.1) {
             return None;
         }
@@ -366,9 +391,9 @@ impl Discards {
             }
             covered[at] = true;
             global.clear();
-            global.extend(cands.iter().map(|k| floored(log_probs[k.kind()])));
+            global.extend(cands.iter().map(|k| floored(log_probs[k.kind()]) + k.utility(&against.0)));
             tilted.clear();
-            tilted.extend(cands.iter().map(|k| floored(base[at].0[k.kind()]) + k.utility(&delta.0)));
+            tilted.extend(cands.iter().map(|k| floored(base[at].0[k.kind()]) + k.utility(&own.0)));
             t.covered += 1;
             t.hits.count(first_best(tilted.iter().copied()) == chosen, first_best(global.iter().copied()) == chosen);
             t.log_likelihood_gain += (tilted[chosen] - log_sum_exp(&tilted)) - (global[chosen] - log_sum_exp(&global));

@@ -6,13 +6,14 @@
 //! trained on a fold of the profile games, that did not train on its game (cross-fitting; `haifu train --fold`).
 //! Everyone's refitted coefficients (what the fold networks miss of every player) are fitted on all the read
 //! seats; each player's around them under the players' spread, estimated from the players as the discard
-//! model's are ([`crate::newton::fit_players`]); a test position is then tilted by the player's less everyone's.
+//! model's are ([`crate::newton::fit_players`]). On a test position the network tilted by the player's refitted
+//! coefficients is judged against it tilted by everyone's: the global model the refit makes.
 
 use hashbrown::HashMap;
 use serde::Serialize;
 
 use super::fit::{curvature, Coefficients};
-use super::personal::{judged_tilts, NetworkGains, NetworkSeat, TestSeat, LOG_FLOOR};
+use super::personal::{judged_tilts, NetworkGains, NetworkSeat, TestSeat, Tilt, LOG_FLOOR};
 use super::{feature_name, Discards, FEATURES, PRIOR_SD};
 use crate::newton::{fit_players, most_probable};
 
@@ -118,18 +119,33 @@ impl Refit {
         Some(Coefficients(std::array::from_fn(|i| own.0[i] - self.everyone.0[i])))
     }
 
-    /// The global network tilted by each player's refitted coefficients less everyone's, against the network
-    /// as it is, on the player's unseen positions (as [`super::DiscardModel::network_gains`] judges the
-    /// database's coefficients).
+    /// On the players' unseen positions, the global network tilted by each player's refitted coefficients
+    /// against it tilted by everyone's refitted ones (the personal part), and tilted by everyone's against it
+    /// as it is (what the refit adds for every player), judged as [`super::DiscardModel::network_gains`] judges
+    /// the database's coefficients.
     pub fn network_gains<'a>(
         &self,
-        tested: impl IntoIterator<Item = (&'a str, Vec<TestSeat<'a>>)>,
+        tested: &[(&'a str, Vec<TestSeat<'a>>)],
         min_test_games: usize,
-    ) -> NetworkGains {
-        let delta = |p: &str| Some((self.players.get(p)?.0, self.difference(p)?));
-        let mut gains = judged_tilts(tested, delta, false, min_test_games);
-        gains.refit = Some(self.summary.clone());
-        gains
+    ) -> [NetworkGains; 2] {
+        let everyone = &self.everyone;
+        let judged = |tilt| {
+            let delta = |p: &str| {
+                let (n, own) = self.players.get(p)?;
+                Some((
+                    *n,
+                    if tilt == Tilt::Refitted {
+                        [everyone.clone(), own.clone()]
+                    } else {
+                        [Coefficients::default(), everyone.clone()]
+                    },
+                ))
+            };
+            let mut gains = judged_tilts(tested.iter().cloned(), delta, false, tilt, min_test_games);
+            gains.refit = Some(self.summary.clone());
+            gains
+        };
+        [judged(Tilt::Refitted), judged(Tilt::EveryoneRefitted)]
     }
 }
 
@@ -186,6 +202,38 @@ mod tests {
             let r = refit.difference(p).unwrap();
             assert!(r.0.iter().all(|x| x.abs() < 0.2), "{p}: {r:?}");
         }
+    }
+
+    /// Over a network that misses one coefficient every player shares, everyone's refit names the players'
+    /// unseen discards better for both players (a global correction), and each player's own refit, judged
+    /// against it, gains only for the player who differs.
+    #[test]
+    fn everyones_refit_is_judged_apart_from_the_players_own() {
+        let mut draw = Draw { state: 21 };
+        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
+        let mut common = [0.0; FEATURES];
+        common[..6].copy_from_slice(&[1.0, -1.0, 1.5, 0.0, -0.5, 0.3]);
+        let (mut odd, mut blind) = (common, common);
+        (odd[0], odd[1], blind[2]) = (-1.0, 1.0, 0.0);
+        // p differs; q and two others play as everyone
+        let profiles = [draw(4_000, &odd), draw(4_000, &common), draw(4_000, &common), draw(4_000, &common)];
+        let read: Vec<_> = profiles.iter().map(|d| reading(d, &blind)).collect();
+        let seats: Vec<(&str, Vec<(&Discards, &NetworkSeat)>)> = ["p", "q", "r", "s"]
+            .into_iter()
+            .zip(profiles.iter().zip(&read))
+            .map(|(n, (d, r))| (n, vec![(d, r.as_slice())]))
+            .collect();
+        let refit = Refit::fit(&seats, 2, 0);
+        let (tp, tq) = (draw(3_000, &odd), draw(3_000, &common));
+        let (rp, rq) = (reading(&tp, &blind), reading(&tq, &blind));
+        let tested = [("p", vec![(&tp, [rp.as_slice(); 2])]), ("q", vec![(&tq, [rq.as_slice(); 2])])];
+        let [personal, global] = refit.network_gains(&tested, 1);
+        assert_eq!((personal.tilt, global.tilt), (Tilt::Refitted, Tilt::EveryoneRefitted));
+        let gain = |g: &NetworkGains, i: usize| g.gains.players[i].log_likelihood_gain;
+        assert!(gain(&global, 0) > 0.08 && gain(&global, 1) > 0.08, "{:?}", global.gains.players);
+        // q gains against the network, not against everyone's refit
+        assert!(gain(&personal, 0) > 0.1 && gain(&personal, 1).abs() < 0.05, "{:?}", personal.gains.players);
+        assert!(personal.gains.players[0].gain_points > 3.0, "{:?}", personal.gains.players[0]);
     }
 
     /// A seat whose reading names another kind discarded, or has fewer positions than its choices, is left out

@@ -466,6 +466,15 @@ fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
         (&serde_json::json!("refitted"), &serde_json::json!("everyone_refitted"))
     );
     assert_eq!(refit["personal_network"]["gains"]["judged"], tilted["personal_network"]["gains"]["judged"]);
+    // the players ranked by the network tilted by each one's refitted coefficients: far above chance, beside
+    // every other method of the run (and absent from the run without --cross-fit)
+    for (row, plain) in refit["rows"].as_array().unwrap().iter().zip(tilted["rows"].as_array().unwrap()) {
+        let m = row["methods"].as_array().unwrap().iter().find(|m| m["method"] == "network_refit").unwrap();
+        assert!(m["top1"].as_f64().unwrap() >= 3.0 * row["chance_top1"].as_f64().unwrap(), "{m}");
+        assert!(row["places"].as_array().unwrap().iter().all(|p| p["network_refit"].as_u64().is_some()));
+        assert!(plain["methods"].as_array().unwrap().iter().all(|m| m["method"] != "network_refit"));
+        assert!(plain["places"].as_array().unwrap().iter().all(|p| p["network_refit"].is_null()));
+    }
     // a network that trained on every profile game reads none of them
     let refused = haifu(&[&args[..], &["--network", global, "--cross-fit", global]].concat());
     assert!(error(&refused).contains("trained on every profile game"), "{}", error(&refused));

@@ -75,7 +75,7 @@ pub struct Method {
 }
 
 /// The methods, in the order of a trial's places.
-pub const METHODS: [&str; 11] = [
+pub const METHODS: [&str; 12] = [
     "score",
     "sequences",
     "rates",
@@ -87,20 +87,29 @@ pub const METHODS: [&str; 11] = [
     "discards_baseline",
     "embedding",
     "player_vectors",
+    "network_refit",
 ];
 
 /// The embedding's place among [`METHODS`].
 const EMBEDDING: usize = 9;
 
 /// One trial: the right player's place by the whole score and by each method of [`METHODS`] alone (in JSON
-/// `place` for the whole score, then one key a method; `null` for the embedding and the player vectors where
-/// not given).
+/// `place` for the whole score, then one key a method; `null` for the embedding, the player vectors and the
+/// refit over the network where not given).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrialPlace {
     pub player: String,
     pub places: Places,
-    /// Whether the embedding and the player vectors were given.
-    pub given: (bool, bool),
+    /// Whether the embedding, the player vectors and the refit were given.
+    pub given: Given,
+}
+
+/// Which of the methods that need a network a measurement was given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Given {
+    pub embedding: bool,
+    pub player_vectors: bool,
+    pub network_refit: bool,
 }
 
 impl Serialize for TrialPlace {
@@ -110,8 +119,9 @@ impl Serialize for TrialPlace {
         m.serialize_entry("player", &self.player)?;
         for (i, (&method, &place)) in METHODS.iter().zip(&self.places).enumerate() {
             let shown = match method {
-                "embedding" => self.given.0,
-                "player_vectors" => self.given.1,
+                "embedding" => self.given.embedding,
+                "player_vectors" => self.given.player_vectors,
+                "network_refit" => self.given.network_refit,
                 _ => true,
             };
             m.serialize_entry(if i == 0 { "place" } else { method }, &shown.then_some(place))?;
@@ -310,9 +320,12 @@ pub trait PlayerVectors {
     ) -> Result<std::collections::HashMap<(i64, u8), Vec<f64>>>;
 }
 
+/// Each seat's (game id, seat) log-likelihood under each player, in the database's order.
+type BySeat = std::collections::HashMap<(i64, u8), Vec<f64>>;
+
 /// A trial's log-likelihood under each player: the sum over its seats (a seat the network has no position of
 /// adds nothing).
-fn summed(seats: &[(i64, u8)], by_seat: &std::collections::HashMap<(i64, u8), Vec<f64>>, players: usize) -> Vec<f64> {
+fn summed(seats: &[(i64, u8)], by_seat: &BySeat, players: usize) -> Vec<f64> {
     let mut sum = vec![0.0; players];
     for s in seats.iter().filter_map(|seat| by_seat.get(seat)) {
         sum.iter_mut().zip(s).for_each(|(a, b)| *a += b);
@@ -390,7 +403,7 @@ struct Rankers<'a> {
 impl Rankers<'_> {
     /// The right player's place by each method, given the trial's sequences' log-likelihoods and its personal
     /// networks' (where given).
-    fn place(&self, (p, o, games): &Trial<'_>, sequences: &[f64], vectors: Option<&[f64]>) -> Places {
+    fn place(&self, (p, o, games): &Trial<'_>, sequences: &[f64], networks: [Option<&[f64]>; 2]) -> Places {
         let scores = self.scorer.rank_given(o, sequences);
         let Some(me) = scores.iter().position(|s| s.player == *p) else { return [usize::MAX; METHODS.len()] };
         let parts = PARTS.map(|f| place_among(scores.iter().map(f), me));
@@ -411,8 +424,21 @@ impl Rankers<'_> {
             _ => usize::MAX,
         };
         let [score, sequences, rates, habits, choices, discards, decisions] = parts;
-        let vectors = vectors.map_or(usize::MAX, |ll| place_of(&self.lda.players, p, ll));
-        [score, sequences, rates, habits, choices, discards, decisions, baseline, discards_baseline, embedding, vectors]
+        let [vectors, refit] = networks.map(|ll| ll.map_or(usize::MAX, |ll| place_of(&self.lda.players, p, ll)));
+        [
+            score,
+            sequences,
+            rates,
+            habits,
+            choices,
+            discards,
+            decisions,
+            baseline,
+            discards_baseline,
+            embedding,
+            vectors,
+            refit,
+        ]
     }
 }
 
@@ -423,9 +449,9 @@ fn row_of(
     n_players: f64,
     trials: &[Trial<'_>],
     places: &[Places],
-    given: [bool; 3],
+    given: Given,
+    choices: bool,
 ) -> Accuracy {
-    let [embeds, vectors, choices] = given;
     let n = places.len().max(1) as f64;
     let share = |i: usize, top: usize| places.iter().filter(|p| p[i] <= top).count() as f64 / n;
     let hits = |i: usize| places.iter().filter(|p| p[i] == 1).count() as u64;
@@ -433,8 +459,9 @@ fn row_of(
     let mean_place = |i: usize| places.iter().map(|p| p[i] as f64).sum::<f64>() / n;
     let methods = (0..METHODS.len())
         .filter(|&i| match METHODS[i] {
-            "embedding" => embeds,
-            "player_vectors" => vectors,
+            "embedding" => given.embedding,
+            "player_vectors" => given.player_vectors,
+            "network_refit" => given.network_refit,
             // without the choices' counts the choices have nothing to rank by, and `decisions` is `discards`
             "choices" | "decisions" => choices,
             _ => true,
@@ -464,13 +491,13 @@ fn row_of(
         choices_only: [share(4, 1), share(4, 5)],
         baseline: [share(7, 1), share(7, 5)],
         baseline_top1_interval: interval(7),
-        embedding: embeds.then(|| [share(EMBEDDING, 1), share(EMBEDDING, 5)]),
-        embedding_top1_interval: embeds.then(|| interval(EMBEDDING)),
+        embedding: given.embedding.then(|| [share(EMBEDDING, 1), share(EMBEDDING, 5)]),
+        embedding_top1_interval: given.embedding.then(|| interval(EMBEDDING)),
         methods,
         places: trials
             .iter()
             .zip(places)
-            .map(|((p, _, _), &places)| TrialPlace { player: p.to_string(), places, given: (embeds, vectors) })
+            .map(|((p, _, _), &places)| TrialPlace { player: p.to_string(), places, given })
             .collect(),
     }
 }
@@ -513,6 +540,13 @@ pub fn measure(
         }
         None => None,
     };
+    // the global network's readings of the test seats and the refit over the folds, once, for the personal
+    // models and for ranking the players by the refit
+    let network = match networks.global {
+        Some(n) => Some(read_network(db, n, &networks.cross_fit, &seats, &read)?),
+        None => None,
+    };
+    let by_refit = network.as_ref().and_then(|n| n.by_seat(db, &seats));
     let rankers = Rankers { scorer, lda: fit_baseline(db, &read)?, centroids: embedded.as_ref().map(|e| &e.0) };
     let started = Instant::now();
     let mut scored_games = 0usize;
@@ -526,16 +560,22 @@ pub fn measure(
         // every trial's sequences against every table in one call, then the right player's place by each method
         let sequences =
             likelihoods.of_trials(&trials.iter().map(|(_, o, _)| o.sequences.as_slice()).collect::<Vec<_>>())?;
-        let vectors: Option<Vec<Vec<f64>>> =
-            by_seat.as_ref().map(|b| trials.iter().map(|(_, o, _)| summed(&o.seats, b, db.profiles.len())).collect());
+        let sum = |by: &Option<BySeat>| -> Option<Vec<Vec<f64>>> {
+            by.as_ref().map(|b| trials.iter().map(|(_, o, _)| summed(&o.seats, b, db.profiles.len())).collect())
+        };
+        let (vectors, refit) = (sum(&by_seat), sum(&by_refit));
         let places: Vec<Places> = (0..trials.len())
             .into_par_iter()
-            .map(|i| rankers.place(&trials[i], &sequences[i], vectors.as_ref().map(|v| v[i].as_slice())))
+            .map(|i| {
+                let networks = [&vectors, &refit].map(|v| v.as_ref().map(|v| v[i].as_slice()));
+                rankers.place(&trials[i], &sequences[i], networks)
+            })
             .collect();
         scored_games += trials.len() * k;
         let players = seats.values().filter(|o| o.len() >= k).count();
-        let given = [embedded.is_some(), vectors.is_some(), db.choice_model.is_some()];
-        rows.push(row_of(k, players, db.profiles.len() as f64, &trials, &places, given));
+        let given =
+            Given { embedding: embedded.is_some(), player_vectors: vectors.is_some(), network_refit: refit.is_some() };
+        rows.push(row_of(k, players, db.profiles.len() as f64, &trials, &places, given, db.choice_model.is_some()));
     }
     let tested = seats.iter().map(|(p, obs)| (p.as_str(), obs.iter().map(|o| &o.discards).collect()));
     let personal = db.discards.personal_gains(tested, JUDGED_TEST_GAMES);
@@ -544,8 +584,8 @@ pub fn measure(
         let offers = |p: &str| db.choices.get(p).map_or(0, |c| c.summed(|_| true).offered);
         m.personal_gains(tested, offers, JUDGED_TEST_GAMES)
     });
-    let (personal_network, [personal_network_refit, global_network_refit]) = match networks.global {
-        Some(n) => tilted_gains(db, n, &networks.cross_fit, &seats, &read)?,
+    let (personal_network, [personal_network_refit, global_network_refit]) = match &network {
+        Some(n) => n.gains(db, &seats),
         None => (None, [None, None]),
     };
     let overlap = match db.meta.sample {
@@ -567,28 +607,62 @@ pub fn measure(
     })
 }
 
-/// The global network `n` tilted by each profiled player's discard coefficients against the network as it is,
-/// on every test seat of the players; and where `folds` are given, tilted by the coefficients refitted over them
-/// ([`refit`]).
-fn tilted_gains(
+/// The global network of `--network` as the personal models and the refit's ranking read it: its readings of
+/// the test seats, and the players' coefficients refitted over the `--cross-fit` folds where given.
+struct NetworkRead {
+    readings: NetworkReadings,
+    refit: Option<Refit>,
+}
+
+/// Reads the test seats with `n`, and refits the players' coefficients over `folds` ([`refit`]).
+fn read_network(
     db: &StyleDb,
     n: &dyn GlobalNetwork,
     folds: &[&dyn GlobalNetwork],
     seats: &HashMap<String, Vec<Observed>>,
     read: &Games,
-) -> Result<(Option<NetworkGains>, [Option<NetworkGains>; 2])> {
+) -> Result<NetworkRead> {
     let all: Vec<(i64, u8)> = seats.values().flatten().flat_map(|o| o.seats.iter().copied()).collect();
     let tested: Vec<i64> = read.test.iter().map(|&i| read.games[i].game_id).collect();
     let readings = n.of_seats(&all, &tested)?;
-    let base = readings.own.as_ref().unwrap_or(&readings.global);
-    let tested_by = |base| tested_seats(seats, &readings.global, base);
-    let gains = db.discards.network_gains(tested_by(base), readings.own.is_some(), JUDGED_TEST_GAMES);
-    if folds.is_empty() {
-        return Ok((gains, [None, None]));
+    let refit = if folds.is_empty() { None } else { Some(refit(db, folds, read, &tested)?) };
+    Ok(NetworkRead { readings, refit })
+}
+
+impl NetworkRead {
+    /// The network tilted by each profiled player's discard coefficients against the network as it is, on
+    /// every test seat of the players; and where refitted, tilted by the refitted coefficients (the personal
+    /// part, and everyone's refit on its own).
+    fn gains(
+        &self,
+        db: &StyleDb,
+        seats: &HashMap<String, Vec<Observed>>,
+    ) -> (Option<NetworkGains>, [Option<NetworkGains>; 2]) {
+        let global = &self.readings.global;
+        let base = self.readings.own.as_ref().unwrap_or(global);
+        let gains = db.discards.network_gains(
+            tested_seats(seats, global, base),
+            self.readings.own.is_some(),
+            JUDGED_TEST_GAMES,
+        );
+        // the refit tilts the global network itself (for a vectors run, its row for everyone)
+        let refitted =
+            self.refit.as_ref().map(|r| r.network_gains(&tested_seats(seats, global, global), JUDGED_TEST_GAMES));
+        (gains, refitted.map_or([None, None], |g| g.map(Some)))
     }
-    // the refit tilts the global network itself (for a vectors run, its row for everyone)
-    let refit = refit(db, folds, read, &tested)?;
-    Ok((gains, refit.network_gains(&tested_by(&readings.global), JUDGED_TEST_GAMES).map(Some)))
+
+    /// Each test seat's log-likelihood of its chosen discards under the network tilted by each of the database's
+    /// players' refitted coefficients, in the database's order (none without a refit).
+    fn by_seat(&self, db: &StyleDb, seats: &HashMap<String, Vec<Observed>>) -> Option<BySeat> {
+        let refit = self.refit.as_ref()?;
+        let players: Vec<&str> = db.profiles.iter().map(|p| p.player.as_str()).collect();
+        let observed: Vec<&Observed> = seats.values().flatten().collect();
+        let scored = observed.par_iter().filter_map(|o| {
+            let seat = *o.seats.first()?;
+            Some((seat, refit.log_likelihoods(&o.discards, reading(&self.readings.global, o), &players)?))
+        });
+        Some(scored.collect())
+    }
 }
 
 /// Each player's test seats with the global network's reading and the reading a tilt is added to.

@@ -272,7 +272,10 @@ impl Discards {
 
     /// Each choice with its candidates' slice of `offsets` (one number a candidate in the order they are held,
     /// or none: every slice empty).
-    fn each_offset<'a>(&'a self, offsets: &'a [f64]) -> impl Iterator<Item = (&'a [Candidate], usize, &'a [f64])> {
+    pub(super) fn each_offset<'a>(
+        &'a self,
+        offsets: &'a [f64],
+    ) -> impl Iterator<Item = (&'a [Candidate], usize, &'a [f64])> {
         self.choices.iter().map(move |c| {
             let (at, len) = (c.start as usize, usize::from(c.len));
             (&self.candidates[at..at + len], usize::from(c.chosen), offsets.get(at..at + len).unwrap_or(&[]))

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::fit::{curvature, Coefficients};
 use super::personal::{judged_tilts, NetworkGains, NetworkSeat, TestSeat, Tilt, LOG_FLOOR};
-use super::{feature_name, Discards, FEATURES, PRIOR_SD};
+use super::{feature_name, log_sum_exp, Discards, FEATURES, PRIOR_SD};
 use crate::newton::{fit_players, most_probable};
 
 /// Precision of the weak prior everyone's refitted coefficients get (the discard model's everyone's).
@@ -117,6 +117,27 @@ impl Refit {
     pub fn difference(&self, player: &str) -> Option<Coefficients> {
         let (_, own) = self.players.get(player)?;
         Some(Coefficients(std::array::from_fn(|i| own.0[i] - self.everyone.0[i])))
+    }
+
+    /// The log-likelihood of a seat's choices under the network's `reading` tilted by each of `players`'
+    /// refitted coefficients (everyone's refitted for a player without), in their order; `None` where the
+    /// reading does not match the choices. The positions without a choice add the same to every player and are
+    /// left out.
+    pub fn log_likelihoods(&self, d: &Discards, reading: &NetworkSeat, players: &[&str]) -> Option<Vec<f64>> {
+        let offsets = offsets(d, reading)?;
+        let mut u = Vec::new();
+        let of = |p: &str| self.players.get(p).map_or(&self.everyone, |(_, c)| c);
+        let sums = players.iter().map(|p| {
+            let w = &of(p).0;
+            d.each_offset(&offsets)
+                .map(|(cands, chosen, offsets)| {
+                    u.clear();
+                    u.extend(cands.iter().zip(offsets).map(|(c, o)| o + c.utility(w)));
+                    u[chosen] - log_sum_exp(&u)
+                })
+                .sum()
+        });
+        Some(sums.collect())
     }
 
     /// On the players' unseen positions, the global network tilted by each player's refitted coefficients
@@ -234,6 +255,12 @@ mod tests {
         // q gains against the network, not against everyone's refit
         assert!(gain(&personal, 0) > 0.1 && gain(&personal, 1).abs() < 0.05, "{:?}", personal.gains.players);
         assert!(personal.gains.players[0].gain_points > 3.0, "{:?}", personal.gains.players[0]);
+        // each unseen seat is most probable under its own player's refit (a player without one: everyone's)
+        let ll = |d, r| refit.log_likelihoods(d, r, &["p", "q", "nobody"]).unwrap();
+        let (lp, lq) = (ll(&tp, rp.as_slice()), ll(&tq, rq.as_slice()));
+        assert!(lp[0] > lp[1] + 100.0 && lp[0] > lp[2] + 100.0, "{lp:?}");
+        assert!(lq[1] > lq[0] + 100.0, "{lq:?}");
+        assert!(refit.log_likelihoods(&tp, &rp[1..], &["p"]).is_none());
     }
 
     /// A seat whose reading names another kind discarded, or has fewer positions than its choices, is left out

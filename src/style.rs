@@ -222,7 +222,8 @@ pub struct AccuracyArgs {
     /// `haifu train --sample F --fold K/N` (F the database's) that together trained on the profile games once
     /// each: each profile seat is read by a run that did not train on its game, and the players' coefficients are
     /// fitted on the network's log-probabilities plus their utilities, so that they hold only what the network
-    /// misses of the player (docs/STYLE.md, "Personal models"). Comma-separated. Runs in haifu-neural.
+    /// misses of the player (docs/STYLE.md, "Personal models"); the players are also ranked by it
+    /// (`network_refit`). Comma-separated. Runs in haifu-neural.
     #[arg(long, value_name = "RUN,RUN", value_delimiter = ',', requires = "network")]
     pub cross_fit: Vec<PathBuf>,
 }

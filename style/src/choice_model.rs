@@ -193,7 +193,11 @@ impl ChoiceModel {
                 let own = &self.players.get(p)?.mean;
                 let mut paired = Paired::default();
                 let mut log_likelihood_gain = 0.0;
-                for (s, c) in games.iter().flat_map(|g| &g.0) {
+                // each game's situations in order, so that the sums are the same in every process (a hash
+                // map's order differs)
+                let mut situations: Vec<(&Situation, &Count)> = games.iter().flat_map(|g| &g.0).collect();
+                situations.sort_unstable_by_key(|(s, c)| (**s, c.offered, c.taken));
+                for (s, c) in situations {
                     let (mine, all) = (take_probability(own, s), take_probability(&self.everyone, s));
                     let (taken, passed) = (c.taken as usize, (c.offered - c.taken) as usize);
                     paired.count_n(mine > 0.5, all > 0.5, taken);
@@ -281,5 +285,25 @@ mod tests {
         assert!(caller.gain_points > 10.0 && caller.log_likelihood_gain > 0.05, "{caller:?}");
         assert!(usual.gain_points.abs() < 1e-9 && usual.log_likelihood_gain.abs() < 0.01, "{usual:?}");
         assert_eq!((gains.judged.players, gains.judged.better), (2, 1));
+        // the same counts in maps of other orders (more buckets: another walk) sum to the same bits, terms of
+        // every size among them (a float sum's last bits depend on its order)
+        let mut uneven = ChoiceCounts::default();
+        for (ctx, n) in (0u8..32).zip((0..).map(|i: i32| 10u64.pow((i % 8) as u32))) {
+            uneven.0.insert(situation(Offer::Chi, ctx), Count { offered: n, taken: n / 3 });
+        }
+        let walks: Vec<ChoiceCounts> = (0..8)
+            .map(|i| {
+                let mut wide = ChoiceCounts(HashMap::with_capacity(32 << i));
+                wide.add(&uneven);
+                wide
+            })
+            .collect();
+        let sums: Vec<u64> = walks
+            .iter()
+            .map(|w| {
+                model.personal_gains([("caller", vec![w; 8])], |_| 1600, 8).players[0].log_likelihood_gain.to_bits()
+            })
+            .collect();
+        assert!(sums.iter().all(|&b| b == sums[0]), "{sums:?}");
     }
 }

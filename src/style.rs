@@ -823,7 +823,8 @@ fn print_personals(r: &haifu_style::accuracy::AccuracyReport) {
         print_personal(p);
     }
     for n in r.personal_network.iter().chain(&r.personal_network_refit).chain(&r.global_network_refit) {
-        if let Some(f) = &n.refit {
+        // what the refit read, once, before the first of its two models
+        if let Some(f) = n.refit.as_ref().filter(|_| n.tilt == haifu_style::discards::Tilt::Refitted) {
             println!(
                 "refitted over {} cross-fitted networks: {} profile seats ({} choices) read by a network that did not \
                  train on them; {} unread, {} misaligned, left out",

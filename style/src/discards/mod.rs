@@ -284,11 +284,17 @@ impl Discards {
 
     /// Log-likelihood of the choices under `w`.
     pub fn log_likelihood(&self, w: &Coefficients) -> f64 {
+        self.log_likelihood_over(w, &[])
+    }
+
+    /// Log-likelihood of the choices under `w`, each candidate's utility plus its offset (as [`fit`] fits them;
+    /// none where `offsets` is empty).
+    pub(super) fn log_likelihood_over(&self, w: &Coefficients, offsets: &[f64]) -> f64 {
         let mut u = Vec::new();
-        self.each()
-            .map(|(cands, chosen)| {
+        self.each_offset(offsets)
+            .map(|(cands, chosen, offsets)| {
                 u.clear();
-                u.extend(cands.iter().map(|c| c.utility(&w.0)));
+                u.extend(cands.iter().enumerate().map(|(j, c)| c.utility(&w.0) + offsets.get(j).unwrap_or(&0.0)));
                 u[chosen] - log_sum_exp(&u)
             })
             .sum()

@@ -408,7 +408,7 @@ impl Discards {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::Draw;
+    use super::super::testing::{common_and_odd, Draw};
     use super::super::FEATURES;
     use super::*;
 
@@ -424,11 +424,8 @@ mod tests {
     /// `q`'s from everyone's), with 2,000 unseen choices of each.
     fn two_players(seed: u64) -> (DiscardModel, Discards, Discards) {
         let mut draw = Draw { state: seed };
-        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
-        let mut common = [0.0; FEATURES];
-        common[..6].copy_from_slice(&[1.0, -1.0, 0.5, 0.0, -0.5, 0.3]);
-        let mut odd = common;
-        (odd[0], odd[1]) = (-1.0, 1.0);
+        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.population(n, w);
+        let (common, odd) = common_and_odd(0.5);
         let (everyone, p, q) = (draw(20_000, &common), draw(3_000, &odd), draw(3_000, &common));
         let model = DiscardModel::fit(&[&everyone, &p], &[("p", vec![&p]), ("q", vec![&q])]);
         (model, draw(2_000, &odd), draw(2_000, &common))

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::fit::{curvature, Coefficients};
 use super::personal::{judged_tilts, NetworkGains, NetworkSeat, TestSeat, Tilt, LOG_FLOOR};
-use super::{feature_name, log_sum_exp, Discards, FEATURES, PRIOR_SD};
+use super::{feature_name, Discards, FEATURES, PRIOR_SD};
 use crate::newton::{fit_players, most_probable};
 
 /// Precision of the weak prior everyone's refitted coefficients get (the discard model's everyone's).
@@ -114,7 +114,8 @@ impl Refit {
     }
 
     /// A player's refitted coefficients less everyone's refitted ones.
-    pub fn difference(&self, player: &str) -> Option<Coefficients> {
+    #[cfg(test)]
+    fn difference(&self, player: &str) -> Option<Coefficients> {
         let (_, own) = self.players.get(player)?;
         Some(Coefficients(std::array::from_fn(|i| own.0[i] - self.everyone.0[i])))
     }
@@ -125,19 +126,8 @@ impl Refit {
     /// left out.
     pub fn log_likelihoods(&self, d: &Discards, reading: &NetworkSeat, players: &[&str]) -> Option<Vec<f64>> {
         let offsets = offsets(d, reading)?;
-        let mut u = Vec::new();
         let of = |p: &str| self.players.get(p).map_or(&self.everyone, |(_, c)| c);
-        let sums = players.iter().map(|p| {
-            let w = &of(p).0;
-            d.each_offset(&offsets)
-                .map(|(cands, chosen, offsets)| {
-                    u.clear();
-                    u.extend(cands.iter().zip(offsets).map(|(c, o)| o + c.utility(w)));
-                    u[chosen] - log_sum_exp(&u)
-                })
-                .sum()
-        });
-        Some(sums.collect())
+        Some(players.iter().map(|p| d.log_likelihood_over(of(p), &offsets)).collect())
     }
 
     /// On the players' unseen positions, the global network tilted by each player's refitted coefficients
@@ -172,7 +162,7 @@ impl Refit {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::Draw;
+    use super::super::testing::{common_and_odd, Draw};
     use super::super::DiscardModel;
     use super::*;
 
@@ -195,11 +185,8 @@ mod tests {
     #[test]
     fn a_refit_holds_only_what_the_network_misses_of_the_player() {
         let mut draw = Draw { state: 3 };
-        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
-        let mut common = [0.0; FEATURES];
-        common[..6].copy_from_slice(&[1.0, -1.0, 0.5, 0.0, -0.5, 0.3]);
-        let mut odd = common;
-        (odd[0], odd[1]) = (-1.0, 1.0);
+        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.population(n, w);
+        let (common, odd) = common_and_odd(0.5);
         let (p, q) = (draw(4_000, &odd), draw(4_000, &common));
         let database = DiscardModel::fit(&[&draw(20_000, &common), &p], &[("p", vec![&p]), ("q", vec![&q])]);
         let dp = database.difference("p").unwrap();
@@ -231,11 +218,10 @@ mod tests {
     #[test]
     fn everyones_refit_is_judged_apart_from_the_players_own() {
         let mut draw = Draw { state: 21 };
-        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w);
-        let mut common = [0.0; FEATURES];
-        common[..6].copy_from_slice(&[1.0, -1.0, 1.5, 0.0, -0.5, 0.3]);
-        let (mut odd, mut blind) = (common, common);
-        (odd[0], odd[1], blind[2]) = (-1.0, 1.0, 0.0);
+        let mut draw = |n: usize, w: &[f64; FEATURES]| draw.population(n, w);
+        let (common, odd) = common_and_odd(1.5);
+        let mut blind = common;
+        blind[2] = 0.0;
         // p differs; q and two others play as everyone
         let profiles = [draw(4_000, &odd), draw(4_000, &common), draw(4_000, &common), draw(4_000, &common)];
         let read: Vec<_> = profiles.iter().map(|d| reading(d, &blind)).collect();

@@ -6,6 +6,16 @@ pub fn feature(name: &str) -> usize {
     (0..FEATURES).find(|&i| feature_name(i) == name).unwrap_or_else(|| panic!("no feature {name}"))
 }
 
+/// Everyone's coefficients of the tests' populations (on the first six features, `third` the third's), and
+/// those of a player who differs from everyone in the first two, each of the other sign.
+pub fn common_and_odd(third: f64) -> ([f64; FEATURES], [f64; FEATURES]) {
+    let mut common = [0.0; FEATURES];
+    common[..6].copy_from_slice(&[1.0, -1.0, third, 0.0, -0.5, 0.3]);
+    let mut odd = common;
+    (odd[0], odd[1]) = (-1.0, 1.0);
+    (common, odd)
+}
+
 /// A fixed sequence of uniform numbers, for choices drawn from known coefficients.
 pub struct Draw {
     pub state: u64,
@@ -15,6 +25,11 @@ impl Draw {
     pub fn next(&mut self) -> f64 {
         self.state = self.state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (self.state >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// `n` choices of four candidates marked with the first six features, drawn from `w`.
+    pub fn population(&mut self, n: usize, w: &[f64; FEATURES]) -> Discards {
+        self.choices(n, 4, &[0, 1, 2, 3, 4, 5], false, w)
     }
 
     /// Choices drawn from coefficients `w`: each of `n` choices offers `per` candidates, each marked with

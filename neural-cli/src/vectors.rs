@@ -39,15 +39,20 @@ impl Vectors {
     }
 }
 
-/// Refuses the run in `dir` when it trained on any of `test_games` (or does not say which games it trained on).
-fn unseen(run: &Loaded, dir: &Path, games: &Games, test_games: &[i64]) -> Result<()> {
-    let Some(sides) = &run.info.split else {
-        bail!(
+/// Which games the run in `dir` trained on, refused where it does not say.
+fn sides_of<'a>(run: &'a Loaded, dir: &Path) -> Result<&'a haifu_neural::Sides> {
+    run.info.split.as_ref().ok_or_else(|| {
+        anyhow::anyhow!(
             "{}: the run does not record the games it trained on (train it again with this haifu, `--sample` as the \
              database's)",
             dir.display()
         )
-    };
+    })
+}
+
+/// Refuses the run in `dir` when it trained on any of `test_games` (or does not say which games it trained on).
+fn unseen(run: &Loaded, dir: &Path, games: &Games, test_games: &[i64]) -> Result<()> {
+    let sides = sides_of(run, dir)?;
     let seen = test_games.iter().filter(|&&g| sides.of(games, g) == Some(false)).count();
     if seen > 0 {
         bail!(
@@ -115,6 +120,9 @@ pub struct Global {
     run: Network,
     dir: PathBuf,
     dataset: PathBuf,
+    /// The dataset's games index, read once (a fold network of `--cross-fit` is asked which games it saw, then
+    /// reads them).
+    games: Games,
     players: u8,
 }
 
@@ -129,7 +137,8 @@ impl Global {
             Some(_) => Network::Players(load_players_run(dir, DeviceChoice::Auto)?),
             None => Network::Plain(load_run(dir, DeviceChoice::Auto)?),
         };
-        let global = Global { run, dir: dir.to_path_buf(), dataset: dataset.to_path_buf(), players };
+        let games = Games::read(dataset)?;
+        let global = Global { run, dir: dir.to_path_buf(), dataset: dataset.to_path_buf(), games, players };
         let of = global.loaded().info.players;
         if of != players {
             bail!("{}: a network of {of}-player games; the database profiles {players}-player games", dir.display());
@@ -148,20 +157,14 @@ impl Global {
 
 impl GlobalNetwork for Global {
     fn unseen(&self, games: &[i64]) -> Result<Vec<bool>> {
-        let index = Games::read(&self.dataset)?;
-        let Some(sides) = &self.loaded().info.split else {
-            bail!(
-                "{}: the run does not record the games it trained on (train it again with this haifu)",
-                self.dir.display()
-            )
-        };
-        Ok(games.iter().map(|&g| sides.of(&index, g) != Some(false)).collect())
+        let sides = sides_of(self.loaded(), &self.dir)?;
+        Ok(games.iter().map(|&g| sides.of(&self.games, g) != Some(false)).collect())
     }
 
     fn of_seats(&self, seats: &[(i64, u8)], test_games: &[i64]) -> Result<NetworkReadings> {
-        let games = Games::read(&self.dataset)?;
-        unseen(self.loaded(), &self.dir, &games, test_games)?;
-        let p = positions_of(&self.dataset, &games, seats, self.players)?;
+        let games = &self.games;
+        unseen(self.loaded(), &self.dir, games, test_games)?;
+        let p = positions_of(&self.dataset, games, seats, self.players)?;
         // each seat's positions in the order they were cut (a game's events in order)
         let by_seat = |log_probs: Probabilities| {
             let mut by_seat = NetworkSeats::new();

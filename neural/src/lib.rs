@@ -26,5 +26,5 @@ pub(crate) fn generator() -> std::sync::MutexGuard<'static, ()> {
 pub use haifu_encoding::choices::of_game as choices_of_game;
 pub use haifu_encoding::{
     augment, cache, features, held_out, in_fraction, load, load_seats, load_years, of_player, planes, positions, Games,
-    Positions, Split, ANONYMOUS,
+    Positions, Sides, Split, ANONYMOUS,
 };

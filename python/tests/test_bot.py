@@ -51,7 +51,10 @@ def test_python_bots_finish_a_game_against_the_engine(haifu_bin, sim_style):
         server.kill()
     assert failures == []
     (game,) = report["games"]
-    assert game["rounds"] >= 4 and sum(game["scores"]) == 100_000
+    # an east game plays four rounds at least, unless a seat busts (below zero) first; which bot sits where
+    # follows the order the clients connect in, so either ending can come
+    assert game["rounds"] >= 4 or min(game["scores"]) < 0, game
+    assert sum(game["scores"]) == 100_000
     assert sorted(s["name"] for s in game["seats"]) == sorted(["efficiency", "py-tanyao", player, "caller"])
     for s in game["seats"]:
         assert s["errors"] == [] and not s["dropped"], s

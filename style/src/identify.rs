@@ -261,7 +261,8 @@ impl<'a> Scorer<'a> {
                 };
                 let choices =
                     self.db.choice_model.as_ref().map_or(0.0, |m| m.log_likelihood(&profile.player, &seen.choices));
-                let discards = self.db.discards.of(&profile.player).map_or(0.0, |w| seen.discards.log_likelihood(w));
+                let discards =
+                    self.db.discards.of(&profile.player).map_or(0.0, |w| seen.discards.tile_log_likelihood(w));
                 Score {
                     player: profile.player.clone(),
                     score: sequences + rates + habits + choices,

@@ -17,7 +17,7 @@ use haifu_ingest::columns;
 use haifu_ingest::columns::{Float64, Table, UInt64, Utf8};
 use haifu_mining::tables::write_table;
 
-use super::{feature_name, feature_what, log_sum_exp, of_seats, Discards, FEATURES, MODEL_FILE, PRIOR_SD};
+use super::{feature_name, feature_what, log_sum_exp, of_seats, Discards, DRAWN_COPY, FEATURES, MODEL_FILE, PRIOR_SD};
 use crate::newton::{self, fit_players, most_probable, Posterior};
 use crate::played::Played;
 
@@ -116,6 +116,12 @@ impl Curvature {
                     row[j] -= mean[i] * mean[j];
                 }
             }
+        }
+        if d.copies.drawn + d.copies.held > 0 {
+            let (value, gradient, information) = d.copies.curvature(w[DRAWN_COPY]);
+            self.value += value;
+            self.gradient[DRAWN_COPY] += gradient;
+            self.information[DRAWN_COPY * FEATURES + DRAWN_COPY] += information;
         }
     }
 }
@@ -289,7 +295,10 @@ impl DiscardModel {
         }
         for (player, (fitted, n)) in read {
             if n != FEATURES {
-                bail!("{}: {player} has {n} coefficients, not {FEATURES}", path.display());
+                bail!(
+                    "{}: {player} has {n} coefficients, not {FEATURES} (built by an older haifu: build the database again)",
+                    path.display()
+                );
             }
             if player == all_scope {
                 model.everyone = Some(fitted);
@@ -374,7 +383,7 @@ pub fn distinct_from(
 #[cfg(test)]
 mod tests {
     use super::super::testing::{feature, Draw};
-    use super::super::SHORTFALL;
+    use super::super::{Copies, SHORTFALL};
     use super::*;
 
     /// Choices drawn from known coefficients are fitted back to them (within a few posterior deviations),
@@ -455,6 +464,68 @@ mod tests {
             let d = distinctive(&model.players[n], e).into_iter().find(|d| d.name == "dragon_t1").unwrap();
             let above = if i % 2 == 0 { d.above_players } else { 1.0 - d.above_players };
             assert!((0.7..0.93).contains(&above), "{n}: {d:?}");
+        }
+    }
+
+    /// Twelve players whose kind choices are drawn alike and who discard the copy just drawn 95% or 60% of the
+    /// times they hold another: each player's copy coefficient lands on the player's side, the prior's spread
+    /// there is the players', the kinds' coefficients are those fitted without the copies (the two parts share
+    /// no coefficient), and a block of unseen copy choices alone names the player's side.
+    #[test]
+    fn the_copy_just_drawn_is_a_habit_of_its_own() {
+        let mut draw = Draw { state: 13 };
+        let (dragon, pair) = (feature("dragon_t1"), feature("pair"));
+        let mut w = [0.0; FEATURES];
+        (w[dragon], w[pair]) = (1.0, -0.7);
+        let marks = [dragon, pair];
+        let rates = |i: usize| if i.is_multiple_of(2) { 0.95 } else { 0.6 };
+        let copies = |draw: &mut Draw, n: usize, rate: f64| {
+            let drawn = (0..n).filter(|_| draw.next() < rate).count() as u32;
+            Copies { drawn, held: n as u32 - drawn }
+        };
+        let everyone = draw.choices(5_000, 5, &marks, false, &w);
+        let seats: Vec<Discards> = (0..12)
+            .map(|i| {
+                let mut d = draw.choices(1_000, 5, &marks, false, &w);
+                d.copies = copies(&mut draw, 400, rates(i));
+                d
+            })
+            .collect();
+        let names: Vec<String> = (0..12).map(|i| format!("p{i}")).collect();
+        let fit = |seats: &[Discards]| {
+            let players: Vec<(&str, Vec<&Discards>)> =
+                names.iter().map(String::as_str).zip(seats.iter().map(|d| vec![d])).collect();
+            let mut all: Vec<&Discards> = seats.iter().collect();
+            all.push(&everyone);
+            DiscardModel::fit(&all, &players)
+        };
+        let model = fit(&seats);
+        let logit = |p: f64| (p / (1.0 - p)).ln();
+        let prior = model.players["p0"].prior_sd[DRAWN_COPY];
+        // the two sides are 2.5 log-odds apart (2.94 and 0.41): the players spread some 1.27 around everyone's
+        assert!((0.9..1.6).contains(&prior), "{prior}");
+        let centre = model.everyone.as_ref().unwrap().coefficients.0[DRAWN_COPY];
+        for (i, n) in names.iter().enumerate() {
+            let c = model.players[n].coefficients.0[DRAWN_COPY];
+            let side = if i.is_multiple_of(2) { c > centre } else { c < centre };
+            assert!(side && (c - logit(rates(i))).abs() < 0.5, "{n}: {c} against {}", logit(rates(i)));
+        }
+        let kinds_only: Vec<Discards> =
+            seats.iter().map(|d| Discards { copies: Copies::default(), ..d.clone() }).collect();
+        let without = fit(&kinds_only);
+        for n in &names {
+            for f in (0..FEATURES).filter(|&f| f != DRAWN_COPY) {
+                let (a, b) = (model.players[n].coefficients.0[f], without.players[n].coefficients.0[f]);
+                assert!((a - b).abs() < 1e-6, "{n} {}: {a} against {b}", feature_name(f));
+            }
+        }
+        // 30 unseen copy choices of each side: likelier under a player of that side than of the other
+        for (i, rate) in [(0, 0.95), (1, 0.6)] {
+            let seen = Discards { copies: copies(&mut draw, 30, rate), ..Discards::default() };
+            let ll = |p: &str| seen.tile_log_likelihood(model.of(p).unwrap());
+            assert!(ll(&names[i]) > ll(&names[1 - i]) + 2.0, "{rate}: {} against {}", ll(&names[i]), ll(&names[1 - i]));
+            // the kinds' log-likelihood leaves the copies out
+            assert_eq!(seen.log_likelihood(model.of(&names[i]).unwrap()), 0.0);
         }
     }
 

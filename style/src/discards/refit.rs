@@ -127,7 +127,7 @@ impl Refit {
     pub fn log_likelihoods(&self, d: &Discards, reading: &NetworkSeat, players: &[&str]) -> Option<Vec<f64>> {
         let offsets = offsets(d, reading)?;
         let of = |p: &str| self.players.get(p).map_or(&self.everyone, |(_, c)| c);
-        Some(players.iter().map(|p| d.log_likelihood_over(of(p), &offsets)).collect())
+        Some(players.iter().map(|p| d.tile_log_likelihood_over(of(p), &offsets)).collect())
     }
 
     /// On the players' unseen positions, the global network tilted by each player's refitted coefficients

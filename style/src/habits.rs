@@ -8,7 +8,9 @@
 //! - **tsumogiri**: of the chosen discards after a draw, those of the tile drawn, by the same turns;
 //! - **backing off**: of the chosen discards, those that leave the hand further from tenpai than the best
 //!   discard would (folding, or breaking a shape), with and without another seat's riichi, by turn (1-6, 7-12,
-//!   13+).
+//!   13+);
+//! - **which copy** (added 2026-12-05): where the kind discarded after a draw is the kind drawn and the hand
+//!   held another copy, those of the copy just drawn ([`crate::discards::Copies`]).
 //!
 //! Calls, riichi and kans per opportunity are the choices' counts ([`crate::choice`]). Counts add, so
 //! databases merge; a player's share is smoothed towards everyone's ([`PRIOR`]).
@@ -30,6 +32,7 @@ use haifu_mining::tables::write_table;
 use haifu_rules::Kind;
 
 use crate::choice::{wilson, Count};
+use crate::discards::copy_choice;
 use crate::played::Played;
 
 /// The database's file of habit counts.
@@ -112,8 +115,9 @@ const PHASES: [(&str, u8, u8); 3] = [("t1_6", 1, 6), ("t7_12", 7, 12), ("t13", 1
 const CLASSES: usize = KindClass::ALL.len();
 const TSUMOGIRI_AT: usize = CLASSES * TURNS.len();
 const BACK_OFF_AT: usize = TSUMOGIRI_AT + TURNS.len();
+const DRAWN_COPY: usize = BACK_OFF_AT + 2 * PHASES.len();
 /// How many habits there are.
-pub const HABITS: usize = BACK_OFF_AT + 2 * PHASES.len();
+pub const HABITS: usize = DRAWN_COPY + 1;
 
 fn turn_of(buckets: &[(&str, u8, u8)], turn: u8) -> usize {
     buckets.iter().position(|&(_, lo, hi)| (lo..=hi).contains(&turn)).unwrap_or(0)
@@ -125,10 +129,12 @@ pub fn habit_name(i: usize) -> String {
         format!("discard_{}_{}", KindClass::ALL[i % CLASSES].name(), TURNS[i / CLASSES].0)
     } else if i < BACK_OFF_AT {
         format!("tsumogiri_{}", TURNS[i - TSUMOGIRI_AT].0)
-    } else {
+    } else if i < DRAWN_COPY {
         let j = i - BACK_OFF_AT;
         let threat = if j >= PHASES.len() { "threat_" } else { "" };
         format!("back_off_{threat}{}", PHASES[j % PHASES.len()].0)
+    } else {
+        "drawn_copy".into()
     }
 }
 
@@ -144,10 +150,12 @@ pub fn habit_what(i: usize) -> String {
         format!("discards {} when the hand holds one and another class ({})", class.what(), turns(t))
     } else if i < BACK_OFF_AT {
         format!("discards the tile just drawn ({})", turns(TURNS[i - TSUMOGIRI_AT]))
-    } else {
+    } else if i < DRAWN_COPY {
         let j = i - BACK_OFF_AT;
         let threat = if j >= PHASES.len() { "after another's riichi" } else { "nobody in riichi" };
         format!("discards away from tenpai, {threat} ({})", turns(PHASES[j % PHASES.len()]))
+    } else {
+        "discards the copy just drawn when the hand held another of the kind (fives left out)".into()
     }
 }
 
@@ -198,6 +206,9 @@ pub fn of_game(g: &Played) -> Vec<HabitCounts> {
         let turn = turn_of(&TURNS, d.turn);
         if d.source == TileSource::Draw {
             h.count(TSUMOGIRI_AT + turn, d.tsumogiri);
+        }
+        if let Some(tsumogiri) = copy_choice(d) {
+            h.count(DRAWN_COPY, tsumogiri);
         }
         let Some(tiles) = &d.tiles else { continue };
         let kyoku = g.rounds.get(usize::from(d.round)).map_or(0, |r| r.kyoku);
@@ -344,7 +355,8 @@ mod tests {
         assert_eq!(names.len(), HABITS);
         assert_eq!(habit_name(0), "discard_dragon_t1");
         assert_eq!(habit_name(TSUMOGIRI_AT), "tsumogiri_t1");
-        assert_eq!(habit_name(HABITS - 1), "back_off_threat_t13");
+        assert_eq!(habit_name(DRAWN_COPY - 1), "back_off_threat_t13");
+        assert_eq!(habit_name(HABITS - 1), "drawn_copy");
     }
 
     #[test]

@@ -37,7 +37,7 @@ use haifu_rules::shanten::shanten_each;
 use haifu_rules::{Counts, Kind, KINDS};
 
 use crate::habits::KindClass;
-use crate::played::Played;
+use crate::played::{DecisionRow, Played};
 
 pub use fit::{distinct_from, distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
 pub(crate) use personal::Paired;
@@ -246,7 +246,25 @@ pub struct Copies {
     pub held: u32,
 }
 
+/// Whether the copy just drawn went, where a decision offers the copy choice ([`Copies`]): a chosen discard
+/// after a draw whose kind is the kind drawn, from a hand that held another copy, not a five.
+pub(crate) fn copy_choice(d: &DecisionRow) -> Option<bool> {
+    let t = d.tiles.as_ref()?;
+    let after_draw = matches!(d.source, TileSource::Draw | TileSource::Kan | TileSource::Nuki);
+    let (drawn, discard) = (usize::from(t.source_tile.kind().index()), usize::from(t.discard.kind().index()));
+    let five = drawn < 27 && drawn % 9 == 4;
+    (after_draw && !d.in_riichi && discard == drawn && t.hand[drawn] >= 2 && !five).then_some(d.tsumogiri)
+}
+
 impl Copies {
+    fn count(&mut self, tsumogiri: bool) {
+        if tsumogiri {
+            self.drawn += 1;
+        } else {
+            self.held += 1;
+        }
+    }
+
     fn total(&self) -> f64 {
         f64::from(self.drawn) + f64::from(self.held)
     }
@@ -479,13 +497,8 @@ pub fn of_seats(g: &Played, keep: impl Fn(u8) -> bool) -> Vec<Discards> {
                 declares: d.riichi,
             };
             let drawn = usize::from(t.source_tile.kind().index());
-            if discard == drawn && t.hand[drawn] >= 2 && !(drawn < 27 && drawn % 9 == 4) {
-                let copies = &mut out[usize::from(d.seat)].copies;
-                if d.tsumogiri {
-                    copies.drawn += 1;
-                } else {
-                    copies.held += 1;
-                }
+            if let Some(tsumogiri) = copy_choice(d) {
+                out[usize::from(d.seat)].copies.count(tsumogiri);
             }
             // a discard the candidates miss (a riichi the shanten does not see as tenpai) is left out
             if sight.candidates(&t.hand, drawn, &mut candidates) {
@@ -594,7 +607,7 @@ impl Sight<'_> {
 mod tests {
     use super::testing::feature;
     use super::*;
-    use crate::played::{DecisionRow, DecisionTiles, RoundOutcome};
+    use crate::played::{DecisionTiles, RoundOutcome};
     use haifu_ingest::extract::Outcome;
     use haifu_rules::hand::HandNotation;
     use haifu_rules::Tile;
@@ -645,6 +658,11 @@ mod tests {
         let seats = of_game(&g);
         let copies: Vec<(u32, u32)> = seats.iter().map(|d| (d.copies.drawn, d.copies.held)).collect();
         assert_eq!(copies, [(0, 1), (1, 0), (0, 0), (0, 0)]);
+        // the habits count the same choices
+        let habit = (0..crate::habits::HABITS).find(|&i| crate::habits::habit_name(i) == "drawn_copy").unwrap();
+        let habits: Vec<(u64, u64)> =
+            crate::habits::of_game(&g).iter().map(|h| (h.0[habit].taken, h.0[habit].offered)).collect();
+        assert_eq!(habits, [(0, 1), (1, 1), (0, 0), (0, 0)]);
         // the copies add into a block's
         let mut block = seats[0].clone();
         block.add(&seats[1]);

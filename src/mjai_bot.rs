@@ -26,7 +26,8 @@ pub struct MjaiBotArgs {
     pub model: Option<PathBuf>,
     /// The player's personal network proposes every discard, before the tables: the --model network's answer
     /// tilted by the player's discard coefficients less everyone's where the discard model has the choice (the
-    /// personal model `haifu style accuracy --network` judges; docs/PLAY.md).
+    /// personal model `haifu style accuracy --network` judges; docs/PLAY.md); by the player's refitted
+    /// coefficients where the database holds a refit (`style accuracy --save-refit`).
     #[arg(long, requires = "model")]
     pub network_first: bool,
     /// Play as one of `haifu sim`'s bots instead of an imitator (`greedy`, `efficiency`, `tanyao` ...).
@@ -61,7 +62,11 @@ pub fn run(a: &MjaiBotArgs, network: Option<&dyn Network>) -> Result<()> {
                 p = p.with_backoff(crate::needs(network, "haifu mjai-bot --model")?.mjai_backoff(m)?);
             }
             if a.network_first {
-                let delta = haifu_style::StyleDb::open(db)?.discards.difference(player).with_context(|| {
+                let style = haifu_style::StyleDb::open(db)?;
+                if let Some(note) = a.model.as_deref().and_then(|m| style.refit_for_other(m)) {
+                    eprintln!("{note}");
+                }
+                let delta = style.tilting().tilt_of(player).with_context(|| {
                     format!("{}: no discard coefficients of {player} (build the database again)", db.display())
                 })?;
                 p = p.network_first(delta);

@@ -42,7 +42,9 @@ pub struct ReviewArgs {
     pub model: Option<PathBuf>,
     /// A style database (`haifu style build`): the network's answers tilted by each reviewed seat's player's
     /// discard coefficients less everyone's, a personal model of the player (docs/STYLE.md, "Personal models";
-    /// a player the database does not profile keeps the network's). Needs --model.
+    /// a player the database does not profile keeps the network's); where the database holds a refit (`style
+    /// accuracy --save-refit`), by the player's refitted coefficients whole (everyone's refitted for a player it
+    /// does not profile). Needs --model.
     #[arg(long, requires = "model")]
     pub db: Option<PathBuf>,
     /// A run of `haifu train --decisions choices` beside the counts of the calls, riichi, kans and wins (runs in
@@ -82,13 +84,22 @@ fn tilted<'a>(
     let by = move |p: &Positions| {
         let mut probs = score(p)?;
         let at: Vec<(i64, u8, u8)> = (0..p.len()).map(|i| (p.game[i], p.seat[i], p.label[i])).collect();
-        let t = db.discards.tilt(dataset, years, db.meta.rules.players, &at, &mut probs)?;
+        let t = db.tilting().tilt(dataset, years, db.meta.rules.players, &at, &mut probs)?;
         let mut sum = tally.get();
         sum.add(t);
         tally.set(sum);
         Ok(probs)
     };
-    (format!("{label}, tilted by the player's discard model ({})", db.dir.display()), Box::new(by))
+    let by_what = match &db.refit {
+        Some((_, meta)) => format!(
+            "the players' coefficients refitted over the networks {} ({}/{})",
+            meta.folds.join(", "),
+            db.dir.display(),
+            haifu_style::discards::REFIT_FILE
+        ),
+        None => format!("the player's discard model ({})", db.dir.display()),
+    };
+    (format!("{label}, tilted by {by_what}"), Box::new(by))
 }
 
 pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
@@ -102,6 +113,9 @@ pub fn run(a: &ReviewArgs, network: Option<&dyn crate::Network>) -> Result<()> {
         Some(db) => Some(StyleDb::open(db)?),
         None => None,
     };
+    if let Some(note) = tilt.as_ref().zip(a.model.as_deref()).and_then(|(db, m)| db.refit_for_other(m)) {
+        eprintln!("{note}");
+    }
     let tally = Cell::new(Tilting::default());
     let discards = scorer_of(network, a.model.as_deref(), "haifu review --model", |n, m, p| n.probabilities(m, p))?;
     let discards = match (discards, &tilt) {

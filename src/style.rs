@@ -226,6 +226,11 @@ pub struct AccuracyArgs {
     /// (`network_refit`). Comma-separated. Runs in haifu-neural.
     #[arg(long, value_name = "RUN,RUN", value_delimiter = ',', requires = "network")]
     pub cross_fit: Vec<PathBuf>,
+    /// With --cross-fit: write the refit into the database (`discard_refit.parquet` and `.json`), where
+    /// `haifu review --db` and `haifu mjai-bot --network-first` then tilt the network by it: each player's
+    /// refitted coefficients whole, everyone's for a player the database does not profile.
+    #[arg(long, requires = "cross_fit")]
+    pub save_refit: bool,
 }
 
 impl AccuracyArgs {
@@ -728,6 +733,18 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
         cross_fit: folds.iter().map(|f| f.as_ref()).collect(),
     };
     let r = haifu_style::accuracy::measure(&scorer, likelihoods, &a.dataset, &a.years, &a.games, &networks)?;
+    if a.save_refit {
+        let (Some(refit), Some(network)) = (&r.refit, &a.network) else {
+            anyhow::bail!("--save-refit: the run made no refit (give --network and --cross-fit)")
+        };
+        let folds: Vec<&Path> = a.cross_fit.iter().map(PathBuf::as_path).collect();
+        refit.save(&a.db.db, haifu_imitate::ALL_SCOPE, network, &folds)?;
+        eprintln!(
+            "the refit written into {} ({}): review --db and mjai-bot --network-first tilt by it",
+            a.db.db.display(),
+            haifu_style::discards::REFIT_FILE
+        );
+    }
     if let Some(path) = &a.html {
         let page = haifu_reports::pages::accuracy_page(
             &r,

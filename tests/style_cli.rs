@@ -399,6 +399,60 @@ fn identify_ranks_every_player(db_s: &str, log: &Path) {
     }
 }
 
+/// `style accuracy --save-refit`: the refit is written into (a copy of) the database, where `review --db`
+/// tilts the network by it: the bot's unseen discards named first more often than by the network alone, under
+/// a label that says so; a refit fitted for another network is noted; a database built again drops it.
+fn saved_refit_tilts_the_review(
+    ds: &str,
+    db: &str,
+    dir: &Path,
+    global: &str,
+    folds: &str,
+    args: &[&str],
+    plain: usize,
+) {
+    let copy = dir.join("db-refit");
+    std::fs::create_dir_all(&copy).unwrap();
+    for e in std::fs::read_dir(db).unwrap() {
+        let e = e.unwrap().path();
+        std::fs::copy(&e, copy.join(e.file_name().unwrap())).unwrap();
+    }
+    let copy_s = copy.to_str().unwrap();
+    let stderr = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    let at = args.iter().position(|&a| a == db).unwrap();
+    let mut args = args.to_vec();
+    args[at] = copy_s;
+    let saved = haifu(&[&args[..], &["--network", global, "--cross-fit", folds, "--save-refit"]].concat());
+    assert!(saved.status.success() && copy.join("discard_refit.parquet").exists(), "{}", stderr(&saved));
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(copy.join("discard_refit.json")).unwrap()).unwrap();
+    assert_eq!(meta["folds"].as_array().map(Vec::len), Some(2), "{meta}");
+    let review = |model: &str| {
+        let out = dir.join("review-refit");
+        let args = ["review", "--dataset", ds, "--tables", copy_s, "--player", "Folder", "--years", "2023"];
+        haifu(&[&args[..], &["--out", out.to_str().unwrap(), "--model", model, "--db", copy_s, "--json"]].concat())
+    };
+    let r = review(global);
+    assert!(r.status.success() && !stderr(&r).contains("fitted for the network"), "{}", stderr(&r));
+    let r: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let ranks: Vec<u64> = r["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["decisions"].as_array().unwrap().iter().filter_map(|d| d["ranks"]["network"].as_u64()))
+        .collect();
+    let (refitted, n) = (ranks.iter().filter(|&&k| k == 1).count(), ranks.len());
+    assert!(n > 100 && refitted > plain + n / 20, "the network first {plain} of {n}, by the refit {refitted}");
+    assert!(r.to_string().contains("refitted over the networks"), "the review names the refit");
+    // the refit tilting a network it was not fitted for: said
+    let other = review(folds.split(',').next().unwrap());
+    assert!(other.status.success() && stderr(&other).contains("fitted for the network"), "{}", stderr(&other));
+    // built again, the database has no refit left
+    let rebuilt = haifu(&["style", "build", "--dataset", ds, "--out", copy_s, "--years", "2022", "--min-games", "5"]);
+    assert!(rebuilt.status.success(), "{}", stderr(&rebuilt));
+    assert!(!copy.join("discard_refit.parquet").exists() && !copy.join("discard_refit.json").exists());
+}
+
 /// `style accuracy --player-vectors RUN`: a network conditioned on the players, trained on the database's year
 /// (2022) and tested on the next, ranks the bots' unseen blocks by each bot's vector far above chance;
 /// `--network RUN`: the global network tilted by each bot's discard coefficients predicts the bots better than
@@ -494,6 +548,7 @@ fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
     };
     let ((plain, n), (tilted, m)) = (first(&[]), first(&["--db", db]));
     assert!(n > 100 && n == m && tilted > plain + n / 20, "the network first {plain} of {n}, tilted {tilted}");
+    saved_refit_tilts_the_review(ds, db, dir, global, &folds, &args, plain);
     // the network with each bot's own vector, tilted, against its row for everyone
     let own = json(&haifu(&[&args[..], &["--network", vectors]].concat()));
     let n = &own["personal_network"];

@@ -173,6 +173,9 @@ pub struct AccuracyReport {
     /// adds for every player (a global model, no personal one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub global_network_refit: Option<NetworkGains>,
+    /// The refit itself, where `--cross-fit` made one: what `--save-refit` writes into the database.
+    #[serde(skip)]
+    pub refit: Option<Refit>,
 }
 
 /// The players whose personal model is judged have this many test games or more (the criterion: games
@@ -588,6 +591,7 @@ pub fn measure(
         Some(n) => n.gains(db, &seats),
         None => (None, [None, None]),
     };
+    let refit = network.and_then(|n| n.refit);
     let overlap = match db.meta.sample {
         Some(_) => Vec::new(),
         None => years.iter().copied().filter(|y| db.meta.years.is_empty() || db.meta.years.contains(y)).collect(),
@@ -604,6 +608,7 @@ pub fn measure(
         personal_network,
         personal_network_refit,
         global_network_refit,
+        refit,
     })
 }
 

@@ -36,7 +36,7 @@ use haifu_rules::table::GameType;
 
 use crate::choice::{self, ChoiceCounts, CHOICES};
 use crate::choice_model::ChoiceModel;
-use crate::discards::{DiscardModel, MODEL_FILE};
+use crate::discards::{DiscardModel, Refit, RefitMeta, MODEL_FILE, REFIT_FILE, REFIT_META};
 use crate::habits::{self, HabitCounts, HABITS_FILE};
 use crate::played::{self, Played, Reading};
 use crate::tally::{of_game, Tally, RATES};
@@ -225,7 +225,8 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
         .collect();
     habit_rows.push((ALL_SCOPE, habits_all));
     let mut own = haifu_mining::tables::TABLE_FILES.to_vec();
-    own.extend([PROFILES, CHOICES, HABITS_FILE, MODEL_FILE]);
+    // the refit a database was given (`style accuracy --save-refit`) is dropped with the coefficients it refitted
+    own.extend([PROFILES, CHOICES, HABITS_FILE, MODEL_FILE, REFIT_FILE, REFIT_META]);
     haifu_ingest::folder::replace_folder(out, &own, |tmp| {
         write_tables_into(tmp, &mined, &meta)?;
         write_table(&tmp.join(PROFILES), |t: &mut ProfilesTable| {
@@ -258,6 +259,9 @@ pub struct StyleDb {
     pub habits: HashMap<String, HabitCounts>,
     /// The discard model's coefficients (empty: a database built before the model).
     pub discards: DiscardModel,
+    /// The players' coefficients refitted over a network, where `style accuracy --save-refit` wrote them into the
+    /// database, and what they were fitted over: what tilts a network towards a player where given.
+    pub refit: Option<(DiscardModel, RefitMeta)>,
     /// The choice model, fitted from the choices' counts as the database is opened (`None` without choices).
     pub choice_model: Option<ChoiceModel>,
 }
@@ -315,12 +319,13 @@ impl StyleDb {
         let choices = choice::read_db(dir)?;
         let habits = habits::read_db(dir)?;
         let discards = DiscardModel::read_db(dir, ALL_SCOPE)?;
+        let refit = Refit::read(dir, ALL_SCOPE)?;
         let choice_model = choices.get(ALL_SCOPE).map(|all| {
             let players: Vec<(&str, &ChoiceCounts)> =
                 profiles.iter().filter_map(|p| choices.get(&p.player).map(|c| (p.player.as_str(), c))).collect();
             ChoiceModel::fit(all, players)
         });
-        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices, habits, discards, choice_model })
+        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices, habits, discards, refit, choice_model })
     }
 
     /// The `all` strategy tables (every source summed) of `scopes`, or of every scope; what comparison,
@@ -329,6 +334,31 @@ impl StyleDb {
         let scopes = scopes.map(|s| s.iter().map(|x| x.to_string()).collect());
         let load = LoadOptions { scopes, strategies: vec![Strategy::All], sources: None };
         Ok(StyleTables(Tables::load(&self.dir, &load)?))
+    }
+
+    /// The model that tilts a network towards a player: the refit where the database holds one, else the discard
+    /// model (its coefficients less everyone's).
+    pub fn tilting(&self) -> &DiscardModel {
+        self.refit.as_ref().map_or(&self.discards, |(m, _)| m)
+    }
+
+    /// A note for a run that tilts the network `model` by the database's refit where the refit was fitted for
+    /// another network (its coefficients correct what that network's folds miss).
+    pub fn refit_for_other(&self, model: &Path) -> Option<String> {
+        let (_, meta) = self.refit.as_ref()?;
+        let fitted_for = Path::new(&meta.network);
+        let same = match (fitted_for.canonicalize(), model.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => fitted_for == model,
+        };
+        (!same).then(|| {
+            format!(
+                "note: the refit in {} was fitted for the network {}, not {}: it corrects what that network's folds miss",
+                self.dir.display(),
+                meta.network,
+                model.display()
+            )
+        })
     }
 
     /// A player's choice counts and everyone's (`None` where the database has no choices).

@@ -184,6 +184,10 @@ pub const EVERYONE_GAMES: usize = 10_000;
 pub struct DiscardModel {
     pub everyone: Option<Fitted>,
     pub players: HashMap<String, Fitted>,
+    /// The coefficients were fitted over a network's log-probabilities (a refit, [`super::Refit`]): they tilt
+    /// it whole, everyone's for a player without their own. Else they were fitted alone, and tilt a network by
+    /// a player's less everyone's (everyone's part is what the network already holds).
+    pub over_network: bool,
 }
 
 impl DiscardModel {
@@ -197,7 +201,7 @@ impl DiscardModel {
         let centre = everyone.coefficients.0;
         let (spread, fits) = fit_players(&centre, PRIOR_SD, players, |(_, d), w| curvature(d, w));
         let players = players.iter().zip(fits).map(|((p, d), f)| (p.to_string(), Fitted::of(f, &spread, d))).collect();
-        DiscardModel { everyone: Some(everyone), players }
+        DiscardModel { everyone: Some(everyone), players, over_network: false }
     }
 
     /// The model of a database's games: everyone's coefficients from every seat of at most [`EVERYONE_GAMES`] of
@@ -239,8 +243,27 @@ impl DiscardModel {
         Some(Coefficients(std::array::from_fn(|i| own.coefficients.0[i] - everyone.coefficients.0[i])))
     }
 
+    /// What tilts a network towards a player ([`DiscardModel::over_network`]): a refit's coefficients whole
+    /// (everyone's for a player it has none of), or the player's less everyone's (none for a player the model
+    /// has no coefficients of).
+    pub fn tilt_of(&self, player: &str) -> Option<Coefficients> {
+        match self.over_network {
+            true => self.of(player).cloned(),
+            false => self.difference(player),
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.everyone.is_none()
+    }
+
+    /// Writes every player's coefficients and everyone's (as `all_scope`) into a database's folder that holds
+    /// another model already, under another name first and renamed (a reader never sees half a file).
+    pub fn write_beside(&self, path: &Path, all_scope: &str) -> Result<()> {
+        let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let partial = path.with_file_name(format!(".{name}.new-{}", std::process::id()));
+        self.write(&partial, all_scope)?;
+        std::fs::rename(&partial, path).with_context(|| format!("renaming {} to {}", partial.display(), path.display()))
     }
 
     /// Writes every player's coefficients and everyone's (as `all_scope`).
@@ -261,7 +284,12 @@ impl DiscardModel {
 
     /// The model of a database (empty where it has none: built before the model).
     pub fn read_db(dir: &Path, all_scope: &str) -> Result<DiscardModel> {
-        let path = dir.join(MODEL_FILE);
+        DiscardModel::read(&dir.join(MODEL_FILE), all_scope)
+    }
+
+    /// The model written at `path` (empty where there is no file).
+    pub fn read(path: &Path, all_scope: &str) -> Result<DiscardModel> {
+        let path = path.to_path_buf();
         let mut model = DiscardModel::default();
         let Ok(file) = std::fs::File::open(&path) else { return Ok(model) };
         let index: HashMap<String, usize> = (0..FEATURES).map(|i| (feature_name(i), i)).collect();
@@ -539,7 +567,11 @@ mod tests {
             prior_sd: std::array::from_fn(|i| 0.2 + i as f64 / 100.0),
             choices: n,
         };
-        let mut model = DiscardModel { everyone: Some(fitted(&Coefficients::default(), 100)), players: HashMap::new() };
+        let mut model = DiscardModel {
+            everyone: Some(fitted(&Coefficients::default(), 100)),
+            players: HashMap::new(),
+            over_network: false,
+        };
         model.players.insert("p".into(), fitted(&w, 7));
         let dir = std::env::temp_dir().join(format!("haifu-discards-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

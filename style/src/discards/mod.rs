@@ -42,7 +42,7 @@ use crate::played::{DecisionRow, Played};
 pub use fit::{distinct_from, distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
 pub(crate) use personal::Paired;
 pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains, TestSeat, Tilt};
-pub use refit::{Refit, RefitCoefficient, Refitted};
+pub use refit::{Refit, RefitCoefficient, RefitMeta, Refitted, REFIT_FILE, REFIT_META};
 pub use tilt::{tilt, Tilting};
 
 /// The database's file of fitted coefficients.

@@ -9,29 +9,36 @@
 //! model's are ([`crate::newton::fit_players`]). On a test position the network tilted by the player's refitted
 //! coefficients is judged against it tilted by everyone's: the global model the refit makes.
 
-use hashbrown::HashMap;
-use serde::Serialize;
+use std::path::Path;
 
-use super::fit::{curvature, Coefficients};
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::fit::{curvature, Coefficients, DiscardModel, Fitted};
 use super::personal::{judged_tilts, NetworkGains, NetworkSeat, TestSeat, Tilt, LOG_FLOOR};
 use super::{feature_name, Discards, FEATURES, PRIOR_SD};
-use crate::newton::{fit_players, most_probable};
+use crate::newton::{fit_players, most_probable, Posterior};
 
 /// Precision of the weak prior everyone's refitted coefficients get (the discard model's everyone's).
 const EVERYONE_PRECISION: f64 = 1.0;
 
-/// The coefficients refitted over a network's readings: everyone's and each player's (with the choices fitted
-/// on).
+/// The coefficients refitted over a network's readings: everyone's and each player's, as a model that tilts a
+/// network by them whole ([`DiscardModel::over_network`]; `style accuracy --save-refit` writes it into the
+/// database, [`REFIT_FILE`], for `review --db` and `mjai-bot --network-first`).
 #[derive(Clone, Debug, Default)]
 pub struct Refit {
-    everyone: Coefficients,
-    players: HashMap<String, (u64, Coefficients)>,
+    pub model: DiscardModel,
     /// What was fitted on: for the report.
     pub summary: Refitted,
 }
 
+/// The database's file of the refitted coefficients (`style accuracy --save-refit`), and of what they were
+/// fitted over ([`Refitted`] with the runs).
+pub const REFIT_FILE: &str = "discard_refit.parquet";
+pub const REFIT_META: &str = "discard_refit.json";
+
 /// What a refit read and found, as `style accuracy --cross-fit` reports it.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Refitted {
     /// The fold networks the profile seats were read by.
     pub networks: usize,
@@ -48,11 +55,60 @@ pub struct Refitted {
     pub coefficients: Vec<RefitCoefficient>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RefitCoefficient {
     pub feature: String,
     pub everyone: f64,
     pub spread: f64,
+}
+
+/// What a database's refit was fitted over: [`REFIT_META`] beside [`REFIT_FILE`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RefitMeta {
+    /// The global network it was judged with (`--network`): the one its coefficients were meant to tilt.
+    pub network: String,
+    /// The fold networks it was fitted over (`--cross-fit`).
+    pub folds: Vec<String>,
+    pub refitted: Refitted,
+}
+
+impl Refit {
+    /// Writes the refit into the database's folder `db` ([`REFIT_FILE`], [`REFIT_META`]), each file under
+    /// another name first and renamed; the coefficients last, so that a reader finding them finds what they
+    /// were fitted over. A database built again drops both (`style build` replaces the folder whole).
+    pub fn save(&self, db: &Path, all_scope: &str, network: &Path, folds: &[&Path]) -> Result<()> {
+        // where the runs are, as a later reader in another folder finds them
+        let named = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()).display().to_string();
+        let meta = RefitMeta {
+            network: named(network),
+            folds: folds.iter().map(|f| named(f)).collect(),
+            refitted: self.summary.clone(),
+        };
+        let path = db.join(REFIT_META);
+        let partial = db.join(format!(".{REFIT_META}.new-{}", std::process::id()));
+        std::fs::write(&partial, serde_json::to_string_pretty(&meta)?)
+            .with_context(|| format!("writing {}", partial.display()))?;
+        std::fs::rename(&partial, &path).with_context(|| format!("renaming to {}", path.display()))?;
+        self.model.write_beside(&db.join(REFIT_FILE), all_scope)
+    }
+
+    /// The refit a database holds (`None` where it holds none), as a model that tilts a network whole.
+    pub fn read(db: &Path, all_scope: &str) -> Result<Option<(DiscardModel, RefitMeta)>> {
+        let path = db.join(REFIT_FILE);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let meta_path = db.join(REFIT_META);
+        let text = std::fs::read_to_string(&meta_path)
+            .with_context(|| format!("{} has no {REFIT_META} beside it (save the refit again)", path.display()))?;
+        let meta: RefitMeta = serde_json::from_str(&text).with_context(|| meta_path.display().to_string())?;
+        let mut model = DiscardModel::read(&path, all_scope)?;
+        if model.everyone.is_none() {
+            bail!("{}: no {all_scope} row", path.display());
+        }
+        model.over_network = true;
+        Ok(Some((model, meta)))
+    }
 }
 
 /// A seat's choices with each candidate's offset ([`offsets`]).
@@ -90,9 +146,15 @@ impl Refit {
         let all: Vec<(&Discards, &[f64])> =
             seats.iter().flat_map(|(_, s)| s).map(|(d, o)| (*d, o.as_slice())).collect();
         let weak = [EVERYONE_PRECISION; FEATURES];
-        let everyone = most_probable(&[0.0; FEATURES], &weak, &[0.0; FEATURES], |w| curvature(&all, w)).mean;
-        let (spread, fits) = fit_players(&everyone, PRIOR_SD, &seats, |(_, s), w| curvature(s, w));
+        let everyone = most_probable(&[0.0; FEATURES], &weak, &[0.0; FEATURES], |w| curvature(&all, w));
+        let (spread, fits) = fit_players(&everyone.mean, PRIOR_SD, &seats, |(_, s), w| curvature(s, w));
         let array = |v: &[f64]| <[f64; FEATURES]>::try_from(v).expect("a coefficient a feature");
+        let fitted = |p: Posterior, prior_sd: &[f64], choices: u64| Fitted {
+            coefficients: Coefficients(array(&p.mean)),
+            sd: array(&p.sd),
+            prior_sd: array(prior_sd),
+            choices,
+        };
         let summary = Refitted {
             networks,
             seats: all.len(),
@@ -100,24 +162,14 @@ impl Refit {
             unread_seats,
             misaligned_seats,
             coefficients: (0..FEATURES)
-                .map(|i| RefitCoefficient { feature: feature_name(i), everyone: everyone[i], spread: spread[i] })
+                .map(|i| RefitCoefficient { feature: feature_name(i), everyone: everyone.mean[i], spread: spread[i] })
                 .collect(),
         };
-        let players = seats
-            .iter()
-            .zip(fits)
-            .map(|((p, s), f)| {
-                (p.to_string(), (s.iter().map(|(d, _)| d.len() as u64).sum(), Coefficients(array(&f.mean))))
-            })
-            .collect();
-        Refit { everyone: Coefficients(array(&everyone)), players, summary }
-    }
-
-    /// A player's refitted coefficients less everyone's refitted ones.
-    #[cfg(test)]
-    fn difference(&self, player: &str) -> Option<Coefficients> {
-        let (_, own) = self.players.get(player)?;
-        Some(Coefficients(std::array::from_fn(|i| own.0[i] - self.everyone.0[i])))
+        let choices = |s: &[Offsetted]| s.iter().map(|(d, _)| d.len() as u64).sum();
+        let players =
+            seats.iter().zip(fits).map(|((p, s), f)| (p.to_string(), fitted(f, &spread, choices(s)))).collect();
+        let everyone = fitted(everyone, &weak.map(|p| 1.0 / p.sqrt()), summary.choices);
+        Refit { model: DiscardModel { everyone: Some(everyone), players, over_network: true }, summary }
     }
 
     /// The log-likelihood of a seat's choices under the network's `reading` tilted by each of `players`'
@@ -126,8 +178,7 @@ impl Refit {
     /// left out.
     pub fn log_likelihoods(&self, d: &Discards, reading: &NetworkSeat, players: &[&str]) -> Option<Vec<f64>> {
         let offsets = offsets(d, reading)?;
-        let of = |p: &str| self.players.get(p).map_or(&self.everyone, |(_, c)| c);
-        Some(players.iter().map(|p| d.tile_log_likelihood_over(of(p), &offsets)).collect())
+        players.iter().map(|p| Some(d.tile_log_likelihood_over(self.model.of(p)?, &offsets))).collect()
     }
 
     /// On the players' unseen positions, the global network tilted by each player's refitted coefficients
@@ -139,16 +190,16 @@ impl Refit {
         tested: &[(&'a str, Vec<TestSeat<'a>>)],
         min_test_games: usize,
     ) -> [NetworkGains; 2] {
-        let everyone = &self.everyone;
+        let everyone = self.model.everyone.as_ref().map(|e| &e.coefficients);
         let judged = |tilt| {
             let delta = |p: &str| {
-                let (n, own) = self.players.get(p)?;
+                let (own, everyone) = (self.model.players.get(p)?, everyone?.clone());
                 Some((
-                    *n,
+                    own.choices,
                     if tilt == Tilt::Refitted {
-                        [everyone.clone(), own.clone()]
+                        [everyone, own.coefficients.clone()]
                     } else {
-                        [Coefficients::default(), everyone.clone()]
+                        [Coefficients::default(), everyone]
                     },
                 ))
             };
@@ -194,7 +245,7 @@ mod tests {
 
         let (np, nq) = (reading(&p, &common), reading(&q, &common));
         let refit = Refit::fit(&[("p", vec![(&p, np.as_slice())]), ("q", vec![(&q, nq.as_slice())])], 2, 3);
-        let (rp, rq) = (refit.difference("p").unwrap(), refit.difference("q").unwrap());
+        let (rp, rq) = (refit.model.difference("p").unwrap(), refit.model.difference("q").unwrap());
         // the network misses p's difference from q: the refit holds it, and nothing else (everyone's refitted,
         // of the two players pooled, lies between them)
         let apart: Vec<f64> = (0..FEATURES).map(|i| rp.0[i] - rq.0[i]).collect();
@@ -202,12 +253,33 @@ mod tests {
         assert!(apart[2..].iter().all(|x| x.abs() < 0.2), "{apart:?}");
         assert_eq!((refit.summary.seats, refit.summary.choices, refit.summary.unread_seats), (2, 8_000, 3));
         assert_eq!((refit.summary.networks, refit.summary.misaligned_seats), (2, 0));
+        // what tilts a network: the refit's coefficients whole (everyone's for a player it does not know), the
+        // database's less everyone's (nothing for a player it does not know)
+        let everyone = refit.model.everyone.as_ref().unwrap().coefficients.clone();
+        assert_eq!(refit.model.tilt_of("p").as_ref(), Some(&refit.model.players["p"].coefficients));
+        assert_eq!((refit.model.tilt_of("nobody"), database.tilt_of("nobody")), (Some(everyone), None));
+        assert_eq!(database.tilt_of("p"), Some(dp));
+        // saved into a database's folder and read back: the same model, tilting whole, with what it read
+        let dir = std::env::temp_dir().join(format!("haifu-refit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(Refit::read(&dir, "ALL").unwrap().is_none());
+        refit.save(&dir, "ALL", Path::new("global"), &[Path::new("f1"), Path::new("f2")]).unwrap();
+        let (back, meta) = Refit::read(&dir, "ALL").unwrap().unwrap();
+        assert!(back.over_network);
+        assert_eq!((back.everyone, back.players), (refit.model.everyone.clone(), refit.model.players.clone()));
+        assert_eq!((meta.folds.len(), meta.refitted.seats), (2, 2));
+        // only what was written is there: no file under another name left behind
+        let mut names: Vec<String> =
+            std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        names.sort();
+        assert_eq!(names, [REFIT_META, REFIT_FILE]);
+        let _ = std::fs::remove_dir_all(&dir);
 
         // a network that reads p as p plays: nothing left for p's coefficients to add
         let knows = reading(&p, &odd);
         let refit = Refit::fit(&[("p", vec![(&p, knows.as_slice())]), ("q", vec![(&q, nq.as_slice())])], 2, 0);
         for p in ["p", "q"] {
-            let r = refit.difference(p).unwrap();
+            let r = refit.model.difference(p).unwrap();
             assert!(r.0.iter().all(|x| x.abs() < 0.2), "{p}: {r:?}");
         }
     }

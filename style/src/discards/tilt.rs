@@ -1,7 +1,7 @@
 //! A network's answers tilted by the players' discard coefficients, as `haifu review --model RUN --db DB` shows
 //! them: at each chosen discard the model has, each candidate kind's probability times e to the candidate's
-//! utility under the seat's player's coefficients less everyone's, then normalised again (the personal model
-//! `style accuracy --network` judges).
+//! utility under the seat's player's coefficients less everyone's (a refit's: the coefficients whole), then
+//! normalised again (the personal model `style accuracy --network` judges).
 
 use std::path::Path;
 
@@ -31,7 +31,8 @@ impl DiscardModel {
     /// Tilts `probs`, a network's probabilities over the 34 kinds at positions `at` (game id, seat, kind
     /// discarded; each seat's positions in the order its chosen discards came, as a network's positions are
     /// cut) by each seat's player's coefficients less everyone's, where the model has the player's
-    /// coefficients and a choice at the position. The games are read from `years` of `dataset` (all years
+    /// coefficients and a choice at the position; a refit's by the coefficients whole, every seat's
+    /// ([`DiscardModel::tilt_of`]). The games are read from `years` of `dataset` (all years
     /// where empty; tables of `players` seats).
     pub fn tilt(
         &self,
@@ -59,7 +60,7 @@ impl DiscardModel {
         for g in &games {
             // the seats among the positions whose player has coefficients
             let delta =
-                |s: u8| next.contains_key(&(g.game_id, s)).then(|| self.difference(&g.names[usize::from(s)])).flatten();
+                |s: u8| next.contains_key(&(g.game_id, s)).then(|| self.tilt_of(&g.names[usize::from(s)])).flatten();
             for (s, d) in of_seats(g, |s| delta(s).is_some()).iter().enumerate() {
                 let Some(delta) = delta(s as u8) else { continue };
                 for c in &d.choices {

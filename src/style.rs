@@ -588,7 +588,10 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     let mut positions = haifu_encoding::Positions::default();
     let games = haifu_style::logs::seat_games(&db, &a.log, &a.seat, a.games)?;
     for sg in &games {
-        let game = haifu_style::observe(&sg.played, sg.seat);
+        if let Err(why) = &sg.choices {
+            eprintln!("note: {}: its calls, riichi and kans could not be read ({why}): scored without them", sg.at);
+        }
+        let game = sg.observe();
         seen.add(&game);
         if a.embedding.is_some() {
             per_game.push(game);

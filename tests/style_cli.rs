@@ -5,7 +5,7 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use arrow::array::AsArray;
 use arrow::datatypes::{Date32Type, Int64Type, UInt16Type, UInt8Type};
@@ -372,6 +372,25 @@ fn choice_model_names_the_bots_by_their_calls(logs: &Path, dir: &Path) {
     assert_eq!(table["rows"][0]["preference"], rows[0]["name"], "{table}");
     let html = std::fs::read_to_string(page.join("index.html")).unwrap();
     assert!(html.contains("The choice furthest from everyone"), "the findings name it");
+    // `style identify` on logs: their calls, riichi, kans and wins replayed and scored under each player's choice
+    // model; from three unseen games the Caller bot's choices name it first, and `--by decisions` ranks by them
+    // with the discards
+    let mut args = vec!["style", "identify", "--db", db, "--seat", "Caller", "--json"];
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(logs).unwrap().map(|e| e.unwrap().path()).collect();
+    logs.sort();
+    let unseen = |p: &PathBuf| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("2023"));
+    let of_caller = |p: &PathBuf| unseen(p) && std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"Caller\""));
+    let logs: Vec<String> = logs.iter().filter(|p| of_caller(p)).take(3).map(|p| p.display().to_string()).collect();
+    assert_eq!(logs.len(), 3);
+    logs.iter().for_each(|l| args.extend(["--log", l.as_str()]));
+    let ranked = json(&haifu(&[&args[..], &["--by", "decisions"]].concat()));
+    let ranked = ranked.as_array().unwrap();
+    assert!(ranked.iter().all(|r| r["choices"].as_f64().unwrap() < 0.0), "{ranked:?}");
+    let part = |r: &serde_json::Value, k: &str| r[k].as_f64().unwrap();
+    let decisions: Vec<f64> = ranked.iter().map(|r| part(r, "discards") + part(r, "choices")).collect();
+    assert!(decisions.windows(2).all(|w| w[0] >= w[1]), "{decisions:?}");
+    let by_choices = ranked.iter().max_by(|a, b| part(a, "choices").total_cmp(&part(b, "choices"))).unwrap();
+    assert_eq!(by_choices["player"], "Caller", "{ranked:?}");
 }
 
 /// `style identify` on one seat of one log: every profiled player ranked, by the discard model by default and by the

@@ -101,7 +101,7 @@ impl StyleDb {
         let ranked = py.detach(|| -> anyhow::Result<String> {
             let mut seen = haifu_style::Observed::default();
             for g in haifu_style::logs::seat_games(&self.db, &logs, seat, games)? {
-                seen.add(&haifu_style::observe(&g.played, g.seat));
+                seen.add(&g.observe());
             }
             let mut ranking = haifu_style::Scorer::new(&self.db)?.rank(&seen);
             by.for_db(&self.db).rank(&mut ranking);

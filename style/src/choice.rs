@@ -555,6 +555,30 @@ pub fn per_seat(dataset: &Path, years: &[i32], games: &[Played]) -> Result<HashM
     Ok(out)
 }
 
+/// Each seat's choice counts in a game replayed with its choices cut ([`haifu_ingest::extract::ReplayOptions`]
+/// `choices`): what a log read by `style identify` shows of the seat's calls, riichi, kans and wins, counted as
+/// [`per_seat`] counts a dataset's choices rows (a choice whose answer the log cannot show left out).
+pub fn of_replay(g: &haifu_ingest::extract::ExtractedGame) -> Vec<ChoiceCounts> {
+    use haifu_ingest::choices::Chosen;
+    let players = g.info.n_players;
+    let mut out = vec![ChoiceCounts::default(); usize::from(players)];
+    for c in &g.choices {
+        let took = match c.chosen {
+            Chosen::Took(a) => Opt::of_action(&a).map(Opt::offer),
+            Chosen::Declined => None,
+            Chosen::Unknown => continue,
+        };
+        let options: Vec<Opt> = c.options.iter().filter_map(Opt::of_action).collect();
+        let kyoku = g.rounds.get(usize::from(c.round)).map_or(0, |r| r.init.kyoku);
+        let Some(counts) = out.get_mut(usize::from(c.seat)) else { continue };
+        for (situation, _) in Spot::of_choice(c, players, kyoku).situations(&options) {
+            let taken = u64::from(took == Some(situation.offer));
+            counts.0.entry(situation).or_default().add(Count { offered: 1, taken });
+        }
+    }
+    out
+}
+
 /// The dataset's table of choices.
 const TABLE: &str = "choices";
 

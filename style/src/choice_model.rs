@@ -172,7 +172,11 @@ impl ChoiceModel {
     /// The log-likelihood of the choices `seen` under a player's coefficients.
     pub fn log_likelihood(&self, player: &str, seen: &ChoiceCounts) -> f64 {
         let w = self.of(player);
-        seen.0.iter().map(|(s, c)| binomial(take_probability(w, s), c)).sum()
+        // in the situations' order, so that the sum is the same in every process (a hash map's order differs):
+        // `style identify` and the Python module's agree to the bit
+        let mut situations: Vec<(&Situation, &Count)> = seen.0.iter().collect();
+        situations.sort_unstable_by_key(|(s, _)| **s);
+        situations.into_iter().map(|(s, c)| binomial(take_probability(w, s), c)).sum()
     }
 }
 

@@ -5,10 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use haifu_ingest::extract::extract;
+use haifu_ingest::extract::{extract, extract_with, ReplayOptions};
 use haifu_record::GameRecord;
 
+use crate::choice::{self, ChoiceCounts};
 use crate::db::Rules;
+use crate::identify::Observed;
 use crate::played::Played;
 use crate::StyleDb;
 
@@ -21,11 +23,29 @@ pub struct SeatGame {
     pub record: GameRecord,
     pub played: Played,
     pub seat: u8,
+    /// The seat's calls, riichi, kans and wins as the replay cut them, or why it could not (the rules' bookkeeping
+    /// refused an action of the log): the seat is then scored without them.
+    pub choices: Result<ChoiceCounts, String>,
 }
 
-/// The games of a log file, as records and replayed; a file that cannot be read or replayed is an error
-/// naming it.
-fn read_log(path: &Path) -> Result<Vec<(GameRecord, Played)>> {
+impl SeatGame {
+    /// What the seat shows of its player's style: its discards and habits, and its choices where the replay cut
+    /// them.
+    pub fn observe(&self) -> Observed {
+        let mut o = crate::observe(&self.played, self.seat);
+        if let Ok(c) = &self.choices {
+            o.choices = c.clone();
+        }
+        o
+    }
+}
+
+/// A game of a log replayed: its record, its play, and each seat's choice counts (or why they could not be cut).
+type Replayed = (GameRecord, Played, Result<Vec<ChoiceCounts>, String>);
+
+/// The games of a log file, as records and replayed with their choices cut; a file that cannot be read or replayed
+/// is an error naming it. A game whose choices the rules' bookkeeping refuses is replayed without them.
+fn read_log(path: &Path) -> Result<Vec<Replayed>> {
     let raw = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let text = haifu_record::source::decompress(raw).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -34,8 +54,18 @@ fn read_log(path: &Path) -> Result<Vec<(GameRecord, Played)>> {
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
-            let g = extract(&r).map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), i + 1))?;
-            Ok((r, Played::of_replay(i as i64, &g)))
+            let with_choices = extract_with(&r, ReplayOptions { choices: true, ..ReplayOptions::default() });
+            let (g, choices) = match with_choices {
+                Ok(g) => {
+                    let choices = choice::of_replay(&g);
+                    (g, Ok(choices))
+                }
+                Err(refused) => (
+                    extract(&r).map_err(|e| anyhow::anyhow!("{} game {}: {e}", path.display(), i + 1))?,
+                    Err(refused.to_string()),
+                ),
+            };
+            Ok((r, Played::of_replay(i as i64, &g), choices))
         })
         .collect()
 }
@@ -57,7 +87,7 @@ fn seat_in(g: &Played, seat: &str, at: &str) -> Result<u8> {
 pub fn seat_games(db: &StyleDb, logs: &[PathBuf], seat: &str, limit: Option<usize>) -> Result<Vec<SeatGame>> {
     let mut out = Vec::new();
     for path in logs {
-        for (index, (record, played)) in read_log(path)?.into_iter().enumerate() {
+        for (index, (record, played, choices)) in read_log(path)?.into_iter().enumerate() {
             if limit.is_some_and(|k| out.len() >= k) {
                 return Ok(out);
             }
@@ -79,7 +109,8 @@ pub fn seat_games(db: &StyleDb, logs: &[PathBuf], seat: &str, limit: Option<usiz
                 );
             }
             let seat = seat_in(&played, seat, &at)?;
-            out.push(SeatGame { at, index, record, played, seat });
+            let choices = choices.map(|mut c| c.swap_remove(usize::from(seat)));
+            out.push(SeatGame { at, index, record, played, seat, choices });
         }
     }
     if out.is_empty() {

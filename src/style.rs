@@ -146,11 +146,12 @@ pub struct IdentifyArgs {
     /// beside the score and ranking the players. Runs in the network binary, haifu-neural.
     #[arg(long)]
     pub embedding: Option<PathBuf>,
-    /// What ranks the players: `discards`, the log-likelihood of the seat's chosen discards under each player's
-    /// discard model (the best measured, docs/RESULTS.md); `decisions`, that and the other choices where the
-    /// logs' dataset has them; `score`, the sum of the sequences, rates, habits and choices (and the networks
-    /// of --models). A database built before the discard model ranks by `score`.
-    #[arg(long, value_enum, default_value_t = RankBy::Discards)]
+    /// What ranks the players: `decisions`, the log-likelihood of the seat's chosen discards under each player's
+    /// discard model and of its calls, riichi, kans and wins under each player's choice model (the best
+    /// measured, docs/RESULTS.md; the discards alone where the database counted no choices); `discards`, the
+    /// discards alone; `score`, the sum of the sequences, rates, habits and choices (and the networks of
+    /// --models). A database built before the discard model ranks by `score`.
+    #[arg(long, value_enum, default_value_t = RankBy::Decisions)]
     pub by: RankBy,
 }
 
@@ -663,10 +664,11 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         }
     );
     println!(
-        "{:>4} {} {:>12} {:>12} {:>12} {:>10} {:>10} {:>10}",
+        "{:>4} {} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>10}",
         "",
         padded("player", 24),
         "discards",
+        "choices",
         "score",
         "sequences",
         "rates",
@@ -676,10 +678,11 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     for (i, s) in ranking.iter().take(a.top).enumerate() {
         let shown = |x: Option<f64>, digits: usize| x.map_or("-".to_string(), |n| format!("{n:.digits$}"));
         println!(
-            "{:>4} {} {:>12.2} {:>12.2} {:>12.2} {:>10.2} {:>10} {:>10}",
+            "{:>4} {} {:>12.2} {:>10.2} {:>12.2} {:>12.2} {:>10.2} {:>10} {:>10}",
             i + 1,
             padded(&s.player, 24),
             s.discards,
+            s.choices,
             s.score,
             s.sequences,
             s.rates,

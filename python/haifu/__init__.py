@@ -244,11 +244,11 @@ class StyleDb:
         *,
         games: Optional[int] = None,
         top: Optional[int] = None,
-        by: str = "discards",
+        by: str = "decisions",
     ) -> list:
         """``haifu style identify --json``: the database's players ranked for ``seat`` (0-3, or the name the
         logs give it) over the games of ``logs`` (the first ``games``), best first (``top`` of them), by
-        ``by`` as ``--by``: ``discards`` (the discard model), ``decisions`` or ``score``."""
+        ``by`` as ``--by``: ``decisions`` (the discard and choice models), ``discards`` or ``score``."""
         if isinstance(logs, (str, os.PathLike)):
             logs = [logs]
         paths = [os.fspath(p) for p in logs]

@@ -76,8 +76,8 @@ impl StyleDb {
 
     /// `haifu style identify --json`: the database's players ranked for `seat` (0-3, or the name the logs give
     /// it) over the games of `logs` (the first `games` of them), best first, as a JSON text; `by` as `--by`
-    /// (`discards`, `decisions` or `score`).
-    #[pyo3(signature = (logs, seat, *, games = None, top = None, by = "discards"))]
+    /// (`decisions`, `discards` or `score`).
+    #[pyo3(signature = (logs, seat, *, games = None, top = None, by = "decisions"))]
     fn identify(
         &self,
         py: Python<'_>,

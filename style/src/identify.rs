@@ -99,9 +99,10 @@ pub fn with_networks(mut scores: Vec<Score>, neural: &std::collections::HashMap<
 /// What ranks the players (`style identify --by`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RankBy {
-    /// The discard model's log-likelihood (the best measured, docs/RESULTS.md).
+    /// The discard model's log-likelihood.
     Discards,
-    /// The discard model's and the other choices' log-likelihood: every decision once.
+    /// The discard model's and the other choices' log-likelihood: every decision once (the best measured,
+    /// docs/RESULTS.md; `style identify`'s default).
     Decisions,
     /// The sum of the sequences', rates', habits' and choices' log-likelihoods (and the networks').
     Score,

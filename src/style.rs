@@ -693,6 +693,21 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     Ok(())
 }
 
+/// `style accuracy --save-refit`: the run's refit written into its database.
+fn save_refit(a: &AccuracyArgs, r: &haifu_style::accuracy::AccuracyReport) -> Result<()> {
+    let (Some(refit), Some(network)) = (&r.refit, &a.network) else {
+        anyhow::bail!("--save-refit: the run made no refit (give --network and --cross-fit)")
+    };
+    let folds: Vec<&Path> = a.cross_fit.iter().map(PathBuf::as_path).collect();
+    refit.save(&a.db.db, haifu_imitate::ALL_SCOPE, network, &folds)?;
+    eprintln!(
+        "the refit written into {} ({}): review --db and mjai-bot --network-first tilt by it",
+        a.db.db.display(),
+        haifu_style::discards::REFIT_FILE
+    );
+    Ok(())
+}
+
 /// The global network of `style accuracy --network` and the fold networks of `--cross-fit`, loaded.
 type GlobalNetworks = (Option<Box<dyn GlobalNetwork>>, Vec<Box<dyn GlobalNetwork>>);
 
@@ -740,16 +755,7 @@ fn accuracy(a: &AccuracyArgs, network: Option<&dyn Network>) -> Result<()> {
     };
     let r = haifu_style::accuracy::measure(&scorer, likelihoods, &a.dataset, &a.years, &a.games, &networks)?;
     if a.save_refit {
-        let (Some(refit), Some(network)) = (&r.refit, &a.network) else {
-            anyhow::bail!("--save-refit: the run made no refit (give --network and --cross-fit)")
-        };
-        let folds: Vec<&Path> = a.cross_fit.iter().map(PathBuf::as_path).collect();
-        refit.save(&a.db.db, haifu_imitate::ALL_SCOPE, network, &folds)?;
-        eprintln!(
-            "the refit written into {} ({}): review --db and mjai-bot --network-first tilt by it",
-            a.db.db.display(),
-            haifu_style::discards::REFIT_FILE
-        );
+        save_refit(a, &r)?;
     }
     if let Some(path) = &a.html {
         let page = haifu_reports::pages::accuracy_page(

@@ -418,6 +418,17 @@ fn identify_ranks_every_player(db_s: &str, log: &Path) {
     }
 }
 
+/// Of a review's chosen discards that the network ranks, how many it ranks first, and how many there are.
+fn network_first(review: &serde_json::Value) -> (usize, usize) {
+    let ranks: Vec<u64> = review["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["decisions"].as_array().unwrap().iter().filter_map(|d| d["ranks"]["network"].as_u64()))
+        .collect();
+    (ranks.iter().filter(|&&k| k == 1).count(), ranks.len())
+}
+
 /// `style accuracy --save-refit`: the refit is written into (a copy of) the database, where `review --db`
 /// tilts the network by it: the bot's unseen discards named first more often than by the network alone, under
 /// a label that says so; a refit fitted for another network is noted; a database built again drops it.
@@ -454,13 +465,7 @@ fn saved_refit_tilts_the_review(
     let r = review(global);
     assert!(r.status.success() && !stderr(&r).contains("fitted for the network"), "{}", stderr(&r));
     let r: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
-    let ranks: Vec<u64> = r["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|g| g["decisions"].as_array().unwrap().iter().filter_map(|d| d["ranks"]["network"].as_u64()))
-        .collect();
-    let (refitted, n) = (ranks.iter().filter(|&&k| k == 1).count(), ranks.len());
+    let (refitted, n) = network_first(&r);
     assert!(n > 100 && refitted > plain + n / 20, "the network first {plain} of {n}, by the refit {refitted}");
     assert!(r.to_string().contains("refitted over the networks"), "the review names the refit");
     // the refit tilting a network it was not fitted for: said
@@ -555,15 +560,9 @@ fn player_vectors_identify_the_bots(ds: &str, db: &str, dir: &Path) {
     let first = |more: &[&str]| {
         let out = dir.join(format!("review{}", more.len()));
         let args = ["review", "--dataset", ds, "--tables", db, "--player", "Folder", "--years", "2023"];
-        let r =
-            json(&haifu(&[&args[..], &["--out", out.to_str().unwrap(), "--model", global, "--json"], more].concat()));
-        let ranks: Vec<u64> = r["games"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|g| g["decisions"].as_array().unwrap().iter().filter_map(|d| d["ranks"]["network"].as_u64()))
-            .collect();
-        (ranks.iter().filter(|&&k| k == 1).count(), ranks.len())
+        network_first(&json(&haifu(
+            &[&args[..], &["--out", out.to_str().unwrap(), "--model", global, "--json"], more].concat(),
+        )))
     };
     let ((plain, n), (tilted, m)) = (first(&[]), first(&["--db", db]));
     assert!(n > 100 && n == m && tilted > plain + n / 20, "the network first {plain} of {n}, tilted {tilted}");

@@ -257,15 +257,6 @@ impl DiscardModel {
         self.everyone.is_none()
     }
 
-    /// Writes every player's coefficients and everyone's (as `all_scope`) into a database's folder that holds
-    /// another model already, under another name first and renamed (a reader never sees half a file).
-    pub fn write_beside(&self, path: &Path, all_scope: &str) -> Result<()> {
-        let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let partial = path.with_file_name(format!(".{name}.new-{}", std::process::id()));
-        self.write(&partial, all_scope)?;
-        std::fs::rename(&partial, path).with_context(|| format!("renaming {} to {}", partial.display(), path.display()))
-    }
-
     /// Writes every player's coefficients and everyone's (as `all_scope`).
     pub fn write(&self, path: &Path, all_scope: &str) -> Result<()> {
         let mut rows: Vec<(&str, &Fitted)> = self.players.iter().map(|(p, f)| (p.as_str(), f)).collect();

@@ -634,27 +634,19 @@ mod tests {
     fn a_copy_choice_is_where_the_hand_held_another_of_the_kind_drawn() {
         let mut in_riichi = row(3, 9, "123456789m1234p3m", 9, 9, false, 60);
         in_riichi.in_riichi = true;
-        let g = Played {
-            game_id: 1,
-            log_id: None,
-            n_players: 4,
-            names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
-            game_type: None,
-            rounds: vec![RoundOutcome { kyoku: 0, honba: 0, outcomes: vec![Outcome::Bystander; 4], wins: vec![] }],
-            decisions: vec![
-                // 3m is kind 2 (ids 8-11): drew id 8, discarded id 9
-                row(0, 5, "33m456789m1234p5s", 8, 9, false, 10),
-                // 7p is kind 15 (ids 60-63): drew and discarded id 61
-                row(1, 5, "123456m77p1234s5s", 61, 61, false, 20),
-                // 5s is kind 22 (ids 88-91)
-                row(2, 5, "123456m78p1234s55s", 89, 89, false, 30),
-                // the west (kind 29, ids 116-119) alone
-                row(3, 5, "123456m78p1234s3z", 116, 116, false, 40),
-                // 1s (kind 18, id 72) drawn beside another, 1m discarded
-                row(0, 6, "123456m78p1123s1m", 72, 0, false, 50),
-                in_riichi,
-            ],
-        };
+        let g = east_1(vec![
+            // 3m is kind 2 (ids 8-11): drew id 8, discarded id 9
+            row(0, 5, "33m456789m1234p5s", 8, 9, false, 10),
+            // 7p is kind 15 (ids 60-63): drew and discarded id 61
+            row(1, 5, "123456m77p1234s5s", 61, 61, false, 20),
+            // 5s is kind 22 (ids 88-91)
+            row(2, 5, "123456m78p1234s55s", 89, 89, false, 30),
+            // the west (kind 29, ids 116-119) alone
+            row(3, 5, "123456m78p1234s3z", 116, 116, false, 40),
+            // 1s (kind 18, id 72) drawn beside another, 1m discarded
+            row(0, 6, "123456m78p1123s1m", 72, 0, false, 50),
+            in_riichi,
+        ]);
         let seats = of_game(&g);
         let copies: Vec<(u32, u32)> = seats.iter().map(|d| (d.copies.drawn, d.copies.held)).collect();
         assert_eq!(copies, [(0, 1), (1, 0), (0, 0), (0, 0)]);
@@ -693,6 +685,19 @@ mod tests {
         assert_eq!((partial(&two_sided, kind(3, 2)), partial(&two_sided, kind(4, 2))), (Some(RYANMEN), Some(RYANMEN)));
     }
 
+    /// A four-player game of one round, East 1, of these decisions.
+    fn east_1(decisions: Vec<DecisionRow>) -> Played {
+        Played {
+            game_id: 1,
+            log_id: None,
+            n_players: 4,
+            names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+            game_type: None,
+            rounds: vec![RoundOutcome { kyoku: 0, honba: 0, outcomes: vec![Outcome::Bystander; 4], wins: vec![] }],
+            decisions,
+        }
+    }
+
     fn row(seat: u8, turn: u8, hand: &str, drawn: u8, discard: u8, riichi: bool, event_index: u32) -> DecisionRow {
         let hand = hand.parse::<HandNotation>().unwrap().counts;
         DecisionRow {
@@ -725,20 +730,12 @@ mod tests {
     /// and shapes: each candidate carries the marks its tiles give it, by hand.
     #[test]
     fn candidates_carry_the_marks_of_the_board() {
-        let g = Played {
-            game_id: 1,
-            log_id: None,
-            n_players: 4,
-            names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
-            game_type: None,
-            rounds: vec![RoundOutcome { kyoku: 0, honba: 0, outcomes: vec![Outcome::Bystander; 4], wins: vec![] }],
-            decisions: vec![
-                row(1, 8, "123456789m1234p5m", 16, 16, true, 10),
-                row(2, 8, "12345678p12345s8m", 28, 28, false, 20),
-                // seat 0 drew the west (id 4*29 = 116) and holds 2m 5m 4p 3z among pairs and runs
-                row(0, 8, "25m114p34556799s3z", 116, 116, false, 30),
-            ],
-        };
+        let g = east_1(vec![
+            row(1, 8, "123456789m1234p5m", 16, 16, true, 10),
+            row(2, 8, "12345678p12345s8m", 28, 28, false, 20),
+            // seat 0 drew the west (id 4*29 = 116) and holds 2m 5m 4p 3z among pairs and runs
+            row(0, 8, "25m114p34556799s3z", 116, 116, false, 30),
+        ]);
         let seats = of_game(&g);
         // the riichi declaration chose among the kinds that keep tenpai; seat 2's discard is a choice too
         assert!(seats[1].len() == 1 && seats[2].len() == 1);

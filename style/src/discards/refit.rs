@@ -9,9 +9,11 @@
 //! model's are ([`crate::newton::fit_players`]). On a test position the network tilted by the player's refitted
 //! coefficients is judged against it tilted by everyone's: the global model the refit makes.
 
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
+use haifu_ingest::files::atomic_write;
 use serde::{Deserialize, Serialize};
 
 use super::fit::{curvature, Coefficients, DiscardModel, Fitted};
@@ -73,9 +75,10 @@ pub struct RefitMeta {
 }
 
 impl Refit {
-    /// Writes the refit into the database's folder `db` ([`REFIT_FILE`], [`REFIT_META`]), each file under
-    /// another name first and renamed; the coefficients last, so that a reader finding them finds what they
-    /// were fitted over. A database built again drops both (`style build` replaces the folder whole).
+    /// Writes the refit into the database's folder `db` ([`REFIT_FILE`], [`REFIT_META`]), each file whole or not
+    /// at all ([`haifu_ingest::files::atomic_write`], as every table is written); the coefficients last, so that
+    /// a reader finding them finds what they were fitted over. A database built again drops both (`style build`
+    /// replaces the folder whole).
     pub fn save(&self, db: &Path, all_scope: &str, network: &Path, folds: &[&Path]) -> Result<()> {
         // where the runs are, as a later reader in another folder finds them
         let named = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf()).display().to_string();
@@ -84,12 +87,9 @@ impl Refit {
             folds: folds.iter().map(|f| named(f)).collect(),
             refitted: self.summary.clone(),
         };
-        let path = db.join(REFIT_META);
-        let partial = db.join(format!(".{REFIT_META}.new-{}", std::process::id()));
-        std::fs::write(&partial, serde_json::to_string_pretty(&meta)?)
-            .with_context(|| format!("writing {}", partial.display()))?;
-        std::fs::rename(&partial, &path).with_context(|| format!("renaming to {}", path.display()))?;
-        self.model.write_beside(&db.join(REFIT_FILE), all_scope)
+        let text = serde_json::to_string_pretty(&meta)?;
+        atomic_write(&db.join(REFIT_META), |mut f| Ok(f.write_all(text.as_bytes())?))?;
+        self.model.write(&db.join(REFIT_FILE), all_scope)
     }
 
     /// The refit a database holds (`None` where it holds none), as a model that tilts a network whole.

@@ -32,8 +32,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use haifu_imitate::rank::Winds;
+use haifu_ingest::choices::Chosen;
 use haifu_ingest::columns;
 use haifu_ingest::columns::{Table, UInt64, UInt8 as U8, Utf8};
+use haifu_ingest::extract::ExtractedGame;
 use haifu_mining::dataset::{cast_to, for_each_batch, hand_counts, hands, year_parts};
 use haifu_mining::tables::write_table;
 use haifu_record::action::Action;
@@ -558,25 +560,30 @@ pub fn per_seat(dataset: &Path, years: &[i32], games: &[Played]) -> Result<HashM
 /// Each seat's choice counts in a game replayed with its choices cut ([`haifu_ingest::extract::ReplayOptions`]
 /// `choices`): what a log read by `style identify` shows of the seat's calls, riichi, kans and wins, counted as
 /// [`per_seat`] counts a dataset's choices rows (a choice whose answer the log cannot show left out).
-pub fn of_replay(g: &haifu_ingest::extract::ExtractedGame) -> Vec<ChoiceCounts> {
-    use haifu_ingest::choices::Chosen;
-    let players = g.info.n_players;
-    let mut out = vec![ChoiceCounts::default(); usize::from(players)];
-    for c in &g.choices {
-        let took = match c.chosen {
-            Chosen::Took(a) => Opt::of_action(&a).map(Opt::offer),
-            Chosen::Declined => None,
-            Chosen::Unknown => continue,
-        };
-        let options: Vec<Opt> = c.options.iter().filter_map(Opt::of_action).collect();
-        let kyoku = g.rounds.get(usize::from(c.round)).map_or(0, |r| r.init.kyoku);
+pub fn of_replay(g: &ExtractedGame) -> Vec<ChoiceCounts> {
+    let mut out = vec![ChoiceCounts::default(); usize::from(g.info.n_players)];
+    for c in g.choices.iter().filter(|c| !matches!(c.chosen, Chosen::Unknown)) {
         let Some(counts) = out.get_mut(usize::from(c.seat)) else { continue };
-        for (situation, _) in Spot::of_choice(c, players, kyoku).situations(&options) {
+        let (situations, took) = situations_of(g, c);
+        for situation in situations {
             let taken = u64::from(took == Some(situation.offer));
             counts.0.entry(situation).or_default().add(Count { offered: 1, taken });
         }
     }
     out
+}
+
+/// A replayed choice's situations, one for each kind of option offered, and the kind taken (`None`: declined,
+/// or an answer the log cannot show).
+pub fn situations_of(g: &ExtractedGame, c: &haifu_ingest::choices::Choice) -> (Vec<Situation>, Option<Offer>) {
+    let took = match c.chosen {
+        Chosen::Took(a) => Opt::of_action(&a).map(Opt::offer),
+        Chosen::Declined | Chosen::Unknown => None,
+    };
+    let options: Vec<Opt> = c.options.iter().filter_map(Opt::of_action).collect();
+    let kyoku = g.rounds.get(usize::from(c.round)).map_or(0, |r| r.init.kyoku);
+    let spot = Spot::of_choice(c, g.info.n_players, kyoku);
+    (spot.situations(&options).into_iter().map(|(s, _)| s).collect(), took)
 }
 
 /// The dataset's table of choices.

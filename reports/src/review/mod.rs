@@ -44,7 +44,7 @@ use haifu_ingest::stored::{read_games_where, GameIndex};
 use haifu_mining::Strategy;
 use haifu_record::event::GameRecord;
 use haifu_rules::Kind;
-use haifu_style::choice::{self as choice, ChoiceCounts, Opt, Situation, Spot};
+use haifu_style::choice::{self as choice, ChoiceCounts, Situation};
 
 use board::Board;
 
@@ -635,11 +635,6 @@ fn seat_choices(
 fn review_choice(g: &ExtractedGame, c: &Choice, counts: Option<Counts<'_>>) -> ChoiceReviewed {
     let init = g.rounds.get(usize::from(c.round)).map(|r| &r.init);
     let (kyoku, honba) = init.map_or((0, 0), |i| (i.kyoku, i.honba));
-    let options: Vec<Opt> = c.options.iter().filter_map(Opt::of_action).collect();
-    let took = match c.chosen {
-        Chosen::Took(a) => Opt::of_action(&a).map(Opt::offer),
-        _ => None,
-    };
     let mut out = ChoiceReviewed {
         event_index: c.event_index,
         round: c.round,
@@ -658,8 +653,7 @@ fn review_choice(g: &ExtractedGame, c: &Choice, counts: Option<Counts<'_>>) -> C
         agrees_network: None,
     };
     let Some((own, all)) = counts else { return out };
-    let spot = Spot::of_choice(c, g.info.n_players, kyoku);
-    let situations: Vec<Situation> = spot.situations(&options).into_iter().map(|(s, _)| s).collect();
+    let (situations, took) = choice::situations_of(g, c);
     let everyone: Vec<(Situation, f64)> = situations.iter().map(|s| (*s, choice::take_share(None, all, s))).collect();
     let mine: Vec<(Situation, f64)> = situations.iter().map(|s| (*s, choice::take_share(own, all, s))).collect();
     let agrees = |shares: &[(Situation, f64)]| choice::majority(shares).map(|b| shares[b].0.offer) == took;

@@ -29,6 +29,9 @@
 //! - Folding: facing another seat's riichi with a hand two or more from tenpai, the seat folds (discards the
 //!   safest tile: the riichi seat's river first, then honors, then terminals) with probability `fold_rate`,
 //!   the share of such rounds the player gave up.
+//! - Which copy goes, where the kind chosen is the kind just drawn and the hand holds another (not a five): the
+//!   copy just drawn as often as the player discards it there (the discard model's `drawn_copy`), else the
+//!   one held: a habit the other seats see, and identification reads.
 //!
 //! A player the database does not profile is refused (`Player::from_db`); [`Player::plain`] (no tables, the
 //! rules) is the baseline for tests. Randomness (the fold) comes from `--seed`.
@@ -38,6 +41,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use haifu_imitate::{estimate, rank, MeldSummary, RoundEstimator, SeqTable, Tables, Winds, ALL_SCOPE};
 use haifu_mining::Strategy;
+use haifu_record::state::SeatState;
 use haifu_rules::shanten::shanten;
 use haifu_rules::{Kind, MeldKind, Tile, KINDS};
 use haifu_sim::style::{Lean, Style, StyleBot};
@@ -128,6 +132,10 @@ pub struct Imitator {
     folder: StyleBot,
     efficient: StyleBot,
     rng: SmallRng,
+    /// How often the player discards the copy just drawn where the hand holds another of the kind discarded
+    /// (the discard model's `drawn_copy`), and the draws that follow it, apart from `rng` so that the other
+    /// choices' draws do not depend on it. `None`: always the copy just drawn.
+    drawn_copy: Option<(f64, SmallRng)>,
     /// The riichi discard chosen with the declaration, played when the server asks for it.
     riichi_tile: Option<Tile>,
     pub sources: Sources,
@@ -153,6 +161,7 @@ impl Imitator {
             folder: StyleBot::new(style("folder", false, false, Some(2)), seed ^ 2),
             efficient: StyleBot::new(style("efficiency", false, true, None), seed ^ 3),
             rng: SmallRng::seed_from_u64(seed),
+            drawn_copy: None,
             riichi_tile: None,
             sources: Sources::default(),
         }
@@ -175,6 +184,7 @@ impl Imitator {
         p.tables = Some(tables);
         p.rates = rates;
         p.choices = db.choices_of(player).map(|(own, all)| (own.cloned(), all.clone()));
+        p.drawn_copy = db.discards.of(player).map(|c| (c.drawn_copy_share(), SmallRng::seed_from_u64(seed ^ 5)));
         Ok(p)
     }
 
@@ -216,9 +226,11 @@ impl Imitator {
         let riichi_ok = legal.iter().any(|a| matches!(a, Action::Discard { riichi: true, .. }));
         if !riichi_ok && self.facing_riichi(f) && self.rng.random_bool(self.rates.fold.clamp(0.0, 1.0)) {
             self.sources.fold += 1;
-            return self.folder.decide(&view, &discards);
+            let fold = self.folder.decide(&view, &discards);
+            return self.which_copy(view.own(), fold, &discards);
         }
         let choice = self.discard(f, &discards);
+        let choice = self.which_copy(view.own(), choice, &discards);
         if riichi {
             let Action::Discard { tile, .. } = choice else { return choice };
             let mut r = Action::Discard { tile, riichi: true };
@@ -236,6 +248,28 @@ impl Imitator {
             return r;
         }
         choice
+    }
+
+    /// Which copy of the kind chosen goes where the hand holds the copy just drawn and another
+    /// ([`haifu_style::discards::Copies`]; not a five): the one just drawn as often as the player discards it
+    /// there, else one from the hand. Another kind, or a player without the share, as chosen.
+    fn which_copy(&mut self, own: &SeatState, choice: Action, discards: &[Action]) -> Action {
+        let (Some((share, rng)), Action::Discard { tile, riichi }, Some(drawn)) =
+            (self.drawn_copy.as_mut(), choice, own.last_draw)
+        else {
+            return choice;
+        };
+        let k = drawn.kind();
+        if tile.kind() != k || (k.index() < 27 && k.digit() == 5) {
+            return choice;
+        }
+        let held = discards.iter().find_map(|a| match *a {
+            Action::Discard { tile, .. } if tile.kind() == k && tile != drawn => Some(tile),
+            _ => None,
+        });
+        let Some(held) = held else { return choice };
+        let tile = if rng.random_bool(share.clamp(0.0, 1.0)) { drawn } else { held };
+        Action::Discard { tile, riichi }
     }
 
     /// The options besides the plain discard or pass, looked up in the player's choices (module
@@ -409,6 +443,34 @@ fn rule_takes(s: &Situation) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where the kind chosen is the kind just drawn and another copy is held, the copy just drawn goes as often
+    /// as the player's share says: never at 0, always at 1, about 30% of 4,000 times at 0.3; a five, another kind
+    /// or a player without a share as chosen.
+    #[test]
+    fn the_copy_just_drawn_goes_as_often_as_the_player_discards_it() {
+        let discard = |id: u8| Action::Discard { tile: Tile::from_id(id), riichi: false };
+        // 3m: ids 8-11, drawn 8, 9 held; 5p: ids 52-55, drawn 52, 53 held; 7s: id 96
+        let seat = |drawn: u8| SeatState { last_draw: Some(Tile::from_id(drawn)), ..SeatState::default() };
+        let discards = [discard(8), discard(9), discard(52), discard(53), discard(96)];
+        let mut p = Imitator::plain("p", 1);
+        let drawn_share = |p: &mut Imitator, share: f64, n: usize| {
+            p.drawn_copy = Some((share, SmallRng::seed_from_u64(7)));
+            (0..n).filter(|_| p.which_copy(&seat(8), discard(9), &discards) == discard(8)).count()
+        };
+        assert_eq!(drawn_share(&mut p, 0.0, 100), 0);
+        assert_eq!(drawn_share(&mut p, 1.0, 100), 100);
+        let n = drawn_share(&mut p, 0.3, 4000);
+        assert!((1100..=1300).contains(&n), "{n} of 4000");
+        p.drawn_copy = Some((0.0, SmallRng::seed_from_u64(7)));
+        assert_eq!(p.which_copy(&seat(8), discard(8), &discards), discard(9));
+        // a five, another kind than the drawn, and a kind without another copy are as chosen
+        assert_eq!(p.which_copy(&seat(52), discard(52), &discards), discard(52));
+        assert_eq!(p.which_copy(&seat(8), discard(96), &discards), discard(96));
+        assert_eq!(p.which_copy(&seat(96), discard(96), &discards), discard(96));
+        p.drawn_copy = None;
+        assert_eq!(p.which_copy(&seat(8), discard(9), &discards), discard(9));
+    }
 
     #[test]
     fn rates_relative_to_everyone() {

@@ -31,6 +31,13 @@ impl Default for Coefficients {
     }
 }
 
+impl Coefficients {
+    /// The probability of discarding the copy just drawn at a copy choice ([`super::Copies`]).
+    pub fn drawn_copy_share(&self) -> f64 {
+        super::log_sigmoid(self.0[DRAWN_COPY]).exp()
+    }
+}
+
 /// Fitted coefficients: their values, their posterior standard deviations, the deviations of the prior they
 /// were fitted under (a player's: the players' spread around everyone's) and the choices they were fitted on.
 #[derive(Clone, Debug, PartialEq)]

@@ -110,9 +110,21 @@ pub struct NearestArgs {
     #[arg(long, short, default_value_t = 5)]
     pub k: usize,
     /// Rank by the cosine of the players' centroids in a learned embedding (a folder written by `style accuracy
-    /// --embedding --embedding-out DIR` from this database) instead of the sequences' distance.
+    /// --embedding --embedding-out DIR` from this database) instead.
     #[arg(long)]
     pub embedding: Option<PathBuf>,
+    /// `discards`: the cosine of the players' deviations from everyone's discard coefficients, each over the
+    /// players' spread in it (the model that tells players apart best); `sequences`: the Jensen-Shannon distance
+    /// of their sequences.
+    #[arg(long, value_enum, default_value_t = NearBy::Discards)]
+    pub by: NearBy,
+}
+
+/// What `style nearest` measures the distance by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NearBy {
+    Discards,
+    Sequences,
 }
 
 #[derive(clap::Args)]
@@ -541,6 +553,9 @@ fn nearest(a: &NearestArgs) -> Result<()> {
     if let Some(dir) = &a.embedding {
         return nearest_embedded(a, &db, &me.player, dir);
     }
+    if a.by == NearBy::Discards {
+        return nearest_by_discards(a, &db, &me.player);
+    }
     let tables = db.tables(None)?;
     let mine = Distribution::of(tables.get(&me.player));
     let mut near: Vec<(&str, f64, u64)> = db
@@ -554,11 +569,34 @@ fn nearest(a: &NearestArgs) -> Result<()> {
     if a.db.json {
         let rows: Vec<Value> =
             near.iter().map(|(p, d, g)| json!({"player": p, "js_distance": d, "games": g})).collect();
-        return print_json(&json!({"player": me.player, "nearest": rows}));
+        return print_json(&json!({"player": me.player, "by": "sequences", "nearest": rows}));
     }
     println!("nearest to {} (Jensen-Shannon distance of the sequences):", me.player);
     for (p, d, g) in near {
         println!("  {p:<24} {d:.4}  ({g} games)");
+    }
+    Ok(())
+}
+
+/// `style nearest` by the discard model: the other players by the cosine of their deviations from everyone's
+/// coefficients to the player's.
+fn nearest_by_discards(a: &NearestArgs, db: &StyleDb, player: &str) -> Result<()> {
+    let Some(mut near) = db.discards.nearest(player) else {
+        bail!(
+            "{}: {player} has no discard coefficients (a player of no chosen discard): try --by sequences",
+            a.db.db.display()
+        );
+    };
+    near.truncate(a.k);
+    let games = |p: &str| db.profiles.iter().find(|q| q.player == p).map_or(0, |q| q.tally.games);
+    if a.db.json {
+        let rows: Vec<Value> =
+            near.iter().map(|(p, c)| json!({"player": p, "discard_cosine": c, "games": games(p)})).collect();
+        return print_json(&json!({"player": player, "by": "discards", "nearest": rows}));
+    }
+    println!("nearest to {player} (cosine of the deviations from everyone's discard coefficients):");
+    for (p, c) in near {
+        println!("  {p:<24} {c:.4}  ({} games)", games(p));
     }
     Ok(())
 }

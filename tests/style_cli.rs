@@ -69,6 +69,39 @@ fn counts_from_tables(ds: &Path, year: i32) -> HashMap<String, [u64; 7]> {
     out
 }
 
+/// `style compare`'s distance is zero to oneself and symmetric; `style nearest` lists the others by it, or (its
+/// default) by the cosine of the deviations from everyone's discard coefficients.
+fn compare_and_nearest(db_s: &str) {
+    // the distance: zero to oneself, symmetric, and nearest lists the others by it
+    let cmp = |a: &str, b: &str| {
+        json(&haifu(&["style", "compare", a, b, "--db", db_s, "--json"]))["js_distance"].as_f64().unwrap()
+    };
+    assert_eq!(cmp("Honors", "Honors"), 0.0);
+    let (ab, ba) = (cmp("Honors", "Tanyao"), cmp("Tanyao", "Honors"));
+    assert!((ab - ba).abs() < 1e-12 && ab > 0.0 && ab <= 1.0, "{ab} {ba}");
+    let nearest = |p: &str, by: &str| {
+        let near = json(&haifu(&["style", "nearest", p, "--db", db_s, "-k", "7", "--by", by, "--json"]));
+        assert_eq!(near["by"], by);
+        near["nearest"].as_array().unwrap().clone()
+    };
+    let near = nearest("Honors", "sequences");
+    assert_eq!(near.len(), 7);
+    assert!(near.iter().all(|n| n["player"] != "Honors"));
+    let d: Vec<f64> = near.iter().map(|n| n["js_distance"].as_f64().unwrap()).collect();
+    assert!(d.windows(2).all(|w| w[0] <= w[1]), "{d:?}");
+    let tanyao = near.iter().find(|n| n["player"] == "Tanyao").unwrap();
+    assert!((tanyao["js_distance"].as_f64().unwrap() - ab).abs() < 1e-12);
+    // by the discard coefficients (the default): the seven others, most alike first, the cosine symmetric
+    let near = json(&haifu(&["style", "nearest", "Honors", "--db", db_s, "-k", "7", "--json"]))["nearest"].clone();
+    assert_eq!(near, serde_json::Value::Array(nearest("Honors", "discards")));
+    let by_discards = |n: &serde_json::Value| n["discard_cosine"].as_f64().unwrap();
+    let c: Vec<f64> = near.as_array().unwrap().iter().map(by_discards).collect();
+    assert!(c.len() == 7 && c.windows(2).all(|w| w[0] >= w[1]) && c.iter().all(|x| x.abs() <= 1.0), "{c:?}");
+    let to_honors = nearest("Tanyao", "discards").into_iter().find(|n| n["player"] == "Honors").unwrap();
+    let from_honors = near.as_array().unwrap().iter().find(|n| n["player"] == "Tanyao").unwrap();
+    assert!((by_discards(&to_honors) - by_discards(from_honors)).abs() < 1e-12);
+}
+
 #[test]
 fn style_database_profiles_compares_and_identifies() {
     common::needs_network_binary();
@@ -111,21 +144,7 @@ fn style_database_profiles_compares_and_identifies() {
         assert!((rate - e[3] as f64 / e[1] as f64).abs() < 1e-12);
     }
 
-    // the distance: zero to oneself, symmetric, and nearest lists the others by it
-    let cmp = |a: &str, b: &str| {
-        json(&haifu(&["style", "compare", a, b, "--db", db_s, "--json"]))["js_distance"].as_f64().unwrap()
-    };
-    assert_eq!(cmp("Honors", "Honors"), 0.0);
-    let (ab, ba) = (cmp("Honors", "Tanyao"), cmp("Tanyao", "Honors"));
-    assert!((ab - ba).abs() < 1e-12 && ab > 0.0 && ab <= 1.0, "{ab} {ba}");
-    let near = json(&haifu(&["style", "nearest", "Honors", "--db", db_s, "-k", "7", "--json"]));
-    let near = near["nearest"].as_array().unwrap();
-    assert_eq!(near.len(), 7);
-    assert!(near.iter().all(|n| n["player"] != "Honors"));
-    let d: Vec<f64> = near.iter().map(|n| n["js_distance"].as_f64().unwrap()).collect();
-    assert!(d.windows(2).all(|w| w[0] <= w[1]), "{d:?}");
-    let tanyao = near.iter().find(|n| n["player"] == "Tanyao").unwrap();
-    assert!((tanyao["js_distance"].as_f64().unwrap() - ab).abs() < 1e-12);
+    compare_and_nearest(db_s);
 
     // identification on the 2023 games, which the database never saw: far above chance (1 in 8)
     let acc = json(&haifu(&[

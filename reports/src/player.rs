@@ -329,19 +329,28 @@ fn characteristic_table(own: &Distribution, everyone: &Distribution) -> Table {
     characteristic
 }
 
-/// The five players nearest by the Jensen-Shannon distance of their sequences.
+/// The five players nearest by the cosine of their deviations from everyone's discard coefficients (`style
+/// nearest`'s default), or by the Jensen-Shannon distance of their sequences for a player without coefficients.
 fn nearest_table(db: &StyleDb, tables: &StyleTables, own: &Distribution, o: &PlayerOptions) -> Table {
-    let mut nearest: Vec<(String, f64)> = db
-        .profiles
-        .iter()
-        .filter(|p| p.player != o.player)
-        .map(|p| (p.player.clone(), js_distance(own, &Distribution::of(tables.get(&p.player)))))
-        .collect();
-    nearest.sort_by(|a, b| a.1.total_cmp(&b.1));
-    nearest.truncate(5);
-    let mut near =
-        Table::new("nearest", "Nearest players (Jensen-Shannon distance of the sequences)", &["player", "distance"]);
-    for (p, d) in &nearest {
+    let (title, column, nearest): (&str, &str, Vec<(String, f64)>) = match db.discards.nearest(&o.player) {
+        Some(near) => (
+            "Nearest players (cosine of their deviations from everyone's discard coefficients, most alike first)",
+            "cosine",
+            near.into_iter().map(|(p, c)| (p.to_string(), c)).collect(),
+        ),
+        None => {
+            let mut near: Vec<(String, f64)> = db
+                .profiles
+                .iter()
+                .filter(|p| p.player != o.player)
+                .map(|p| (p.player.clone(), js_distance(own, &Distribution::of(tables.get(&p.player)))))
+                .collect();
+            near.sort_by(|a, b| a.1.total_cmp(&b.1));
+            ("Nearest players (Jensen-Shannon distance of the sequences)", "distance", near)
+        }
+    };
+    let mut near = Table::new("nearest", title, &["player", column]);
+    for (p, d) in nearest.iter().take(5) {
         near.push(vec![Cell::text(p.clone()), Cell::Float(*d, 4)]);
     }
     near

@@ -264,6 +264,36 @@ impl DiscardModel {
         self.everyone.is_none()
     }
 
+    /// The other players by the cosine of their deviations from everyone's to `player`'s, each coefficient's
+    /// deviation over the players' spread in it (the prior's deviation): 1 for players who differ from everyone
+    /// in the same proportions, 0 for unrelated ways, -1 for opposite ones. Most alike first (ties by name);
+    /// `None` for a player the model has no coefficients of. The cosine reads the direction only, so a player
+    /// of few choices, whose coefficients lie near everyone's, is not nearer every other for that.
+    pub fn nearest(&self, player: &str) -> Option<Vec<(&str, f64)>> {
+        let everyone = &self.everyone.as_ref()?.coefficients.0;
+        let deviation = |f: &Fitted| -> [f64; FEATURES] {
+            std::array::from_fn(|i| (f.coefficients.0[i] - everyone[i]) / f.prior_sd[i].max(1e-9))
+        };
+        let me = deviation(self.players.get(player)?);
+        let norm = |v: &[f64; FEATURES]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        let cosine = |v: &[f64; FEATURES]| {
+            let n = norm(&me) * norm(v);
+            if n > 0.0 {
+                me.iter().zip(v).map(|(a, b)| a * b).sum::<f64>() / n
+            } else {
+                0.0
+            }
+        };
+        let mut near: Vec<(&str, f64)> = self
+            .players
+            .iter()
+            .filter(|(p, _)| *p != player)
+            .map(|(p, f)| (p.as_str(), cosine(&deviation(f))))
+            .collect();
+        near.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        Some(near)
+    }
+
     /// Writes every player's coefficients and everyone's (as `all_scope`).
     pub fn write(&self, path: &Path, all_scope: &str) -> Result<()> {
         let mut rows: Vec<(&str, &Fitted)> = self.players.iter().map(|(p, f)| (p.as_str(), f)).collect();

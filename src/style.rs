@@ -960,4 +960,10 @@ fn print_personal(p: &haifu_style::discards::PersonalGains) {
     for (i, t) in p.thirds.iter().enumerate() {
         line(&format!("third {} by profile choices", i + 1), t);
     }
+    if let Some(g) = &p.growth {
+        println!(
+            "  growth: {:+.2} points a doubling of the profile choices ({:+.2} to {:+.2}, p {:.2}); {:+.2} at the median",
+            g.points_per_doubling, g.interval.0, g.interval.1, g.p_value, g.at_median
+        );
+    }
 }

@@ -516,6 +516,13 @@ fn personal_table(name: &str, what: &str, p: &haifu_style::discards::PersonalGai
          the mean gain: if every player gained the mean, the share the noise of their test decisions would still \
          show (docs/STYLE.md)",
     );
+    if let Some(g) = &p.growth {
+        t.note(format!(
+            "growth: the least-squares line of the judged players' gains on log2 of their profile choices rises \
+             {:+.2} points a doubling (95% {:+.2} to {:+.2}, p {:.2})",
+            g.points_per_doubling, g.interval.0, g.interval.1, g.p_value
+        ));
+    }
     t
 }
 

@@ -41,7 +41,9 @@ use crate::played::{DecisionRow, Played};
 
 pub use fit::{distinct_from, distinctive, Coefficients, DiscardModel, Distinct, Fitted, ModelTable, EVERYONE_GAMES};
 pub(crate) use personal::Paired;
-pub use personal::{Gains, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains, TestSeat, Tilt};
+pub use personal::{
+    Gains, Growth, NetworkGains, NetworkSeat, NetworkSeats, PersonalGain, PersonalGains, TestSeat, Tilt,
+};
 pub use refit::{Refit, RefitCoefficient, RefitMeta, Refitted, REFIT_FILE, REFIT_META};
 pub use tilt::{tilt, Tilting};
 

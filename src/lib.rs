@@ -261,6 +261,9 @@ impl Command {
             Command::Style { what: style::StyleCommand::Identify(a) } if a.embedding.is_some() => {
                 Some("haifu style identify --embedding")
             }
+            Command::Style { what: style::StyleCommand::Identify(a) } if a.network.is_some() => {
+                Some("haifu style identify --network")
+            }
             Command::Style { what: style::StyleCommand::Accuracy(a) } if a.device.is_some() => {
                 Some("haifu style accuracy --device")
             }

@@ -9,6 +9,8 @@ use haifu_encoding::options::DeviceChoice;
 use haifu_style::accuracy::GlobalNetwork;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::db::rates_json;
+use haifu_style::discards::Discards;
+use haifu_style::logs::SeatGame;
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, SequenceLikelihoods, StyleDb, RATES};
 
 use crate::args::DatasetOut;
@@ -162,9 +164,16 @@ pub struct IdentifyArgs {
     /// discard model and of its calls, riichi, kans and wins under each player's choice model (the best
     /// measured, docs/RESULTS.md; the discards alone where the database counted no choices); `discards`, the
     /// discards alone; `score`, the sum of the sequences, rates, habits and choices (and the networks of
-    /// --models). A database built before the discard model ranks by `score`.
+    /// --models); `refit`, the discards under the `--network` run tilted by each player's refitted
+    /// coefficients (the database's saved refit). A database built before the discard model ranks by `score`.
     #[arg(long, value_enum, default_value_t = RankBy::Decisions)]
     pub by: RankBy,
+    /// The global network the database's refit was saved over (`style accuracy --network RUN --cross-fit F1,F2
+    /// --save-refit`): each player's log-likelihood of the seat's discards under it tilted by the player's
+    /// refitted coefficients (everyone's for a player without), printed beside the score; `--by refit` ranks by
+    /// it. Runs in the network binary, haifu-neural.
+    #[arg(long)]
+    pub network: Option<PathBuf>,
 }
 
 /// What `style identify` ranks the players by ([`haifu_style::identify::RankBy`]).
@@ -173,6 +182,7 @@ pub enum RankBy {
     Discards,
     Decisions,
     Score,
+    Refit,
 }
 
 impl From<RankBy> for haifu_style::identify::RankBy {
@@ -181,6 +191,7 @@ impl From<RankBy> for haifu_style::identify::RankBy {
             RankBy::Discards => haifu_style::identify::RankBy::Discards,
             RankBy::Decisions => haifu_style::identify::RankBy::Decisions,
             RankBy::Score => haifu_style::identify::RankBy::Score,
+            RankBy::Refit => haifu_style::identify::RankBy::Refit,
         }
     }
 }
@@ -620,10 +631,56 @@ fn nearest_embedded(a: &NearestArgs, db: &StyleDb, player: &str, dir: &Path) -> 
     Ok(())
 }
 
+/// `style identify --network RUN`: each player's log-likelihood of the seat's chosen discards (`discards`, a game
+/// each) under the network tilted by the database's saved refit, the games whose positions do not match the
+/// discards left out with a note.
+fn refit_scores<'a>(
+    db: &'a StyleDb,
+    games: &[SeatGame],
+    discards: &[Discards],
+    run: &Path,
+    network: Option<&dyn Network>,
+) -> Result<std::collections::HashMap<&'a str, f64>> {
+    let Some((model, _)) = &db.refit else {
+        bail!(
+            "{}: no refit saved (`haifu style accuracy --network RUN --cross-fit F1,F2 --save-refit` writes one)",
+            db.dir.display()
+        )
+    };
+    if let Some(note) = db.refit_for_other(run) {
+        eprintln!("{note}");
+    }
+    let mut positions = haifu_encoding::Positions::default();
+    let mut lengths = Vec::new();
+    for sg in games {
+        let all = haifu_encoding::positions::of_game(sg.index as i64, &sg.record)?;
+        let mine = all.select(|k| all.seat[k] == sg.seat);
+        lengths.push(mine.len());
+        positions.extend(mine);
+    }
+    let probabilities = crate::needs(network, "haifu style identify --network")?.probabilities(run, &positions)?;
+    let players: Vec<&str> = db.profiles.iter().map(|p| p.player.as_str()).collect();
+    let mut sums = vec![0.0; players.len()];
+    let mut at = 0;
+    for ((sg, d), n) in games.iter().zip(discards).zip(lengths) {
+        let reading: Vec<([f32; 34], u8)> =
+            (at..at + n).map(|i| (probabilities[i].map(f32::ln), positions.label[i])).collect();
+        at += n;
+        match model.log_likelihoods_over(d, &reading, &players) {
+            Some(ll) => sums.iter_mut().zip(ll).for_each(|(s, x)| *s += x),
+            None => eprintln!("note: {}: the network's positions do not match the seat's discards: left out", sg.at),
+        }
+    }
+    Ok(players.into_iter().zip(sums).collect())
+}
+
 fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     let db = StyleDb::open(&a.db.db)?;
+    if a.by == RankBy::Refit && a.network.is_none() {
+        bail!("--by refit ranks by the network the database's refit was saved over: give it (--network RUN)");
+    }
     let mut seen = Observed::default();
-    let mut per_game = Vec::new();
+    let (mut per_game, mut per_game_discards) = (Vec::new(), Vec::new());
     let mut positions = haifu_encoding::Positions::default();
     let games = haifu_style::logs::seat_games(&db, &a.log, &a.seat, a.games)?;
     for sg in &games {
@@ -632,6 +689,9 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         }
         let game = sg.observe();
         seen.add(&game);
+        if a.network.is_some() {
+            per_game_discards.push(game.discards.clone());
+        }
         if a.embedding.is_some() {
             per_game.push(game);
         }
@@ -654,6 +714,10 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     if let Some(dir) = &a.models {
         let scores = crate::needs(network, "haifu style identify --models")?.identify(dir, &db, &positions)?;
         ranking = haifu_style::identify::with_networks(ranking, &scores);
+    }
+    if let Some(run) = &a.network {
+        let scores = refit_scores(&db, &games, &per_game_discards, run, network)?;
+        ranking = haifu_style::identify::with_refit(ranking, &scores);
     }
     use haifu_style::identify::RankBy as By;
     let by = By::from(a.by).for_db(&db);
@@ -686,6 +750,19 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         let top: Vec<&haifu_style::Score> = ranking.iter().take(a.top).collect();
         return print_json(&serde_json::to_value(top)?);
     }
+    print_identified(a, &ranking, by, used, &seen);
+    Ok(())
+}
+
+/// `style identify`'s table: the players as ranked, each method's log-likelihood beside.
+fn print_identified(
+    a: &IdentifyArgs,
+    ranking: &[haifu_style::Score],
+    by: haifu_style::identify::RankBy,
+    used: usize,
+    seen: &Observed,
+) {
+    use haifu_style::identify::RankBy as By;
     println!(
         "seat {:?} over {used} game(s): {} chosen discards the discard model reads, {} sequences, {} rounds; the {} \
          profiled players by {}:",
@@ -699,10 +776,11 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
             (false, By::Discards) => "the discard model's log-likelihood",
             (false, By::Decisions) => "the log-likelihood of every decision (discard model and choices)",
             (false, By::Score) => "the score (log-likelihood of sequences, rates, habits and choices)",
+            (false, By::Refit) => "the discards' log-likelihood under the network tilted by the saved refit",
         }
     );
     println!(
-        "{:>4} {} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>10}",
+        "{:>4} {} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>10} {:>10}",
         "",
         padded("player", 24),
         "discards",
@@ -711,12 +789,13 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         "sequences",
         "rates",
         "network",
+        "refit",
         "embedding"
     );
     for (i, s) in ranking.iter().take(a.top).enumerate() {
         let shown = |x: Option<f64>, digits: usize| x.map_or("-".to_string(), |n| format!("{n:.digits$}"));
         println!(
-            "{:>4} {} {:>12.2} {:>10.2} {:>12.2} {:>12.2} {:>10.2} {:>10} {:>10}",
+            "{:>4} {} {:>12.2} {:>10.2} {:>12.2} {:>12.2} {:>10.2} {:>10} {:>10} {:>10}",
             i + 1,
             padded(&s.player, 24),
             s.discards,
@@ -725,10 +804,10 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
             s.sequences,
             s.rates,
             shown(s.neural, 2),
+            shown(s.network_refit, 2),
             shown(s.embedding, 3)
         );
     }
-    Ok(())
 }
 
 /// `style accuracy --save-refit`: the run's refit written into its database.

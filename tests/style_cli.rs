@@ -490,10 +490,40 @@ fn saved_refit_tilts_the_review(
     // the refit tilting a network it was not fitted for: said
     let other = review(folds.split(',').next().unwrap());
     assert!(other.status.success() && stderr(&other).contains("fitted for the network"), "{}", stderr(&other));
+    identify_by_the_saved_refit(ds, db, copy_s, global);
     // built again, the database has no refit left
     let rebuilt = haifu(&["style", "build", "--dataset", ds, "--out", copy_s, "--years", "2022", "--min-games", "5"]);
     assert!(rebuilt.status.success(), "{}", stderr(&rebuilt));
     assert!(!copy.join("discard_refit.parquet").exists() && !copy.join("discard_refit.json").exists());
+}
+
+/// `style identify --network RUN --by refit`: three unseen games of the Folder bot, ranked by the network tilted
+/// by each bot's saved refit, name it first, every player with its log-likelihood beside; refused without the
+/// network, and for a database that holds no refit.
+fn identify_by_the_saved_refit(ds: &str, db: &str, with_refit: &str, global: &str) {
+    let logs = Path::new(ds).parent().unwrap().join("logs");
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(logs).unwrap().map(|e| e.unwrap().path()).collect();
+    logs.sort();
+    let of_folder = |p: &PathBuf| {
+        p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("2023"))
+            && std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"Folder\""))
+    };
+    let logs: Vec<String> = logs.iter().filter(|p| of_folder(p)).take(3).map(|p| p.display().to_string()).collect();
+    assert_eq!(logs.len(), 3);
+    let identify = |db: &str, more: &[&str]| {
+        let mut args = vec!["style", "identify", "--db", db, "--seat", "Folder", "--json"];
+        logs.iter().for_each(|l| args.extend(["--log", l.as_str()]));
+        haifu(&[&args[..], more].concat())
+    };
+    let ranked = json(&identify(with_refit, &["--network", global, "--by", "refit"]));
+    let ranked = ranked.as_array().unwrap();
+    let refit: Vec<f64> = ranked.iter().map(|r| r["network_refit"].as_f64().unwrap()).collect();
+    assert!(refit.len() == 8 && refit.windows(2).all(|w| w[0] >= w[1]) && refit[0] < 0.0, "{refit:?}");
+    assert_eq!(ranked[0]["player"], "Folder", "{ranked:?}");
+    let without = identify(with_refit, &["--by", "refit"]);
+    assert!(error(&without).contains("--network RUN"), "{}", error(&without));
+    let no_refit = identify(db, &["--network", global, "--by", "refit"]);
+    assert!(error(&no_refit).contains("no refit saved"), "{}", error(&no_refit));
 }
 
 /// `style accuracy --player-vectors RUN`: a network conditioned on the players, trained on the database's year

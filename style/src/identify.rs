@@ -82,6 +82,10 @@ pub struct Score {
     /// `score`, but the ranking's order where given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub embedding: Option<f64>,
+    /// Log-likelihood of the seat's chosen discards under a global network tilted by the player's refitted
+    /// coefficients, the database's saved refit (`--network`); not part of `score`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network_refit: Option<f64>,
 }
 
 /// Adds each player's network log-likelihood (`by player`) to their score and ranks again, best first.
@@ -96,6 +100,14 @@ pub fn with_networks(mut scores: Vec<Score>, neural: &std::collections::HashMap<
     scores
 }
 
+/// Sets each player's log-likelihood under the network tilted by the saved refit (`by player`).
+pub fn with_refit(mut scores: Vec<Score>, by_player: &std::collections::HashMap<&str, f64>) -> Vec<Score> {
+    for s in &mut scores {
+        s.network_refit = by_player.get(s.player.as_str()).copied();
+    }
+    scores
+}
+
 /// What ranks the players (`style identify --by`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RankBy {
@@ -106,6 +118,9 @@ pub enum RankBy {
     Decisions,
     /// The sum of the sequences', rates', habits' and choices' log-likelihoods (and the networks').
     Score,
+    /// The log-likelihood of the discards under the network tilted by the player's refitted coefficients
+    /// ([`with_refit`]; players without one last).
+    Refit,
 }
 
 impl RankBy {
@@ -123,6 +138,7 @@ impl RankBy {
             RankBy::Discards => |s| s.discards,
             RankBy::Decisions => |s| s.discards + s.choices,
             RankBy::Score => |s| s.score,
+            RankBy::Refit => |s| s.network_refit.unwrap_or(f64::NEG_INFINITY),
         }
     }
 
@@ -274,6 +290,7 @@ impl<'a> Scorer<'a> {
                     discards,
                     neural: None,
                     embedding: None,
+                    network_refit: None,
                 }
             })
             .collect();

@@ -129,6 +129,18 @@ pub fn offsets(d: &Discards, reading: &NetworkSeat) -> Option<Vec<f64>> {
     Some(out)
 }
 
+impl DiscardModel {
+    /// The log-likelihood of a seat's choices (the kinds and the copies) under the network's `reading`, each
+    /// candidate offset by the network's log-probability of its kind and tilted by each of `players'`
+    /// coefficients (everyone's for a player without), in their order: a refit's ([`DiscardModel::over_network`]).
+    /// `None` where the reading does not match the choices; the positions without a choice add the same to every
+    /// player and are left out.
+    pub fn log_likelihoods_over(&self, d: &Discards, reading: &NetworkSeat, players: &[&str]) -> Option<Vec<f64>> {
+        let offsets = offsets(d, reading)?;
+        players.iter().map(|p| Some(d.tile_log_likelihood_over(self.of(p)?, &offsets))).collect()
+    }
+}
+
 impl Refit {
     /// Refits everyone's and each player's coefficients over their profile seats as read (`players`: a player and
     /// each seat's choices with a network's reading of them by a network that did not train on the game;
@@ -177,8 +189,7 @@ impl Refit {
     /// reading does not match the choices. The positions without a choice add the same to every player and are
     /// left out.
     pub fn log_likelihoods(&self, d: &Discards, reading: &NetworkSeat, players: &[&str]) -> Option<Vec<f64>> {
-        let offsets = offsets(d, reading)?;
-        players.iter().map(|p| Some(d.tile_log_likelihood_over(self.model.of(p)?, &offsets))).collect()
+        self.model.log_likelihoods_over(d, reading, players)
     }
 
     /// On the players' unseen positions, the global network tilted by each player's refitted coefficients

@@ -559,55 +559,27 @@ fn compare(a: &CompareArgs) -> Result<()> {
 }
 
 fn nearest(a: &NearestArgs) -> Result<()> {
+    use haifu_style::compare::{Nearest, Nearness};
     let db = StyleDb::open(&a.db.db)?;
-    let me = db.profile(&a.player)?;
     if let Some(dir) = &a.embedding {
+        let me = db.profile(&a.player)?;
         return nearest_embedded(a, &db, &me.player, dir);
     }
-    if a.by == NearBy::Discards {
-        return nearest_by_discards(a, &db, &me.player);
-    }
-    let tables = db.tables(None)?;
-    let mine = Distribution::of(tables.get(&me.player));
-    let mut near: Vec<(&str, f64, u64)> = db
-        .profiles
-        .iter()
-        .filter(|p| p.player != me.player)
-        .map(|p| (p.player.as_str(), js_distance(&mine, &Distribution::of(tables.get(&p.player))), p.tally.games))
-        .collect();
-    near.sort_by(|x, y| x.1.total_cmp(&y.1).then_with(|| x.0.cmp(y.0)));
-    near.truncate(a.k);
-    if a.db.json {
-        let rows: Vec<Value> =
-            near.iter().map(|(p, d, g)| json!({"player": p, "js_distance": d, "games": g})).collect();
-        return print_json(&json!({"player": me.player, "by": "sequences", "nearest": rows}));
-    }
-    println!("nearest to {} (Jensen-Shannon distance of the sequences):", me.player);
-    for (p, d, g) in near {
-        println!("  {p:<24} {d:.4}  ({g} games)");
-    }
-    Ok(())
-}
-
-/// `style nearest` by the discard model: the other players by the cosine of their deviations from everyone's
-/// coefficients to the player's.
-fn nearest_by_discards(a: &NearestArgs, db: &StyleDb, player: &str) -> Result<()> {
-    let Some(mut near) = db.discards.nearest(player) else {
-        bail!(
-            "{}: {player} has no discard coefficients (a player of no chosen discard): try --by sequences",
-            a.db.db.display()
-        );
+    let by = match a.by {
+        NearBy::Discards => Nearness::Discards,
+        NearBy::Sequences => Nearness::Sequences,
     };
-    near.truncate(a.k);
-    let games = |p: &str| db.profiles.iter().find(|q| q.player == p).map_or(0, |q| q.tally.games);
+    let near = Nearest::of(&db, &a.player, by, a.k)?;
     if a.db.json {
-        let rows: Vec<Value> =
-            near.iter().map(|(p, c)| json!({"player": p, "discard_cosine": c, "games": games(p)})).collect();
-        return print_json(&json!({"player": player, "by": "discards", "nearest": rows}));
+        return print_json(&near.json());
     }
-    println!("nearest to {player} (cosine of the deviations from everyone's discard coefficients):");
-    for (p, c) in near {
-        println!("  {p:<24} {c:.4}  ({} games)", games(p));
+    let what = match by {
+        Nearness::Discards => "cosine of the deviations from everyone's discard coefficients",
+        Nearness::Sequences => "Jensen-Shannon distance of the sequences",
+    };
+    println!("nearest to {} ({what}):", near.player);
+    for (p, x, g) in &near.rows {
+        println!("  {p:<24} {x:.4}  ({g} games)");
     }
     Ok(())
 }

@@ -260,6 +260,12 @@ class StyleDb:
         ``name``, ``what``, ``coefficient``, ``interval`` (95%), ``everyone``, ``z`` (docs/STYLE.md)."""
         return json.loads(self._db.preferences(player))
 
+    def nearest(self, player: str, *, k: int = 5, by: str = "discards") -> dict:
+        """``haifu style nearest PLAYER --json``: the ``k`` players nearest ``player``, by ``by`` as ``--by``:
+        ``discards`` (the cosine of their deviations from everyone's discard coefficients, ``discard_cosine``,
+        most alike first) or ``sequences`` (the Jensen-Shannon distance of their sequences, ``js_distance``)."""
+        return json.loads(self._db.nearest(player, k=k, by=by))
+
 
 class MjaiBot:
     """An mjai player for Python arenas, with mjai.app's ``Bot`` interface: :meth:`react` takes the events since

@@ -111,6 +111,23 @@ impl StyleDb {
         ranked.map_err(|e| crate::error(&e))
     }
 
+    /// `haifu style nearest P --json`: the `k` players nearest `player`, by the cosine of their deviations from
+    /// everyone's discard coefficients (`by="discards"`) or the Jensen-Shannon distance of their sequences
+    /// (`by="sequences"`), as a JSON text.
+    #[pyo3(signature = (player, *, k = 5, by = "discards"))]
+    fn nearest(&self, py: Python<'_>, player: &str, k: usize, by: &str) -> PyResult<String> {
+        use haifu_style::compare::{Nearest, Nearness};
+        let by = match by {
+            "discards" => Nearness::Discards,
+            "sequences" => Nearness::Sequences,
+            other => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!("by={other:?}: discards or sequences")))
+            }
+        };
+        let near = py.detach(|| Nearest::of(&self.db, player, by, k)).map_err(|e| crate::error(&e))?;
+        Ok(near.json().to_string())
+    }
+
     /// `haifu style show P --json`'s models: the player's discard preferences (`discard_model`) and calls,
     /// riichi, kans and wins (`choice_model`) furthest from everyone's first, each coefficient with its 95%
     /// interval, everyone's, the players' spread, where the player stands among them and z, as a JSON text.

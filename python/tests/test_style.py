@@ -83,3 +83,17 @@ def test_preferences_equal_the_command_line(haifu_bin, sim_style):
         assert z == sorted(z, reverse=True)
     with pytest.raises(haifu.HaifuError, match="unknown player"):
         db.preferences("Nobody")
+
+
+def test_nearest_equals_the_command_line(haifu_bin, sim_style):
+    _, db_dir = sim_style
+    db = haifu.StyleDb(db_dir)
+    player = db.players[0][0]
+    for by in ("discards", "sequences"):
+        got = db.nearest(player, k=3, by=by)
+        assert got == cli(haifu_bin, "style", "nearest", player, "--db", db_dir, "-k", "3", "--by", by)
+        assert got["by"] == by and len(got["nearest"]) == 3
+    with pytest.raises(ValueError, match="discards or sequences"):
+        db.nearest(player, by="nobody")
+    with pytest.raises(haifu.HaifuError, match="unknown player"):
+        db.nearest("Nobody")

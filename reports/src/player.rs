@@ -27,8 +27,7 @@ use haifu_mining::report::{Cell, Table};
 use haifu_mining::Shape;
 use haifu_rules::shanten::shanten_each;
 use haifu_rules::{Kind, KINDS};
-use haifu_style::compare::{js_distance, Distribution};
-use haifu_style::db::StyleTables;
+use haifu_style::compare::Distribution;
 use haifu_style::played::{self, Played, Reading};
 use haifu_style::{StyleDb, Tally, RATES};
 
@@ -329,31 +328,24 @@ fn characteristic_table(own: &Distribution, everyone: &Distribution) -> Table {
     characteristic
 }
 
-/// The five players nearest by the cosine of their deviations from everyone's discard coefficients (`style
-/// nearest`'s default), or by the Jensen-Shannon distance of their sequences for a player without coefficients.
-fn nearest_table(db: &StyleDb, tables: &StyleTables, own: &Distribution, o: &PlayerOptions) -> Table {
-    let (title, column, nearest): (&str, &str, Vec<(String, f64)>) = match db.discards.nearest(&o.player) {
-        Some(near) => (
+/// The five players nearest as `style nearest` ranks them: by the cosine of their deviations from everyone's
+/// discard coefficients, or by the Jensen-Shannon distance of their sequences for a player without coefficients.
+fn nearest_table(db: &StyleDb, o: &PlayerOptions) -> Result<Table> {
+    use haifu_style::compare::{Nearest, Nearness};
+    let near = Nearest::of(db, &o.player, Nearness::Discards, 5)
+        .or_else(|_| Nearest::of(db, &o.player, Nearness::Sequences, 5))?;
+    let (title, column) = match near.by {
+        Nearness::Discards => (
             "Nearest players (cosine of their deviations from everyone's discard coefficients, most alike first)",
             "cosine",
-            near.into_iter().map(|(p, c)| (p.to_string(), c)).collect(),
         ),
-        None => {
-            let mut near: Vec<(String, f64)> = db
-                .profiles
-                .iter()
-                .filter(|p| p.player != o.player)
-                .map(|p| (p.player.clone(), js_distance(own, &Distribution::of(tables.get(&p.player)))))
-                .collect();
-            near.sort_by(|a, b| a.1.total_cmp(&b.1));
-            ("Nearest players (Jensen-Shannon distance of the sequences)", "distance", near)
-        }
+        Nearness::Sequences => ("Nearest players (Jensen-Shannon distance of the sequences)", "distance"),
     };
-    let mut near = Table::new("nearest", title, &["player", column]);
-    for (p, d) in nearest.iter().take(5) {
-        near.push(vec![Cell::text(p.clone()), Cell::Float(*d, 4)]);
+    let mut t = Table::new("nearest", title, &["player", column]);
+    for (p, x, _) in &near.rows {
+        t.push(vec![Cell::text(p.clone()), Cell::Float(*x, 4)]);
     }
-    near
+    Ok(t)
 }
 
 /// The moves' hands drawn as tiles, the choice and the majority marked.
@@ -561,7 +553,7 @@ pub fn player_report(dataset: &Path, db: &StyleDb, o: &PlayerOptions, out: &Path
     let everyone = Distribution::of(all);
     let characteristic = characteristic_table(&own, &everyone);
 
-    let near = nearest_table(db, &tables, &own, o);
+    let near = nearest_table(db, o)?;
 
     let mut page = Page::new(format!("{}: style and individual moves", o.player));
     let years = if o.years.is_empty() { "every year".to_string() } else { format!("years {}", years_text(&o.years)) };

@@ -4,11 +4,14 @@
 //! A player's distribution is over (before, after) pairs of the `all` strategy, every source summed, each pair
 //! folded with its mirror (SPEC 2: the pair and its mirror are one sequence).
 
+use anyhow::{bail, Result};
 use hashbrown::HashMap;
 use serde::Serialize;
 
 use haifu_imitate::SeqTable;
 use haifu_mining::Shape;
+
+use crate::db::StyleDb;
 
 /// The pair and its mirror as one: the smaller of the two (before, after) key pairs.
 pub fn folded(before: u32, after: u32) -> (u32, u32) {
@@ -55,19 +58,19 @@ pub fn js_distance(p: &Distribution, q: &Distribution) -> f64 {
     if p.total == 0 || q.total == 0 {
         return 1.0;
     }
-    let mut div = 0.0;
-    let mut seen = |k: &(u32, u32)| {
-        let (a, b) = (p.p(k), q.p(k));
-        let m = (a + b) / 2.0;
-        let term = |x: f64| if x > 0.0 { x * (x / m).log2() } else { 0.0 };
-        div += (term(a) + term(b)) / 2.0;
-    };
-    for k in p.counts.keys() {
-        seen(k);
-    }
-    for k in q.counts.keys().filter(|k| !p.counts.contains_key(*k)) {
-        seen(k);
-    }
+    // summed in the pairs' order, so that the same two players give the same distance to the bit every run
+    let mut pairs: Vec<&(u32, u32)> =
+        p.counts.keys().chain(q.counts.keys().filter(|k| !p.counts.contains_key(*k))).collect();
+    pairs.sort_unstable();
+    let div: f64 = pairs
+        .into_iter()
+        .map(|k| {
+            let (a, b) = (p.p(k), q.p(k));
+            let m = (a + b) / 2.0;
+            let term = |x: f64| if x > 0.0 { x * (x / m).log2() } else { 0.0 };
+            (term(a) + term(b)) / 2.0
+        })
+        .sum();
     div.max(0.0).sqrt()
 }
 
@@ -113,4 +116,91 @@ pub fn shape_differences(p: &Distribution, q: &Distribution, min_count: u64, lim
     out.sort_by(|x, y| y.distance.total_cmp(&x.distance).then_with(|| x.before.cmp(&y.before)));
     out.truncate(limit);
     out
+}
+
+/// What `style nearest` measures players' nearness by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nearness {
+    /// The cosine of the players' deviations from everyone's discard coefficients
+    /// ([`crate::discards::DiscardModel::nearest`]), most alike first.
+    Discards,
+    /// The Jensen-Shannon distance of their sequences ([`js_distance`]), nearest first.
+    Sequences,
+}
+
+impl Nearness {
+    /// The name (`--by`, and the JSON's `by`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Nearness::Discards => "discards",
+            Nearness::Sequences => "sequences",
+        }
+    }
+
+    /// The JSON's key of the measure.
+    pub fn key(self) -> &'static str {
+        match self {
+            Nearness::Discards => "discard_cosine",
+            Nearness::Sequences => "js_distance",
+        }
+    }
+}
+
+/// A player's nearest players by one measure: `style nearest`, the player page and the Python module's
+/// `StyleDb.nearest`.
+#[derive(Clone, Debug)]
+pub struct Nearest {
+    pub player: String,
+    pub by: Nearness,
+    /// The other players, nearest first: name, the measure, their games.
+    pub rows: Vec<(String, f64, u64)>,
+}
+
+impl Nearest {
+    /// The `k` players nearest `player` (a profiled player, else an error naming the database) by `by`; by the
+    /// discard coefficients, an error for a player without them.
+    pub fn of(db: &StyleDb, player: &str, by: Nearness, k: usize) -> Result<Nearest> {
+        let me = &db.profile(player)?.player;
+        let games = |p: &str| db.profiles.iter().find(|q| q.player == p).map_or(0, |q| q.tally.games);
+        let mut rows: Vec<(String, f64, u64)> = match by {
+            Nearness::Discards => {
+                let Some(near) = db.discards.nearest(me) else {
+                    bail!("{}: {me} has no discard coefficients: try --by sequences", db.dir.display());
+                };
+                near.into_iter().map(|(p, c)| (p.to_string(), c, games(p))).collect()
+            }
+            Nearness::Sequences => {
+                let tables = db.tables(None)?;
+                let mine = Distribution::of(tables.get(me));
+                let mut near: Vec<(String, f64, u64)> = db
+                    .profiles
+                    .iter()
+                    .filter(|p| &p.player != me)
+                    .map(|p| {
+                        (p.player.clone(), js_distance(&mine, &Distribution::of(tables.get(&p.player))), p.tally.games)
+                    })
+                    .collect();
+                near.sort_by(|x, y| x.1.total_cmp(&y.1).then_with(|| x.0.cmp(&y.0)));
+                near
+            }
+        };
+        rows.truncate(k);
+        Ok(Nearest { player: me.clone(), by, rows })
+    }
+
+    /// As `style nearest --json` prints it.
+    pub fn json(&self) -> serde_json::Value {
+        let rows: Vec<serde_json::Value> = self
+            .rows
+            .iter()
+            .map(|(p, x, g)| {
+                let mut row = serde_json::Map::new();
+                row.insert("player".into(), p.clone().into());
+                row.insert(self.by.key().into(), (*x).into());
+                row.insert("games".into(), (*g).into());
+                row.into()
+            })
+            .collect();
+        serde_json::json!({ "player": self.player, "by": self.by.name(), "nearest": rows })
+    }
 }

@@ -165,7 +165,9 @@ pub struct IdentifyArgs {
     /// measured, docs/RESULTS.md; the discards alone where the database counted no choices); `discards`, the
     /// discards alone; `score`, the sum of the sequences, rates, habits and choices (and the networks of
     /// --models); `refit`, the discards under the `--network` run tilted by each player's refitted
-    /// coefficients (the database's saved refit). A database built before the discard model ranks by `score`.
+    /// coefficients (the database's saved refit); `baseline`, the plain baseline (30 habit rates a game, linear
+    /// discriminant analysis), and `discards_baseline`, the discards plus it, as `style accuracy` names them. A
+    /// database built before the discard model ranks by `score`.
     #[arg(long, value_enum, default_value_t = RankBy::Decisions)]
     pub by: RankBy,
     /// The global network the database's refit was saved over (`style accuracy --network RUN --cross-fit F1,F2
@@ -183,6 +185,9 @@ pub enum RankBy {
     Decisions,
     Score,
     Refit,
+    Baseline,
+    #[value(name = "discards_baseline")]
+    DiscardsBaseline,
 }
 
 impl From<RankBy> for haifu_style::identify::RankBy {
@@ -192,6 +197,8 @@ impl From<RankBy> for haifu_style::identify::RankBy {
             RankBy::Decisions => haifu_style::identify::RankBy::Decisions,
             RankBy::Score => haifu_style::identify::RankBy::Score,
             RankBy::Refit => haifu_style::identify::RankBy::Refit,
+            RankBy::Baseline => haifu_style::identify::RankBy::Baseline,
+            RankBy::DiscardsBaseline => haifu_style::identify::RankBy::DiscardsBaseline,
         }
     }
 }
@@ -651,6 +658,12 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     if a.by == RankBy::Refit && a.network.is_none() {
         bail!("--by refit ranks by the network the database's refit was saved over: give it (--network RUN)");
     }
+    if matches!(a.by, RankBy::Baseline | RankBy::DiscardsBaseline) && db.baseline.is_none() {
+        bail!(
+            "{}: no plain baseline stored (built before 2026-12-05, or of too few games): build it again",
+            a.db.db.display()
+        );
+    }
     let mut seen = Observed::default();
     let (mut per_game, mut per_game_discards) = (Vec::new(), Vec::new());
     let mut positions = haifu_encoding::Positions::default();
@@ -690,6 +703,9 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     if let Some(run) = &a.network {
         let scores = refit_scores(&db, &games, &per_game_discards, run, network)?;
         ranking = haifu_style::identify::with_refit(ranking, &scores);
+    }
+    if let Some(lda) = &db.baseline {
+        ranking = haifu_style::identify::with_baseline(ranking, lda, &seen.baseline);
     }
     use haifu_style::identify::RankBy as By;
     let by = By::from(a.by).for_db(&db);
@@ -749,10 +765,12 @@ fn print_identified(
             (false, By::Decisions) => "the log-likelihood of every decision (discard model and choices)",
             (false, By::Score) => "the score (log-likelihood of sequences, rates, habits and choices)",
             (false, By::Refit) => "the discards' log-likelihood under the network tilted by the saved refit",
+            (false, By::Baseline) => "the plain baseline (30 habit rates a game, linear discriminant analysis)",
+            (false, By::DiscardsBaseline) => "the discard model's log-likelihood plus the plain baseline's",
         }
     );
     println!(
-        "{:>4} {} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>10} {:>10}",
+        "{:>4} {} {:>12} {:>10} {:>12} {:>12} {:>10} {:>10} {:>10} {:>10} {:>10}",
         "",
         padded("player", 24),
         "discards",
@@ -760,6 +778,7 @@ fn print_identified(
         "score",
         "sequences",
         "rates",
+        "baseline",
         "network",
         "refit",
         "embedding"
@@ -767,7 +786,7 @@ fn print_identified(
     for (i, s) in ranking.iter().take(a.top).enumerate() {
         let shown = |x: Option<f64>, digits: usize| x.map_or("-".to_string(), |n| format!("{n:.digits$}"));
         println!(
-            "{:>4} {} {:>12.2} {:>10.2} {:>12.2} {:>12.2} {:>10.2} {:>10} {:>10} {:>10}",
+            "{:>4} {} {:>12.2} {:>10.2} {:>12.2} {:>12.2} {:>10.2} {:>10} {:>10} {:>10} {:>10}",
             i + 1,
             padded(&s.player, 24),
             s.discards,
@@ -775,6 +794,7 @@ fn print_identified(
             s.score,
             s.sequences,
             s.rates,
+            shown(s.baseline, 2),
             shown(s.neural, 2),
             shown(s.network_refit, 2),
             shown(s.embedding, 3)

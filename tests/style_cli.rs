@@ -410,6 +410,16 @@ fn choice_model_names_the_bots_by_their_calls(logs: &Path, dir: &Path) {
     assert!(decisions.windows(2).all(|w| w[0] >= w[1]), "{decisions:?}");
     let by_choices = ranked.iter().max_by(|a, b| part(a, "choices").total_cmp(&part(b, "choices"))).unwrap();
     assert_eq!(by_choices["player"], "Caller", "{ranked:?}");
+    // the plain baseline the database stores (30 habit rates a game, calls per round among them) names it too,
+    // alone and beside the discards
+    for by in ["baseline", "discards_baseline"] {
+        let ranked = json(&haifu(&[&args[..], &["--by", by]].concat()));
+        let ranked = ranked.as_array().unwrap();
+        let key =
+            |r: &serde_json::Value| part(r, "baseline") + if by == "baseline" { 0.0 } else { part(r, "discards") };
+        assert!(ranked.windows(2).all(|w| key(&w[0]) >= key(&w[1])), "{by}: {ranked:?}");
+        assert_eq!(ranked[0]["player"], "Caller", "{by}: {ranked:?}");
+    }
 }
 
 /// `style identify` on one seat of one log: every profiled player ranked, by the discard model by default and by the

@@ -248,7 +248,8 @@ class StyleDb:
     ) -> list:
         """``haifu style identify --json``: the database's players ranked for ``seat`` (0-3, or the name the
         logs give it) over the games of ``logs`` (the first ``games``), best first (``top`` of them), by
-        ``by`` as ``--by``: ``decisions`` (the discard and choice models), ``discards`` or ``score``."""
+        ``by`` as ``--by``: ``decisions`` (the discard and choice models), ``discards``, ``score``, ``baseline`` (the
+        plain baseline the database stores) or ``discards_baseline``."""
         if isinstance(logs, (str, os.PathLike)):
             logs = [logs]
         paths = [os.fspath(p) for p in logs]

@@ -76,7 +76,7 @@ impl StyleDb {
 
     /// `haifu style identify --json`: the database's players ranked for `seat` (0-3, or the name the logs give
     /// it) over the games of `logs` (the first `games` of them), best first, as a JSON text; `by` as `--by`
-    /// (`decisions`, `discards` or `score`).
+    /// (`decisions`, `discards`, `score`, `baseline` or `discards_baseline`).
     #[pyo3(signature = (logs, seat, *, games = None, top = None, by = "decisions"))]
     fn identify(
         &self,
@@ -92,9 +92,11 @@ impl StyleDb {
             "discards" => RankBy::Discards,
             "decisions" => RankBy::Decisions,
             "score" => RankBy::Score,
+            "baseline" => RankBy::Baseline,
+            "discards_baseline" => RankBy::DiscardsBaseline,
             other => {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                    "by={other:?}: discards, decisions or score"
+                    "by={other:?}: discards, decisions, score, baseline or discards_baseline"
                 )))
             }
         };
@@ -104,6 +106,11 @@ impl StyleDb {
                 seen.add(&g.observe());
             }
             let mut ranking = haifu_style::Scorer::new(&self.db)?.rank(&seen);
+            if let Some(lda) = &self.db.baseline {
+                ranking = haifu_style::identify::with_baseline(ranking, lda, &seen.baseline);
+            } else if matches!(by, RankBy::Baseline | RankBy::DiscardsBaseline) {
+                anyhow::bail!("{}: no plain baseline stored: build the database again", self.db.dir.display());
+            }
             by.for_db(&self.db).rank(&mut ranking);
             ranking.truncate(top.unwrap_or(usize::MAX));
             Ok(serde_json::to_string(&ranking)?)

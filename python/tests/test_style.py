@@ -62,7 +62,7 @@ def test_identify_equals_the_command_line(haifu_bin, sim_style, sim_logs):
                        "--seat", seat, "--top", len(names), "--by", "score")  # fmt: skip
         assert db.identify(logs, seat, by="score") == by_score
     assert len(db.identify(logs, 0, top=1, games=1)) == 1
-    with pytest.raises(ValueError, match="discards, decisions or score"):
+    with pytest.raises(ValueError, match="discards, decisions, score, baseline or discards_baseline"):
         db.identify(logs, 0, by="nobody")
     with pytest.raises(haifu.HaifuError, match="no seat named"):
         db.identify(logs, "Nobody")

@@ -256,15 +256,8 @@ fn place_among(scores: impl Iterator<Item = f64> + Clone, me: usize) -> usize {
 
 /// The plain baseline fitted on the database's own games.
 fn fit_baseline(db: &StyleDb, g: &Games) -> Result<Discriminant> {
-    let mut rows = Vec::new();
-    for &i in &g.profile {
-        let game = &g.games[i];
-        for (seat, x) in crate::baseline::of_game(game).into_iter().enumerate() {
-            rows.push((game.names[seat].as_str(), x));
-        }
-    }
     let players: Vec<String> = db.profiles.iter().map(|p| p.player.clone()).collect();
-    Discriminant::fit(&players, &rows)
+    Discriminant::of_games(&players, g.profile.iter().map(|&i| &g.games[i]))
 }
 
 /// Each player's test games embedded, in play order.

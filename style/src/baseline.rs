@@ -13,9 +13,13 @@
 //! an empty list), so its `dama_tenpai` is empty and its `open_tenpai` counts every hand. Here the two split by
 //! whether the seat has a meld, as they were meant to.
 
-use anyhow::{bail, Result};
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
 use hashbrown::HashMap;
 use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
 
 use haifu_ingest::extract::{Outcome, TileSource};
 
@@ -217,9 +221,25 @@ impl Spread {
     }
 }
 
+/// The database's file of the discriminant fitted on its profile games (`style build`): what `style identify
+/// --by baseline` reads, as `style accuracy` fits the same in its run.
+pub const BASELINE_FILE: &str = "baseline.json";
+
+/// The discriminant as its file holds it: the features' names, the players in order, the spread, each player's
+/// mean and the precision by rows.
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    features: Vec<String>,
+    players: Vec<String>,
+    spread: Spread,
+    means: Vec<Vec<f64>>,
+    precision: Vec<Vec<f64>>,
+}
+
 /// The discriminant fitted on the profile games: each player's mean, the shared precision, and the means that
 /// stand in for a missing feature. Features are standardised by the profile games' spread first (for the
 /// arithmetic; the ranking does not depend on it).
+#[derive(Clone, Debug)]
 pub struct Discriminant {
     pub players: Vec<String>,
     spread: Spread,
@@ -261,6 +281,60 @@ impl Discriminant {
         Ok(Discriminant { players: players.to_vec(), spread, means, precision })
     }
 
+    /// Fits on every seat of `games` whose player is one of `players`: the database's profile games.
+    pub fn of_games<'a>(players: &[String], games: impl IntoIterator<Item = &'a Played>) -> Result<Discriminant> {
+        let mut rows = Vec::new();
+        for game in games {
+            for (seat, x) in of_game(game).into_iter().enumerate() {
+                rows.push((game.names[seat].as_str(), x));
+            }
+        }
+        Discriminant::fit(players, &rows)
+    }
+
+    /// Writes it to `path` whole or not at all.
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let stored = Stored {
+            features: FEATURES.iter().map(|f| f.to_string()).collect(),
+            players: self.players.clone(),
+            spread: self.spread.clone(),
+            means: self.means.iter().map(|m| m.iter().copied().collect()).collect(),
+            precision: self.precision.row_iter().map(|r| r.iter().copied().collect()).collect(),
+        };
+        let text = serde_json::to_string(&stored)?;
+        haifu_ingest::files::atomic_write(path, |mut f| Ok(f.write_all(text.as_bytes())?))
+    }
+
+    /// A database's discriminant; `None` for a database built before it was stored (or of too few games).
+    pub fn read_db(dir: &Path) -> Result<Option<Discriminant>> {
+        let path = dir.join(BASELINE_FILE);
+        let Ok(text) = std::fs::read_to_string(&path) else { return Ok(None) };
+        let s: Stored = serde_json::from_str(&text).with_context(|| path.display().to_string())?;
+        let shaped = s.features.len() == D
+            && s.means.len() == s.players.len()
+            && s.means.iter().all(|m| m.len() == D)
+            && s.precision.len() == D
+            && s.precision.iter().all(|r| r.len() == D);
+        if !shaped || s.features.iter().zip(FEATURES).any(|(a, b)| a != b) {
+            bail!("{}: not this version's {D} features (build the database again)", path.display());
+        }
+        Ok(Some(Discriminant {
+            players: s.players,
+            spread: s.spread,
+            means: s.means.into_iter().map(DVector::from_vec).collect(),
+            precision: DMatrix::from_row_iterator(D, D, s.precision.into_iter().flatten()),
+        }))
+    }
+
+    /// The sum of each player's log-densities over `games` (each a game's features), by player.
+    pub fn log_density_sums<'a>(&'a self, games: &[GameFeatures]) -> HashMap<&'a str, f64> {
+        let mut sums = vec![0.0; self.players.len()];
+        for x in games {
+            sums.iter_mut().zip(self.log_densities(x)).for_each(|(s, d)| *s += d);
+        }
+        self.players.iter().map(String::as_str).zip(sums).collect()
+    }
+
     /// The log-density of one game's features under each player's Gaussian (up to one constant shared by all).
     pub fn log_densities(&self, x: &GameFeatures) -> Vec<f64> {
         let v = self.spread.standardised(x);
@@ -295,6 +369,18 @@ mod tests {
             }
         }
         let lda = Discriminant::fit(&players, &games).unwrap();
+        // written and read back, the same densities (to 1e-9: JSON's decimals may round a last bit)
+        let dir = std::env::temp_dir().join(format!("haifu-baseline-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        lda.write(&dir.join(BASELINE_FILE)).unwrap();
+        let back = Discriminant::read_db(&dir).unwrap().unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        for (_, x) in games.iter().take(20) {
+            for (a, b) in back.log_densities(x).into_iter().zip(lda.log_densities(x)) {
+                assert!((a - b).abs() <= 1e-9 * b.abs().max(1.0), "{a} against {b}");
+            }
+        }
+        assert_eq!(back.players, lda.players);
         let mut probe = games[0].1;
         probe[0] = 0.1;
         let s = lda.log_densities(&probe);

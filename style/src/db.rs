@@ -34,6 +34,7 @@ use haifu_mining::tables::{write_table, write_tables_into};
 use haifu_mining::{MineOptions, Strategy};
 use haifu_rules::table::GameType;
 
+use crate::baseline::{Discriminant, BASELINE_FILE};
 use crate::choice::{self, ChoiceCounts, CHOICES};
 use crate::choice_model::ChoiceModel;
 use crate::discards::{DiscardModel, Refit, RefitMeta, MODEL_FILE, REFIT_FILE, REFIT_META};
@@ -194,6 +195,8 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     profiles.sort_by(|a, b| a.player.cmp(&b.player));
     let names: Vec<String> = profiles.iter().map(|p| p.player.clone()).collect();
     let model = DiscardModel::of_games(&games, &names);
+    // the plain baseline's discriminant, for `style identify --by baseline`; none where the games are too few
+    let baseline = Discriminant::of_games(&profiles.iter().map(|p| p.player.clone()).collect::<Vec<_>>(), &games).ok();
     profiles.push(Profile { player: ALL_SCOPE.to_string(), tally: all });
 
     let mine =
@@ -226,7 +229,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     habit_rows.push((ALL_SCOPE, habits_all));
     let mut own = haifu_mining::tables::TABLE_FILES.to_vec();
     // the refit a database was given (`style accuracy --save-refit`) is dropped with the coefficients it refitted
-    own.extend([PROFILES, CHOICES, HABITS_FILE, MODEL_FILE, REFIT_FILE, REFIT_META]);
+    own.extend([PROFILES, CHOICES, HABITS_FILE, MODEL_FILE, REFIT_FILE, REFIT_META, BASELINE_FILE]);
     haifu_ingest::folder::replace_folder(out, &own, |tmp| {
         write_tables_into(tmp, &mined, &meta)?;
         write_table(&tmp.join(PROFILES), |t: &mut ProfilesTable| {
@@ -237,6 +240,9 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
         let refs: Vec<(&str, &HabitCounts)> = habit_rows.iter().map(|(p, h)| (*p, h)).collect();
         habits::write(&tmp.join(HABITS_FILE), &refs)?;
         model.write(&tmp.join(MODEL_FILE), ALL_SCOPE)?;
+        if let Some(b) = &baseline {
+            b.write(&tmp.join(BASELINE_FILE))?;
+        }
         if choices.is_empty() {
             return Ok(());
         }
@@ -264,6 +270,9 @@ pub struct StyleDb {
     pub refit: Option<(DiscardModel, RefitMeta)>,
     /// The choice model, fitted from the choices' counts as the database is opened (`None` without choices).
     pub choice_model: Option<ChoiceModel>,
+    /// The plain baseline's discriminant fitted on the profile games (`None`: a database built before it was
+    /// stored, or of too few games).
+    pub baseline: Option<Discriminant>,
 }
 
 impl StyleDb {
@@ -325,7 +334,19 @@ impl StyleDb {
                 profiles.iter().filter_map(|p| choices.get(&p.player).map(|c| (p.player.as_str(), c))).collect();
             ChoiceModel::fit(all, players)
         });
-        Ok(StyleDb { dir: dir.to_path_buf(), profiles, all, meta, choices, habits, discards, refit, choice_model })
+        let baseline = Discriminant::read_db(dir)?;
+        Ok(StyleDb {
+            dir: dir.to_path_buf(),
+            profiles,
+            all,
+            meta,
+            choices,
+            habits,
+            discards,
+            refit,
+            choice_model,
+            baseline,
+        })
     }
 
     /// The `all` strategy tables (every source summed) of `scopes`, or of every scope; what comparison,

@@ -86,6 +86,11 @@ pub struct Score {
     /// coefficients, the database's saved refit (`--network`); not part of `score`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub network_refit: Option<f64>,
+    /// The plain baseline: the sum of the seat's games' log-densities under the player's Gaussian of 30 habit
+    /// rates ([`crate::baseline`], up to a constant shared by every player), where the database stores its
+    /// discriminant; not part of `score`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<f64>,
 }
 
 /// Adds each player's network log-likelihood (`by player`) to their score and ranks again, best first.
@@ -108,6 +113,20 @@ pub fn with_refit(mut scores: Vec<Score>, by_player: &std::collections::HashMap<
     scores
 }
 
+/// Sets each player's plain baseline ([`Score::baseline`]) from the database's discriminant, over the seat's
+/// games' features (`games`).
+pub fn with_baseline(
+    mut scores: Vec<Score>,
+    lda: &crate::baseline::Discriminant,
+    games: &[crate::baseline::GameFeatures],
+) -> Vec<Score> {
+    let sums = lda.log_density_sums(games);
+    for s in &mut scores {
+        s.baseline = sums.get(s.player.as_str()).copied();
+    }
+    scores
+}
+
 /// What ranks the players (`style identify --by`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RankBy {
@@ -121,6 +140,10 @@ pub enum RankBy {
     /// The log-likelihood of the discards under the network tilted by the player's refitted coefficients
     /// ([`with_refit`]; players without one last).
     Refit,
+    /// The plain baseline ([`with_baseline`]), the yardstick `style accuracy` sets beside the methods.
+    Baseline,
+    /// The discard model's log-likelihood plus the plain baseline's (`style accuracy`'s `discards_baseline`).
+    DiscardsBaseline,
 }
 
 impl RankBy {
@@ -139,6 +162,8 @@ impl RankBy {
             RankBy::Decisions => |s| s.discards + s.choices,
             RankBy::Score => |s| s.score,
             RankBy::Refit => |s| s.network_refit.unwrap_or(f64::NEG_INFINITY),
+            RankBy::Baseline => |s| s.baseline.unwrap_or(f64::NEG_INFINITY),
+            RankBy::DiscardsBaseline => |s| s.discards + s.baseline.unwrap_or(f64::NEG_INFINITY),
         }
     }
 
@@ -291,6 +316,7 @@ impl<'a> Scorer<'a> {
                     neural: None,
                     embedding: None,
                     network_refit: None,
+                    baseline: None,
                 }
             })
             .collect();

@@ -260,7 +260,7 @@ impl Imitator {
             return choice;
         };
         let k = drawn.kind();
-        if tile.kind() != k || (k.index() < 27 && k.digit() == 5) {
+        if tile.kind() != k || !haifu_style::discards::copies_alike(k) {
             return choice;
         }
         let held = discards.iter().find_map(|a| match *a {

@@ -196,7 +196,7 @@ pub fn build(dataset: &Path, out: &Path, opts: &BuildOptions) -> Result<StyleMet
     let names: Vec<String> = profiles.iter().map(|p| p.player.clone()).collect();
     let model = DiscardModel::of_games(&games, &names);
     // the plain baseline's discriminant, for `style identify --by baseline`; none where the games are too few
-    let baseline = Discriminant::of_games(&profiles.iter().map(|p| p.player.clone()).collect::<Vec<_>>(), &games).ok();
+    let baseline = Discriminant::of_games(&names, &games).ok();
     profiles.push(Profile { player: ALL_SCOPE.to_string(), tally: all });
 
     let mine =

@@ -248,14 +248,20 @@ pub struct Copies {
     pub held: u32,
 }
 
+/// Whether which copy of a kind goes is a copy choice ([`Copies`]): every kind but the fives, where a red one
+/// may be among the copies. The discard model and the imitator at the table read the same rule.
+pub fn copies_alike(kind: Kind) -> bool {
+    kind.is_honor() || kind.digit() != 5
+}
+
 /// Whether the copy just drawn went, where a decision offers the copy choice ([`Copies`]): a chosen discard
 /// after a draw whose kind is the kind drawn, from a hand that held another copy, not a five.
 pub(crate) fn copy_choice(d: &DecisionRow) -> Option<bool> {
     let t = d.tiles.as_ref()?;
     let after_draw = matches!(d.source, TileSource::Draw | TileSource::Kan | TileSource::Nuki);
-    let (drawn, discard) = (usize::from(t.source_tile.kind().index()), usize::from(t.discard.kind().index()));
-    let five = drawn < 27 && drawn % 9 == 4;
-    (after_draw && !d.in_riichi && discard == drawn && t.hand[drawn] >= 2 && !five).then_some(d.tsumogiri)
+    let (drawn, discard) = (t.source_tile.kind(), t.discard.kind());
+    let held = t.hand[usize::from(drawn.index())];
+    (after_draw && !d.in_riichi && discard == drawn && held >= 2 && copies_alike(drawn)).then_some(d.tsumogiri)
 }
 
 impl Copies {

@@ -10,7 +10,6 @@ use haifu_style::accuracy::GlobalNetwork;
 use haifu_style::compare::{js_distance, shape_differences, Distribution};
 use haifu_style::db::rates_json;
 use haifu_style::discards::Discards;
-use haifu_style::logs::SeatGame;
 use haifu_style::{build, BuildOptions, Observed, Profile, Scorer, SequenceLikelihoods, StyleDb, RATES};
 
 use crate::args::DatasetOut;
@@ -610,13 +609,17 @@ fn nearest_embedded(a: &NearestArgs, db: &StyleDb, player: &str, dir: &Path) -> 
     Ok(())
 }
 
-/// `style identify --network RUN`: each player's log-likelihood of the seat's chosen discards (`discards`, a game
-/// each) under the network tilted by the database's saved refit, the games whose positions do not match the
-/// discards left out with a note.
+/// A seat's game as `style identify --network` reads it: where it came from (for notes), its chosen discards, and
+/// how many of the seat's network positions it has.
+type ReadGame = (String, Discards, usize);
+
+/// `style identify --network RUN`: each player's log-likelihood of the seat's chosen discards under the network
+/// tilted by the database's saved refit, over `positions` (the seat's, game after game as `games` count them);
+/// the games whose positions do not match the discards left out with a note.
 fn refit_scores<'a>(
     db: &'a StyleDb,
-    games: &[SeatGame],
-    discards: &[Discards],
+    positions: &haifu_encoding::Positions,
+    games: &[ReadGame],
     run: &Path,
     network: Option<&dyn Network>,
 ) -> Result<std::collections::HashMap<&'a str, f64>> {
@@ -629,25 +632,17 @@ fn refit_scores<'a>(
     if let Some(note) = db.refit_for_other(run) {
         eprintln!("{note}");
     }
-    let mut positions = haifu_encoding::Positions::default();
-    let mut lengths = Vec::new();
-    for sg in games {
-        let all = haifu_encoding::positions::of_game(sg.index as i64, &sg.record)?;
-        let mine = all.select(|k| all.seat[k] == sg.seat);
-        lengths.push(mine.len());
-        positions.extend(mine);
-    }
-    let probabilities = crate::needs(network, "haifu style identify --network")?.probabilities(run, &positions)?;
+    let probabilities = crate::needs(network, "haifu style identify --network")?.probabilities(run, positions)?;
     let players: Vec<&str> = db.profiles.iter().map(|p| p.player.as_str()).collect();
     let mut sums = vec![0.0; players.len()];
     let mut at = 0;
-    for ((sg, d), n) in games.iter().zip(discards).zip(lengths) {
+    for (from, d, n) in games {
         let reading: Vec<([f32; 34], u8)> =
             (at..at + n).map(|i| (probabilities[i].map(f32::ln), positions.label[i])).collect();
         at += n;
         match model.log_likelihoods_over(d, &reading, &players) {
             Some(ll) => sums.iter_mut().zip(ll).for_each(|(s, x)| *s += x),
-            None => eprintln!("note: {}: the network's positions do not match the seat's discards: left out", sg.at),
+            None => eprintln!("note: {from}: the network's positions do not match the seat's discards: left out"),
         }
     }
     Ok(players.into_iter().zip(sums).collect())
@@ -658,14 +653,9 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
     if a.by == RankBy::Refit && a.network.is_none() {
         bail!("--by refit ranks by the network the database's refit was saved over: give it (--network RUN)");
     }
-    if matches!(a.by, RankBy::Baseline | RankBy::DiscardsBaseline) && db.baseline.is_none() {
-        bail!(
-            "{}: no plain baseline stored (built before 2026-12-05, or of too few games): build it again",
-            a.db.db.display()
-        );
-    }
     let mut seen = Observed::default();
-    let (mut per_game, mut per_game_discards) = (Vec::new(), Vec::new());
+    let (mut per_game, mut read) = (Vec::new(), Vec::new());
+    // the seat's network positions, read once for the players' networks and the refit's
     let mut positions = haifu_encoding::Positions::default();
     let games = haifu_style::logs::seat_games(&db, &a.log, &a.seat, a.games)?;
     for sg in &games {
@@ -674,15 +664,14 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         }
         let game = sg.observe();
         seen.add(&game);
-        if a.network.is_some() {
-            per_game_discards.push(game.discards.clone());
+        if a.models.is_some() || a.network.is_some() {
+            let all = haifu_encoding::positions::of_game(sg.index as i64, &sg.record)?;
+            let mine = all.select(|k| all.seat[k] == sg.seat);
+            read.push((sg.at.clone(), game.discards.clone(), mine.len()));
+            positions.extend(mine);
         }
         if a.embedding.is_some() {
             per_game.push(game);
-        }
-        if a.models.is_some() {
-            let all = haifu_encoding::positions::of_game(sg.index as i64, &sg.record)?;
-            positions.extend(all.select(|k| all.seat[k] == sg.seat));
         }
     }
     let used = games.len();
@@ -701,12 +690,10 @@ fn identify(a: &IdentifyArgs, network: Option<&dyn Network>) -> Result<()> {
         ranking = haifu_style::identify::with_networks(ranking, &scores);
     }
     if let Some(run) = &a.network {
-        let scores = refit_scores(&db, &games, &per_game_discards, run, network)?;
+        let scores = refit_scores(&db, &positions, &read, run, network)?;
         ranking = haifu_style::identify::with_refit(ranking, &scores);
     }
-    if let Some(lda) = &db.baseline {
-        ranking = haifu_style::identify::with_baseline(ranking, lda, &seen.baseline);
-    }
+    ranking = haifu_style::identify::with_db_baseline(ranking, &db, &seen, a.by.into())?;
     use haifu_style::identify::RankBy as By;
     let by = By::from(a.by).for_db(&db);
     if by != By::from(a.by) {

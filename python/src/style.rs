@@ -106,11 +106,7 @@ impl StyleDb {
                 seen.add(&g.observe());
             }
             let mut ranking = haifu_style::Scorer::new(&self.db)?.rank(&seen);
-            if let Some(lda) = &self.db.baseline {
-                ranking = haifu_style::identify::with_baseline(ranking, lda, &seen.baseline);
-            } else if matches!(by, RankBy::Baseline | RankBy::DiscardsBaseline) {
-                anyhow::bail!("{}: no plain baseline stored: build the database again", self.db.dir.display());
-            }
+            ranking = haifu_style::identify::with_db_baseline(ranking, &self.db, &seen, by)?;
             by.for_db(&self.db).rank(&mut ranking);
             ranking.truncate(top.unwrap_or(usize::MAX));
             Ok(serde_json::to_string(&ranking)?)

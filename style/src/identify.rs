@@ -113,18 +113,23 @@ pub fn with_refit(mut scores: Vec<Score>, by_player: &std::collections::HashMap<
     scores
 }
 
-/// Sets each player's plain baseline ([`Score::baseline`]) from the database's discriminant, over the seat's
-/// games' features (`games`).
-pub fn with_baseline(
-    mut scores: Vec<Score>,
-    lda: &crate::baseline::Discriminant,
-    games: &[crate::baseline::GameFeatures],
-) -> Vec<Score> {
-    let sums = lda.log_density_sums(games);
+/// Sets each player's plain baseline ([`Score::baseline`]) over the seat's games (`seen`) where the database
+/// stores the discriminant; an error naming the database where `by` ranks by the baseline and it stores none.
+pub fn with_db_baseline(mut scores: Vec<Score>, db: &StyleDb, seen: &Observed, by: RankBy) -> Result<Vec<Score>> {
+    let Some(lda) = &db.baseline else {
+        if matches!(by, RankBy::Baseline | RankBy::DiscardsBaseline) {
+            anyhow::bail!(
+                "{}: no plain baseline stored (built before 2026-12-05, or of too few games): build it again",
+                db.dir.display()
+            );
+        }
+        return Ok(scores);
+    };
+    let sums = lda.log_density_sums(&seen.baseline);
     for s in &mut scores {
         s.baseline = sums.get(s.player.as_str()).copied();
     }
-    scores
+    Ok(scores)
 }
 
 /// What ranks the players (`style identify --by`).
